@@ -1,0 +1,98 @@
+"""Binning: R's bin edges, quantiles and ``findInterval`` as probcal uses them.
+
+The bin a probability falls in depends on the exact double values of the
+edges, so the edges are built the way R builds them: ``seq(0, 1, length.out =
+B + 1)`` is ``c(0, (1:(B-1)) * (1/B), 1)`` (so with 10 bins 0.7 falls in bin
+7, not 8), and equal-frequency edges come from ``quantile(type = 8)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "seq01",
+    "quantile_r",
+    "histogram_breaks",
+    "find_bins",
+    "assign_bins",
+    "STRATEGIES",
+]
+
+STRATEGIES = ("equal_width", "equal_freq")
+_DBL_EPS = np.finfo(np.float64).eps
+
+
+def seq01(length_out: int) -> np.ndarray:
+    """R ``seq(0, 1, length.out = length_out)`` bit for bit."""
+    if length_out <= 2:
+        return np.array([0.0, 1.0][:length_out])
+    n1 = length_out - 1
+    by = 1.0 / n1
+    out = np.arange(length_out, dtype=np.float64) * by
+    out[0] = 0.0
+    out[-1] = 1.0
+    return out
+
+
+def quantile_r(x, probs, type: int = 7) -> np.ndarray:
+    """R ``quantile(x, probs, type = type, names = FALSE)`` for types 7 and 8.
+
+    Ported from R 4.2.2's ``quantile.default`` including its fuzz for
+    type 8 and the ``x[hi] != qs`` guard that keeps equal neighbours exact.
+    """
+    xs = np.sort(np.asarray(x, dtype=np.float64))
+    probs = np.clip(np.asarray(probs, dtype=np.float64), 0.0, 1.0)
+    n = xs.size
+    if n == 0:
+        return np.full(probs.shape, np.nan)
+    if type == 7:
+        index = 1 + max(n - 1, 0) * probs
+        lo = np.floor(index).astype(np.int64)
+        hi = np.ceil(index).astype(np.int64)
+        qs = xs[lo - 1].copy()
+        x_hi = xs[hi - 1]
+        i = (index > lo) & (x_hi != qs)
+        h = (index - lo)[i]
+        qs[i] = (1 - h) * qs[i] + h * x_hi[i]
+        return qs
+    if type == 8:
+        a = b = 1.0 / 3.0
+        fuzz = 4 * _DBL_EPS
+        nppm = a + probs * (n + 1 - a - b)
+        j = np.floor(nppm + fuzz).astype(np.int64)
+        h = nppm - j
+        h[np.abs(h) < fuzz] = 0.0
+        padded = np.concatenate(([xs[0], xs[0]], xs, [xs[-1], xs[-1]]))
+        x2 = padded[j + 1]  # R's x[j + 2L], 1-based
+        x3 = padded[j + 2]  # R's x[j + 3L]
+        qs = x2.copy()
+        qs[h == 1] = x3[h == 1]
+        other = (0 < h) & (h < 1) & (x2 != x3)
+        qs[other] = ((1 - h) * x2 + h * x3)[other]
+        return qs
+    raise ValueError("only quantile types 7 and 8 are implemented")
+
+
+def histogram_breaks(p: np.ndarray, bins: int, strategy: str) -> np.ndarray:
+    """Bin edges of probcal's ``cal_histogram()`` (and 0.2.0 ``ece(strategy=)``)."""
+    if strategy == "equal_width":
+        return seq01(bins + 1)
+    breaks = quantile_r(p, seq01(bins + 1), type=8)
+    breaks[0] = 0.0
+    breaks[-1] = 1.0
+    return np.unique(breaks)
+
+
+def find_bins(p: np.ndarray, breaks: np.ndarray) -> np.ndarray:
+    """0-based bin of each value: R ``findInterval(p, breaks, rightmost.closed = TRUE,
+    all.inside = TRUE)`` minus one."""
+    n_bins = breaks.size - 1
+    idx = np.searchsorted(breaks, p, side="right")
+    return np.clip(idx, 1, n_bins) - 1
+
+
+def assign_bins(p: np.ndarray, bins: int, strategy: str = "equal_width"):
+    """Edges, the number of bins, and each value's 0-based bin."""
+    breaks = histogram_breaks(p, bins, strategy)
+    return breaks, breaks.size - 1, find_bins(p, breaks)

@@ -1,0 +1,398 @@
+"""Input checks: one place, R's messages.
+
+Every function here validates one argument the way probcal's ``R/utils.R``
+does, raises :class:`~pycalib_r._errors.ProbcalError` with R's
+``conditionMessage()`` text, and returns a normalised *copy* of the argument
+(callers' arrays are never modified). The order of the checks inside each
+function is R's, because the first failing check decides the message.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import NamedTuple, Optional, Sequence
+
+import numpy as np
+
+from ._errors import ProbcalError
+
+__all__ = [
+    "ProbcalError",
+    "is_matrix",
+    "as_numeric_vector",
+    "check_probability",
+    "check_binary_y",
+    "check_same_length",
+    "check_bins",
+    "check_count",
+    "check_folds",
+    "check_prob_matrix",
+    "check_logit_matrix",
+    "check_multiclass_y",
+    "clip_prob",
+    "check_eps",
+    "check_bandwidth",
+    "check_conf_level",
+    "match_arg",
+    "MulticlassLabels",
+]
+
+DOUBLE_EPS = 2.220446049250313e-16
+
+
+def _abort(message: str) -> None:
+    raise ProbcalError(message)
+
+
+def _pandas():
+    try:
+        import pandas as pd  # noqa: WPS433 (optional at import time)
+    except ImportError:  # pragma: no cover - pandas is a dependency
+        return None
+    return pd
+
+
+def is_matrix(x) -> bool:
+    """True for inputs R would see as a matrix: 2-D arrays, DataFrames, lists of rows."""
+    pd = _pandas()
+    if pd is not None and isinstance(x, pd.DataFrame):
+        return True
+    if isinstance(x, np.ndarray):
+        return x.ndim == 2
+    if isinstance(x, (list, tuple)) and len(x) > 0:
+        return all(isinstance(row, (list, tuple, np.ndarray)) for row in x)
+    return False
+
+
+def _is_scalar_bool(x) -> bool:
+    return isinstance(x, (bool, np.bool_))
+
+
+def _numeric_array(x, arg: str, message: str) -> np.ndarray:
+    """Convert to a float64 copy, refusing what R's ``is.numeric`` refuses.
+
+    Logical input (bools) is not numeric in R, and neither are strings; a
+    missing value (None, pandas NA) becomes NaN so the NA check reports it.
+    """
+    pd = _pandas()
+    if x is None:
+        _abort(message)
+    if pd is not None and isinstance(x, (pd.Series, pd.Index)):
+        if x.dtype == bool or pd.api.types.is_bool_dtype(x.dtype):
+            _abort(message)
+        if not pd.api.types.is_numeric_dtype(x.dtype):
+            _abort(message)
+        return x.to_numpy(dtype=np.float64, na_value=np.nan, copy=True)
+    if pd is not None and isinstance(x, pd.DataFrame):
+        if not all(pd.api.types.is_numeric_dtype(t) and not pd.api.types.is_bool_dtype(t)
+                   for t in x.dtypes):
+            _abort(message)
+        return x.to_numpy(dtype=np.float64, na_value=np.nan, copy=True)
+    if _is_scalar_bool(x):
+        _abort(message)
+    if isinstance(x, numbers.Real):
+        return np.array([float(x)], dtype=np.float64)
+    if isinstance(x, (str, bytes, dict, set)):
+        _abort(message)
+    arr = np.asarray(x)
+    if arr.dtype == object:
+        flat = arr.ravel()
+        out = np.empty(flat.shape, dtype=np.float64)
+        for i, v in enumerate(flat):
+            if v is None or (pd is not None and v is pd.NA):
+                out[i] = np.nan
+            elif _is_scalar_bool(v) or not isinstance(v, numbers.Real):
+                _abort(message)
+            else:
+                out[i] = float(v)
+        return out.reshape(arr.shape)
+    if arr.dtype.kind not in "iuf":
+        _abort(message)
+    return np.array(arr, dtype=np.float64, copy=True)
+
+
+def as_numeric_vector(x, arg: str = "x", finite: bool = True) -> np.ndarray:
+    """R ``check_numeric_vector()``: numeric, non-empty, no NA, finite.
+
+    Returns a float64 copy (1-D for vectors; a 2-D input keeps its shape,
+    as R's elementwise functions keep a matrix's dimensions).
+    """
+    arr = _numeric_array(x, arg, f"Argument `{arg}` must be a numeric vector.")
+    if arr.size == 0:
+        _abort(f"Argument `{arg}` must not be empty.")
+    if np.isnan(arr).any():
+        _abort(f"Argument `{arg}` must not contain missing values.")
+    if finite and not np.isfinite(arr).all():
+        _abort(f"Argument `{arg}` must contain only finite values.")
+    return arr
+
+
+def check_probability(p, arg: str = "p") -> np.ndarray:
+    """R ``check_probability()``: a numeric vector in ``[0, 1]``."""
+    arr = as_numeric_vector(p, arg=arg)
+    if ((arr < 0) | (arr > 1)).any():
+        _abort(f"Argument `{arg}` must contain probabilities in `[0, 1]`.")
+    return arr
+
+
+def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
+    """R ``check_binary_y()``: labels 0/1 (numbers or bools), returned as int64."""
+    pd = _pandas()
+    wrong_type = f"Argument `{arg}` must contain binary labels `0` and `1`."
+    if pd is not None and isinstance(y, (pd.Series, pd.Index)):
+        if pd.api.types.is_bool_dtype(y.dtype):
+            if y.isna().any():
+                # R's as.integer(NA) keeps the NA; probcal's later arithmetic
+                # would fail obscurely, so report it as the numeric branch does.
+                _abort(f"Argument `{arg}` must not contain missing or infinite values.")
+            values = y.to_numpy(dtype=bool)
+        elif pd.api.types.is_numeric_dtype(y.dtype):
+            values = y.to_numpy(dtype=np.float64, na_value=np.nan)
+        else:
+            _abort(wrong_type)
+    elif _is_scalar_bool(y) or isinstance(y, numbers.Real):
+        values = np.array([y])
+    elif y is None or isinstance(y, (str, bytes, dict, set)):
+        _abort(wrong_type)
+    else:
+        values = np.asarray(y)
+        if values.dtype == object:
+            if all(_is_scalar_bool(v) for v in values.ravel()) and values.size > 0:
+                values = values.astype(bool)
+            elif all(v is None or (isinstance(v, numbers.Real) and not _is_scalar_bool(v))
+                     for v in values.ravel()):
+                values = np.array([np.nan if v is None else float(v) for v in values.ravel()])
+            else:
+                _abort(wrong_type)
+    if values.ndim > 1:
+        values = values.ravel()
+    if values.dtype == bool:
+        out = values.astype(np.int64)
+    elif values.dtype.kind in "iuf":
+        vals = values.astype(np.float64)
+        if np.isnan(vals).any() or not np.isfinite(vals).all():
+            _abort(f"Argument `{arg}` must not contain missing or infinite values.")
+        if not np.isin(vals, (0.0, 1.0)).all():
+            _abort(f"Argument `{arg}` must contain only binary labels `0` and `1`.")
+        out = vals.astype(np.int64)
+    else:
+        _abort(wrong_type)
+    if out.size == 0:
+        _abort(f"Argument `{arg}` must not be empty.")
+    if require_both and np.unique(out).size < 2:
+        _abort(f"Argument `{arg}` must contain at least one `0` and one `1`.")
+    return out
+
+
+def check_same_length(x, y, x_arg: str = "x", y_arg: str = "y") -> None:
+    """R ``check_same_length()``."""
+    if len(x) != len(y):
+        _abort(f"Arguments `{x_arg}` and `{y_arg}` must have the same length.")
+
+
+def _single_number(x) -> Optional[float]:
+    """The value of a length-one numeric argument, or None if it is not one."""
+    if _is_scalar_bool(x):
+        return None
+    if isinstance(x, numbers.Real):
+        return float(x)
+    if isinstance(x, np.ndarray) and x.size == 1 and x.dtype.kind in "iuf":
+        return float(x.reshape(-1)[0])
+    if isinstance(x, (list, tuple)) and len(x) == 1:
+        return _single_number(x[0])
+    return None
+
+
+def check_bins(bins, arg: str = "bins") -> int:
+    """R ``check_bins()``: a single positive whole number, returned as int."""
+    value = _single_number(bins)
+    message = f"Argument `{arg}` must be a single positive integer."
+    if value is None or math.isnan(value) or not math.isfinite(value):
+        _abort(message)
+    if value < 1 or value != math.trunc(value):
+        _abort(message)
+    return int(value)
+
+
+check_count = check_bins
+
+
+def check_folds(folds, y) -> int:
+    """R ``check_folds()``: at least 2 and not more than the smallest class count."""
+    folds = check_bins(folds, arg="folds")
+    if folds < 2:
+        _abort("Argument `folds` must be at least `2`.")
+    _, counts = np.unique(np.asarray(y), return_counts=True)
+    if folds > counts.min():
+        _abort("Argument `folds` must not exceed the smallest class count.")
+    return folds
+
+
+def _as_matrix(x, arg: str, message: str) -> np.ndarray:
+    if not is_matrix(x):
+        _abort(message)
+    arr = _numeric_array(x, arg, message)
+    if arr.ndim != 2:
+        _abort(message)
+    return arr
+
+
+def check_prob_matrix(p, arg: str = "p", tolerance: float = 1e-6) -> np.ndarray:
+    """R ``check_prob_matrix()``: finite probabilities, >= 2 columns, rows summing to 1."""
+    arr = _as_matrix(p, arg, f"Argument `{arg}` must be a numeric matrix with one column per class.")
+    if arr.shape[1] < 2:
+        _abort(f"Argument `{arg}` must have at least two columns, one per class.")
+    if arr.shape[0] == 0:
+        _abort(f"Argument `{arg}` must not be empty.")
+    if not np.isfinite(arr).all():
+        _abort(f"Argument `{arg}` must not contain missing or infinite values.")
+    if ((arr < 0) | (arr > 1)).any():
+        _abort(f"Argument `{arg}` must contain probabilities in `[0, 1]`.")
+    if (np.abs(arr.sum(axis=1) - 1) > tolerance).any():
+        _abort(f"Each row of `{arg}` must sum to `1`.")
+    return arr
+
+
+def check_logit_matrix(x, arg: str = "logits") -> np.ndarray:
+    """R ``check_logit_matrix()``: a finite numeric matrix with >= 2 columns."""
+    arr = _as_matrix(x, arg, f"Argument `{arg}` must be a numeric matrix with one column per class.")
+    if arr.shape[1] < 2:
+        _abort(f"Argument `{arg}` must have at least two columns, one per class.")
+    if arr.shape[0] == 0:
+        _abort(f"Argument `{arg}` must not be empty.")
+    if not np.isfinite(arr).all():
+        _abort(f"Argument `{arg}` must not contain missing or infinite values.")
+    return arr
+
+
+class MulticlassLabels(NamedTuple):
+    """Checked multiclass labels: 1-based ``codes``, class ``levels``, and ``k``."""
+
+    codes: np.ndarray
+    levels: list
+    k: int
+
+
+def _plural(count: int, singular: str, plural_suffix: str) -> str:
+    return singular if count == 1 else singular + plural_suffix
+
+
+def check_multiclass_y(y, n_classes: Optional[int] = None, arg: str = "y") -> MulticlassLabels:
+    """R ``check_multiclass_y()``: a factor (pandas Categorical) or integer codes 1..K."""
+    pd = _pandas()
+    categorical = None
+    if pd is not None:
+        if isinstance(y, pd.Categorical):
+            categorical = y
+        elif isinstance(y, (pd.Series, pd.CategoricalIndex)) and isinstance(y.dtype, pd.CategoricalDtype):
+            categorical = pd.Categorical(y)
+    if categorical is not None:
+        if (categorical.codes < 0).any():
+            _abort(f"Argument `{arg}` must not contain missing values.")
+        levels = [str(v) for v in categorical.categories]
+        codes = categorical.codes.astype(np.int64) + 1
+    else:
+        if pd is not None and isinstance(y, (pd.Series, pd.Index)):
+            if not pd.api.types.is_numeric_dtype(y.dtype) or pd.api.types.is_bool_dtype(y.dtype):
+                if y.isna().any():
+                    _abort(f"Argument `{arg}` must not contain missing values.")
+                _abort(f"Argument `{arg}` must be a factor or a vector of integer class codes.")
+            values = y.to_numpy(dtype=np.float64, na_value=np.nan)
+        else:
+            raw = np.asarray(y) if not isinstance(y, numbers.Real) or _is_scalar_bool(y) else np.array([y])
+            if raw.dtype == object:
+                if any(v is None for v in raw.ravel()):
+                    _abort(f"Argument `{arg}` must not contain missing values.")
+                if not all(isinstance(v, numbers.Real) and not _is_scalar_bool(v) for v in raw.ravel()):
+                    _abort(f"Argument `{arg}` must be a factor or a vector of integer class codes.")
+                raw = raw.astype(np.float64)
+            if raw.dtype.kind not in "iuf":
+                _abort(f"Argument `{arg}` must be a factor or a vector of integer class codes.")
+            values = raw.astype(np.float64).ravel()
+        if np.isnan(values).any():
+            _abort(f"Argument `{arg}` must not contain missing values.")
+        if values.size == 0:
+            # R's min() of an empty vector warns and gives Inf, and the
+            # codes check below then fails; this states the actual problem.
+            _abort(f"Argument `{arg}` must not be empty.")
+        if not np.isfinite(values).all() or (values != np.trunc(values)).any():
+            _abort(f"Argument `{arg}` must contain integer class codes or a factor.")
+        codes = values.astype(np.int64)
+        if codes.min() < 1:
+            _abort(f"Integer class codes in `{arg}` must start at `1`.")
+        levels = [str(i) for i in range(1, int(codes.max()) + 1)]
+    k = len(levels)
+    if k < 2:
+        _abort(f"Argument `{arg}` must have at least two classes.")
+    if n_classes is not None and k != n_classes:
+        _abort(
+            f"Argument `{arg}` has {k} {_plural(k, 'class', 'es')} but the input has "
+            f"{n_classes} {_plural(n_classes, 'column', 's')}."
+        )
+    if codes.size and codes.max() > k:
+        _abort(f"Class codes in `{arg}` must not exceed the number of classes.")
+    return MulticlassLabels(codes=codes, levels=levels, k=k)
+
+
+def check_eps(eps, lower_open: float = 0.0, upper_open: float = 0.5) -> float:
+    """The ``eps`` check of R ``clip_prob()``: a single number in ``(0, 0.5)``."""
+    value = _single_number(eps)
+    if value is None or math.isnan(value) or value <= lower_open or value >= upper_open:
+        _abort("Argument `eps` must be a single number in `(0, 0.5)`.")
+    return value
+
+
+def clip_prob(p, eps: float = DOUBLE_EPS, arg: str = "p") -> np.ndarray:
+    """R ``clip_prob()``: ``pmin(pmax(p, eps), 1 - eps)`` after the vector and eps checks."""
+    arr = as_numeric_vector(p, arg=arg)
+    eps = check_eps(eps)
+    return np.minimum(np.maximum(arr, eps), 1 - eps)
+
+
+def check_bandwidth(bandwidth, allow_median: bool = False):
+    """A single positive finite number, or (where allowed) the string ``"median"``.
+
+    R's message for the 0.1.0 numeric form is kept; the 0.2.0 string form
+    names the one string accepted.
+    """
+    if isinstance(bandwidth, str):
+        if allow_median and bandwidth == "median":
+            return "median"
+        if allow_median:
+            _abort('Argument `bandwidth` must be a single positive number or "median".')
+        _abort("Argument `bandwidth` must be a single positive number.")
+    value = _single_number(bandwidth)
+    if value is None or not math.isfinite(value) or value <= 0:
+        if allow_median:
+            _abort('Argument `bandwidth` must be a single positive number or "median".')
+        _abort("Argument `bandwidth` must be a single positive number.")
+    return value
+
+
+def check_conf_level(conf_level) -> float:
+    """A single number strictly between 0 and 1."""
+    value = _single_number(conf_level)
+    if value is None or math.isnan(value) or value <= 0 or value >= 1:
+        _abort("Argument `conf_level` must be a single number in `(0, 1)`.")
+    return value
+
+
+def match_arg(value, choices: Sequence[str], arg: str = "arg") -> str:
+    """R ``match.arg()``: exact or unique-prefix match; None gives the first choice."""
+    if value is None:
+        return choices[0]
+    if isinstance(value, (list, tuple)) and list(value) == list(choices):
+        return choices[0]
+    if not isinstance(value, str):
+        if isinstance(value, (list, tuple)) and len(value) != 1:
+            _abort("'arg' must be of length 1")
+        _abort("'arg' must be NULL or a character vector")
+    if value in choices:
+        return value
+    hits = [c for c in choices if value != "" and c.startswith(value)]
+    if len(hits) == 1:
+        return hits[0]
+    quoted = ", ".join(f"\u201c{c}\u201d" for c in choices)
+    _abort(f"'arg' should be one of {quoted}")
+    return choices[0]  # unreachable

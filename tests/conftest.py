@@ -1,0 +1,74 @@
+"""Shared fixtures.
+
+R parity tests need R and rpy2. Missing R is a failure, not a skip: the
+README's test command installs R, and a parity suite that silently skips
+proves nothing. Only the cases that need the probcal R package itself skip
+when it is not installed (it comes from CRAN, which a machine may not reach);
+the stored fixtures cover those cases.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SEEDS = REPO.parent / "shared" / "seeds"
+
+
+def _load_r():
+    try:
+        import rpy2.robjects as ro  # noqa: WPS433
+    except Exception as exc:  # ImportError, or R itself failing to load
+        pytest.fail(f"R parity tests need R and rpy2 (install them with the README's "
+                    f"test command): {type(exc).__name__}: {exc}")
+    return ro
+
+
+@pytest.fixture(scope="session")
+def r():
+    """The rpy2 ``robjects`` module, with R's defaults for the RNG."""
+    ro = _load_r()
+    ro.r('RNGkind("Mersenne-Twister", "Inversion", "Rejection")')
+    return ro
+
+
+@pytest.fixture(scope="session")
+def probcal_r(r):
+    """``r`` with ``library(probcal)`` attached; skips where probcal is not installed."""
+    # rpy2 3.5 with numpy 2 reads R logicals as None, so ask for an integer.
+    ok = r.r('as.integer(suppressWarnings(requireNamespace("probcal", quietly = TRUE)))')[0]
+    if ok != 1:
+        pytest.skip("the probcal R package is not installed (it comes from CRAN); "
+                    "the stored fixtures in reference/fixtures cover these cases")
+    r.r("suppressPackageStartupMessages(library(probcal))")
+    return r
+
+
+@pytest.fixture(scope="session")
+def seeds_dir():
+    if not SEEDS.is_dir():
+        pytest.fail(f"the seed documents are expected at {SEEDS}")
+    return SEEDS
+
+
+def to_r(ro, x):
+    """A numpy vector or matrix as an R double vector or matrix (column-major)."""
+    import numpy as np
+
+    arr = np.asarray(x, dtype=float)
+    if arr.ndim == 1:
+        return ro.FloatVector(arr.tolist())
+    return ro.r.matrix(ro.FloatVector(arr.ravel(order="F").tolist()), nrow=arr.shape[0])
+
+
+def r_assign(ro, **values):
+    """Bind Python values to names in R's global environment."""
+    import numpy as np
+
+    for name, value in values.items():
+        if isinstance(value, np.ndarray) and value.dtype.kind in "iu":
+            ro.globalenv[name] = ro.IntVector(value.astype(int).tolist())
+        else:
+            ro.globalenv[name] = to_r(ro, value)
