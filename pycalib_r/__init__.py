@@ -1,7 +1,9 @@
 """pycalib_r: probcal's calibration of binary and multiclass probabilities, with R's numbers."""
 
 from ._errors import ProbcalError
+from ._diagnostics import reliability_diagram, reliability_table
 from ._metrics import ace, ece, inv_logit, logit, mce, mmce
+from ._options import get_option, options
 
 __version__ = "0.2.0"
 
@@ -13,4 +15,8 @@ __all__ = [
     "logit",
     "mce",
     "mmce",
+    "get_option",
+    "options",
+    "reliability_diagram",
+    "reliability_table",
 ]

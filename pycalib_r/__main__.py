@@ -1,0 +1,7 @@
+"""``python -m pycalib_r``: the ``pycalib-r`` command line."""
+
+import sys
+
+from ._cli import main
+
+sys.exit(main())

@@ -1,0 +1,776 @@
+"""Kernel calibration error: ``skce()`` and the Laplacian-kernel sums behind it.
+
+Contract section 3. Two kernel forms:
+
+* scalar (binary input, and ``type = "confidence"``; also each column of
+  ``"classwise"``): h_ij = e_i e_j exp(-|r_i - r_j| / h) with e = c - r;
+* canonical (matrix input): h_ij = exp(-||p_i - p_j|| / h) <u_i, u_j> with
+  u_i = onehot(y_i) - p_i.
+
+The scalar form never builds the n x n matrix. After sorting r, the sum over
+pairs i < j is sum_j a_j L_j with L_j = sum_{i<j} a_i exp(-(r_j - r_i) / h),
+and L obeys L_j = exp(-(r_j - r_{j-1}) / h) (L_{j-1} + a_{j-1}). That linear
+recurrence is evaluated here without a Python loop per element:
+
+* one weight vector: a log-depth doubling scan whose factors are all
+  ``exp(-(r_j - r_i) / h) <= 1`` taken straight from the two end points, so
+  nothing can overflow, ties give factors of exactly 1, and each term carries
+  only O(log n) roundings;
+* many weight vectors (bootstrap replicates): sorted blocks whose span is at
+  most ``_SPAN`` bandwidths, inside which exp((r_i - c) / h) and
+  exp(-(r_j - c) / h) around the block centre c are bounded by exp(_SPAN / 2)
+  (so cumulative sums cannot overflow for any bandwidth), joined by a carry
+  per replicate. A bandwidth so small that the blocks would be tiny falls
+  back to the doubling scan over the replicate matrix.
+
+The canonical form is O(n^2) and is computed in square tiles, so at most a
+bounded block of the n x n matrix exists at a time; distances are taken from
+coordinate differences, never from |a|^2 + |b|^2 - 2ab, which loses the
+precision of close rows.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import List, NamedTuple, Optional
+
+import numpy as np
+
+from ._checks import check_bandwidth, check_multiclass_y, check_prob_matrix, is_matrix, match_arg
+from ._errors import ProbcalError
+from ._metrics import binary_inputs, confidence_pair
+
+__all__ = [
+    "skce",
+    "scalar_kernel_sum",
+    "scalar_kernel_sum_batched",
+    "ScalarKernel",
+    "CanonicalKernel",
+    "KernelData",
+    "kernel_data",
+    "median_scalar_distance",
+    "median_canonical_distance",
+    "resolve_bandwidth",
+    "r_mean",
+    "r_sd",
+    "ESTIMATORS",
+    "SKCE_TYPES",
+]
+
+ESTIMATORS = ("uq", "ul", "biased")
+SKCE_TYPES = ("canonical", "confidence", "classwise")
+
+# Block length (columns) and maximal block span (in bandwidths) of the
+# batched scalar sum: exp(+-_SPAN / 2) ~ 5e8 keeps block-local cumulative
+# sums far from overflow and the exponent rounding (|arg| * eps) near 1e-15.
+_BLOCK = 1024
+_SPAN = 40.0
+# Below this many elements per block on average, the doubling scan is cheaper.
+_MIN_MEAN_BLOCK = 24
+# Canonical tiles: _TILE x _TILE doubles (32 MB) per temporary.
+_TILE = 2048
+# Largest candidate set enumerated explicitly by the exact median selection.
+_ENUM_CAP = 1 << 21
+_SAMPLE = 1 << 17
+
+_MEDIAN_ERROR = "The median bandwidth is undefined: all predictions are equal."
+
+
+# ---------------------------------------------------------------------------
+# R's mean() and sd(): long double accumulation, as in R's summary.c / cov.c.
+# ---------------------------------------------------------------------------
+
+def r_mean(x) -> float:
+    """R ``mean(x)`` for a double vector: long double sum, then R's correction pass."""
+    x = np.asarray(x, dtype=np.float64).ravel()
+    n = x.size
+    if n == 0:
+        return float("nan")
+    s = np.cumsum(x, dtype=np.longdouble)[-1] / n
+    if math.isfinite(float(s)):
+        t = np.cumsum(x.astype(np.longdouble) - s)[-1]
+        s = s + t / n
+    return float(s)
+
+
+def r_sd(x) -> float:
+    """R ``sd(x)``: sqrt of the n - 1 variance about R's (long double) mean."""
+    x = np.asarray(x, dtype=np.float64).ravel()
+    n = x.size
+    if n < 2:
+        return float("nan")
+    m = r_mean(x)
+    d = x - m
+    ss = np.cumsum(d * d, dtype=np.longdouble)[-1]
+    return math.sqrt(float(ss / (n - 1)))
+
+
+def _r_mean2(a: float, b: float) -> float:
+    """R ``mean(c(a, b))``: the long double midpoint rounded once."""
+    return float((np.longdouble(a) + np.longdouble(b)) / 2)
+
+
+# ---------------------------------------------------------------------------
+# Scalar form.
+# ---------------------------------------------------------------------------
+
+def _scan_inclusive(rs: np.ndarray, x: np.ndarray, h: float) -> np.ndarray:
+    """In place: x_j <- sum_{i<=j} x_i exp(-(rs_j - rs_i) / h) along the last axis.
+
+    Doubling scan: after the pass with shift s every x_j covers (j - 2s, j].
+    Each factor comes from the two end points, so it is <= 1 and exact for ties.
+    """
+    n = rs.size
+    s = 1
+    while s < n:
+        f = np.exp(-((rs[s:] - rs[:-s]) / h))
+        # The right-hand side is evaluated before the in-place add, so the
+        # shifted operand holds the previous pass's values.
+        x[..., s:] += f * x[..., :-s]
+        s *= 2
+    return x
+
+
+class ScalarKernel:
+    """Sums of a_i a_j exp(-|r_i - r_j| / h), for one or many weightings of a.
+
+    ``r`` and ``a`` are sorted once by r; weight matrices passed to the
+    ``weighted_*`` methods must be in that sorted order (see ``sort_weights``).
+    """
+
+    def __init__(self, r, a, h: float):
+        r = np.asarray(r, dtype=np.float64)
+        a = np.asarray(a, dtype=np.float64)
+        self.order = np.argsort(r, kind="stable")
+        self.r = r[self.order]
+        self.a = a[self.order]
+        self.h = float(h)
+        self.n = r.size
+        self._blocks = None
+        self._blocks_ok = None
+
+    # -- one weight vector -------------------------------------------------
+    def lower(self) -> float:
+        """sum over sorted pairs i < j of a_i a_j k_ij."""
+        n = self.n
+        if n < 2:
+            return 0.0
+        x = _scan_inclusive(self.r, self.a.copy(), self.h)
+        f1 = np.exp(-((self.r[1:] - self.r[:-1]) / self.h))
+        return float(np.dot(self.a[1:] * f1, x[:-1]))
+
+    def diag(self) -> float:
+        return float(np.dot(self.a, self.a))
+
+    def offdiag(self) -> float:
+        """sum over i != j."""
+        return 2.0 * self.lower()
+
+    def total(self) -> float:
+        """sum over all i, j."""
+        return self.diag() + 2.0 * self.lower()
+
+    # -- many weight vectors -----------------------------------------------
+    def sort_weights(self, w: np.ndarray) -> np.ndarray:
+        return np.asarray(w)[:, self.order]
+
+    def _prepare_blocks(self) -> bool:
+        """Partition the sorted points into blocks; False if they would be too small."""
+        if self._blocks_ok is not None:
+            return self._blocks_ok
+        rs, a, h, n = self.r, self.a, self.h, self.n
+        limit = max(1, n // _MIN_MEAN_BLOCK)
+        starts = []
+        s = 0
+        while s < n:
+            if len(starts) > limit:
+                self._blocks_ok = False
+                return False
+            e = min(s + _BLOCK, int(np.searchsorted(rs, rs[s] + _SPAN * h, side="right")))
+            e = max(e, s + 1)
+            starts.append((s, e))
+            s = e
+        blocks = []
+        for s, e in starts:
+            ri = rs[s:e]
+            ai = a[s:e]
+            c = 0.5 * (ri[0] + ri[-1])
+            u = ai * np.exp((ri - c) / h)
+            v = ai * np.exp(-((ri - c) / h))
+            g = ai * np.exp(-((ri - ri[0]) / h))
+            if e < n:
+                q = ai * np.exp(-((rs[e] - ri) / h))
+                decay = math.exp(-((rs[e] - ri[0]) / h))
+            else:
+                q, decay = None, 0.0
+            blocks.append((s, e, u, v[1:], g, q, decay))
+        self._blocks = blocks
+        self._blocks_ok = True
+        return True
+
+    def weighted_lower(self, ws: np.ndarray) -> np.ndarray:
+        """For each row w of ``ws`` (sorted order): sum_{i<j} w_i w_j a_i a_j k_ij."""
+        ws = np.asarray(ws, dtype=np.float64)
+        if ws.ndim != 2 or ws.shape[1] != self.n:
+            raise ValueError("weights must be a (B, n) matrix")
+        n_rep = ws.shape[0]
+        if self.n < 2:
+            return np.zeros(n_rep)
+        if not self._prepare_blocks():
+            return self._weighted_lower_scan(ws)
+        total = np.zeros(n_rep)
+        carry = np.zeros(n_rep)
+        for s, e, u, v1, g, q, decay in self._blocks:
+            wi = ws[:, s:e]
+            if s > 0:
+                total += carry * (wi @ g)
+            if e - s > 1:
+                cum = np.cumsum(wi * u, axis=1)
+                total += np.einsum("ij,ij->i", wi[:, 1:] * v1, cum[:, :-1])
+            if q is not None:
+                carry = carry * decay + wi @ q
+        return total
+
+    def _weighted_lower_scan(self, ws: np.ndarray) -> np.ndarray:
+        x = ws * self.a
+        wa = x.copy()
+        _scan_inclusive(self.r, x, self.h)
+        f1 = np.exp(-((self.r[1:] - self.r[:-1]) / self.h))
+        return np.einsum("ij,ij->i", wa[:, 1:] * f1, x[:, :-1])
+
+    def weighted_diag(self, ws: np.ndarray) -> np.ndarray:
+        """For each row: sum_i w_i^2 a_i^2."""
+        ws = np.asarray(ws, dtype=np.float64)
+        return (ws * ws) @ (self.a * self.a)
+
+
+def _check_h(bandwidth) -> float:
+    h = float(bandwidth)
+    if not (math.isfinite(h) and h > 0):
+        raise ProbcalError("Argument `bandwidth` must be a single positive number.")
+    return h
+
+
+def scalar_kernel_sum(r, a, bandwidth) -> float:
+    """sum over all i, j of a_i a_j exp(-|r_i - r_j| / bandwidth).
+
+    O(n log n) time and O(n) memory; exact for ties and for every positive
+    bandwidth (no factor above 1 is ever formed).
+
+    R equivalent: ``sum(outer(a, a) * exp(-abs(outer(r, r, "-")) / bandwidth))``.
+
+    Parameters
+    ----------
+    r, a : array_like
+        Points and weights, same length.
+    bandwidth : float
+        Positive finite Laplacian bandwidth.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(scalar_kernel_sum([0.1, 0.3], [1.0, -1.0], 0.2), 12)
+    0.786938680575
+    """
+    h = _check_h(bandwidth)
+    r = np.asarray(r, dtype=np.float64).ravel()
+    a = np.asarray(a, dtype=np.float64).ravel()
+    if r.size != a.size:
+        raise ValueError("`r` and `a` must have the same length")
+    return ScalarKernel(r, a, h).total()
+
+
+def scalar_kernel_sum_batched(r, a, bandwidth, weights) -> np.ndarray:
+    """Row-wise ``scalar_kernel_sum(r, w * a, bandwidth)`` for a (B, n) weight matrix.
+
+    O(B n) after one sort; no Python loop per replicate.
+
+    R equivalent: ``apply(weights, 1, function(w) sum(outer(w * a, w * a) * K))``.
+
+    Returns
+    -------
+    numpy.ndarray of shape (B,)
+    """
+    h = _check_h(bandwidth)
+    r = np.asarray(r, dtype=np.float64).ravel()
+    a = np.asarray(a, dtype=np.float64).ravel()
+    kern = ScalarKernel(r, a, h)
+    ws = kern.sort_weights(np.atleast_2d(np.asarray(weights, dtype=np.float64)))
+    return kern.weighted_diag(ws) + 2.0 * kern.weighted_lower(ws)
+
+
+def scalar_pair_terms(r, e, h: float, i, j) -> np.ndarray:
+    """h_ij = (e_i e_j) exp(-|r_i - r_j| / h) for index arrays i, j (R's operation order)."""
+    return (e[i] * e[j]) * np.exp(-np.abs(r[i] - r[j]) / h)
+
+
+# ---------------------------------------------------------------------------
+# Canonical form.
+# ---------------------------------------------------------------------------
+
+def _sq_dist_tile(pi: np.ndarray, pj: np.ndarray) -> np.ndarray:
+    """Squared Euclidean distances between the rows of two blocks, from differences."""
+    out = np.zeros((pi.shape[0], pj.shape[0]))
+    tmp = np.empty_like(out)
+    for k in range(pi.shape[1]):
+        np.subtract.outer(pi[:, k], pj[:, k], out=tmp)
+        np.multiply(tmp, tmp, out=tmp)
+        out += tmp
+    return out
+
+
+def canonical_residuals(p_mat: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """u = onehot(y) - p (codes are 1-based)."""
+    u = -p_mat
+    u[np.arange(p_mat.shape[0]), codes - 1] += 1.0
+    return u
+
+
+def canonical_pair_terms(p_mat, u, h: float, i, j) -> np.ndarray:
+    d = np.sqrt(np.sum((p_mat[i] - p_mat[j]) ** 2, axis=-1))
+    return np.exp(-d / h) * np.sum(u[i] * u[j], axis=-1)
+
+
+class CanonicalKernel:
+    """Tiled sums of h_ij = exp(-||p_i - p_j|| / h) <u_i, u_j>."""
+
+    def __init__(self, p_mat, u, h: float, tile: int = _TILE):
+        self.p = np.ascontiguousarray(p_mat, dtype=np.float64)
+        self.u = np.ascontiguousarray(u, dtype=np.float64)
+        self.h = float(h)
+        self.n = self.p.shape[0]
+        self.tile = int(tile)
+        # h_ii = exp(0) <u_i, u_i>.
+        self.hdiag = np.einsum("ik,ik->i", self.u, self.u)
+
+    def _tiles(self):
+        """Yield (slice I, slice J, H_IJ) for I <= J; the diagonal of H_II is zero."""
+        n, t = self.n, self.tile
+        for a in range(0, n, t):
+            sa = slice(a, min(a + t, n))
+            for b in range(a, n, t):
+                sb = slice(b, min(b + t, n))
+                d = _sq_dist_tile(self.p[sa], self.p[sb])
+                np.sqrt(d, out=d)
+                d /= -self.h  # -(d / h): negation is exact, as R's -distance / bandwidth
+                np.exp(d, out=d)
+                d *= self.u[sa] @ self.u[sb].T
+                if a == b:
+                    np.fill_diagonal(d, 0.0)
+                yield sa, sb, d
+
+    def diag(self) -> float:
+        return float(np.sum(self.hdiag))
+
+    def offdiag(self) -> float:
+        total = 0.0
+        for sa, sb, hab in self._tiles():
+            s = float(np.sum(hab))
+            total += s if sa.start == sb.start else 2.0 * s
+        return total
+
+    def weighted_offdiag(self, ws: np.ndarray, progress=None) -> np.ndarray:
+        """For each row w: sum_{i != j} w_i w_j h_ij, as tiled matrix products."""
+        ws = np.asarray(ws, dtype=np.float64)
+        total = np.zeros(ws.shape[0])
+        for sa, sb, hab in self._tiles():
+            part = np.einsum("bj,bj->b", ws[:, sa] @ hab, ws[:, sb])
+            total += part if sa.start == sb.start else 2.0 * part
+            if progress is not None:
+                progress.advance((sb.stop - sb.start) * (sa.stop - sa.start))
+        return total
+
+    def pair_distances(self):
+        """Yield the distance tiles of the pairs i < j (flattened)."""
+        n, t = self.n, self.tile
+        for a in range(0, n, t):
+            sa = slice(a, min(a + t, n))
+            for b in range(a, n, t):
+                sb = slice(b, min(b + t, n))
+                d = np.sqrt(_sq_dist_tile(self.p[sa], self.p[sb]))
+                if a == b:
+                    iu = np.triu_indices(d.shape[0], k=1)
+                    yield d[iu]
+                else:
+                    yield d.ravel()
+
+
+# ---------------------------------------------------------------------------
+# Exact median of the positive pairwise distances ("median" bandwidth).
+# ---------------------------------------------------------------------------
+
+def _median_from_sorted_ranks(z: int, n_pos: int, kth):
+    """R's median of the positive distances, given kth(k) = k-th smallest pair
+    distance over all pairs (1-based) and z zero distances."""
+    if n_pos <= 0:
+        raise ProbcalError(_MEDIAN_ERROR)
+    half = (n_pos + 1) // 2
+    if n_pos % 2 == 1:
+        return float(kth(z + half)[0])
+    v1, v2 = kth(z + half, z + half + 1)
+    return _r_mean2(v1, v2)
+
+
+def _upper_index(rs: np.ndarray, t: float, run_start: np.ndarray, run_end: np.ndarray) -> np.ndarray:
+    """For each i: the smallest j > i with fl(rs_j - rs_i) > t (n if none).
+
+    fl(rs_j - rs_i) is nondecreasing in j, so the pairs with distance <= t in
+    row i are a prefix; the bisection on rs_i + t is only a first guess that
+    is then moved across whole tie runs until it agrees with the rounded
+    differences themselves.
+    """
+    n = rs.size
+    i = np.arange(n)
+    with np.errstate(over="ignore", invalid="ignore"):
+        k = np.searchsorted(rs, rs + t, side="right")
+    k = np.clip(k, i + 1, n)
+    for _ in range(200):
+        changed = False
+        fwd = np.nonzero(k < n)[0]
+        if fwd.size:
+            m = fwd[(rs[k[fwd]] - rs[fwd]) <= t]
+            if m.size:
+                k[m] = run_end[k[m]]
+                changed = True
+        back = np.nonzero(k > i + 1)[0]
+        if back.size:
+            m = back[(rs[k[back] - 1] - rs[back]) > t]
+            if m.size:
+                k[m] = np.maximum(run_start[k[m] - 1], m + 1)
+                changed = True
+        if not changed:
+            return k
+    raise RuntimeError("median selection did not converge")  # pragma: no cover
+
+
+def _enumerate(rs, lo, hi):
+    widths = hi - lo
+    total = int(widths.sum())
+    rows = np.repeat(np.arange(rs.size), widths)
+    starts = np.cumsum(widths) - widths
+    cols = lo[rows] + (np.arange(total) - starts[rows])
+    return rs[cols] - rs[rows]
+
+
+def _select_sorted_pairs(rs: np.ndarray, k: int) -> float:
+    """The k-th smallest (1-based) of fl(rs_j - rs_i) over i < j, rs sorted."""
+    n = rs.size
+    run_start = np.searchsorted(rs, rs, side="left")
+    run_end = np.searchsorted(rs, rs, side="right")
+    i = np.arange(n)
+    lo = i + 1
+    hi = np.full(n, n)
+    offset = 0
+    while True:
+        widths = hi - lo
+        total = int(widths.sum())
+        rel = k - offset
+        if total <= _ENUM_CAP:
+            d = _enumerate(rs, lo, hi)
+            return float(np.partition(d, rel - 1)[rel - 1])
+        n_s = min(total, _SAMPLE)
+        cum = np.cumsum(widths)
+        g = ((np.arange(n_s) + 0.5) * (total / n_s)).astype(np.int64)
+        g = np.minimum(g, total - 1)
+        rows = np.searchsorted(cum, g, side="right")
+        cols = lo[rows] + (g - (cum[rows] - widths[rows]))
+        ds = np.sort(rs[cols] - rs[rows])
+        q = rel / total * n_s
+        spread = 3.0 * math.sqrt(n_s) + 1.0
+        ia = int(max(0.0, math.floor(q - spread)))
+        ib = int(min(n_s - 1.0, math.ceil(q + spread)))
+        t_lo, t_hi = float(ds[ia]), float(ds[ib])
+        if ia > 0:
+            lo_new = np.clip(_upper_index(rs, np.nextafter(t_lo, -np.inf), run_start, run_end), lo, hi)
+        else:
+            lo_new = lo
+        if ib < n_s - 1:
+            hi_new = np.clip(_upper_index(rs, t_hi, run_start, run_end), lo_new, hi)
+        else:
+            hi_new = hi
+        below = int((lo_new - lo).sum())
+        inside = int((hi_new - lo_new).sum())
+        if rel <= below:
+            hi = lo_new
+        elif rel > below + inside:
+            lo = hi_new
+            offset += below + inside
+        else:
+            if t_lo == t_hi:
+                # Every candidate left has this one value.
+                return t_lo
+            lo, hi = lo_new, hi_new
+            offset += below
+
+
+def median_scalar_distance(r) -> float:
+    """R ``median()`` of the positive |r_i - r_j| over the pairs i < j, exactly.
+
+    O(n log n) time and O(n) memory for large n: selection by counting the
+    pairs below a threshold on the sorted values (no n x n matrix).
+    """
+    rs = np.sort(np.asarray(r, dtype=np.float64).ravel())
+    n = rs.size
+    _, counts = np.unique(rs, return_counts=True)
+    z = int(np.sum(counts * (counts - 1) // 2))
+    n_all = n * (n - 1) // 2
+    n_pos = n_all - z
+    if n_pos <= 0:
+        raise ProbcalError(_MEDIAN_ERROR)
+    if n_all <= _ENUM_CAP:
+        i = np.arange(n)
+        d = _enumerate(rs, i + 1, np.full(n, n))
+
+        def kth(*ks):
+            part = np.partition(d, [k - 1 for k in ks])
+            return [part[k - 1] for k in ks]
+
+        return _median_from_sorted_ranks(z, n_pos, kth)
+
+    def kth(*ks):
+        v1 = _select_sorted_pairs(rs, ks[0])
+        if len(ks) == 1:
+            return [v1]
+        run_start = np.searchsorted(rs, rs, side="left")
+        run_end = np.searchsorted(rs, rs, side="right")
+        up = _upper_index(rs, v1, run_start, run_end)
+        if int((up - (np.arange(n) + 1)).sum()) >= ks[1]:
+            return [v1, v1]
+        ok = up < n
+        v2 = float(np.min(rs[up[ok]] - rs[np.nonzero(ok)[0]]))
+        return [v1, v2]
+
+    return _median_from_sorted_ranks(z, n_pos, kth)
+
+
+def _between_pivots(lo: float, hi: float, count: int) -> np.ndarray:
+    """Up to ``count`` doubles strictly between lo < hi, evenly spaced in representation."""
+    a = np.float64(lo).view(np.int64)
+    b = np.float64(hi).view(np.int64)
+    if b - a <= 1:
+        return np.empty(0)
+    step = max(1, (int(b) - int(a)) // (count + 1))
+    ints = np.arange(int(a) + step, int(b), step, dtype=np.int64)[:count]
+    return ints.view(np.float64)
+
+
+def median_canonical_distance(p_mat) -> float:
+    """R ``median()`` of the positive Euclidean distances between rows (pairs i < j).
+
+    Exact; the distances are produced tile by tile, so memory stays bounded:
+    one pass histograms them against pivots taken from a sample of pairs,
+    a second collects the bucket holding the middle rank.
+    """
+    p_mat = np.ascontiguousarray(p_mat, dtype=np.float64)
+    n = p_mat.shape[0]
+    n_all = n * (n - 1) // 2
+    kern = CanonicalKernel(p_mat, np.zeros_like(p_mat), 1.0)
+    if n_all <= _ENUM_CAP:
+        d = np.concatenate(list(kern.pair_distances())) if n_all else np.empty(0)
+        z = int(np.count_nonzero(d == 0))
+
+        def kth(*ks):
+            part = np.partition(d, [k - 1 for k in ks])
+            return [part[k - 1] for k in ks]
+
+        return _median_from_sorted_ranks(z, n_all - z, kth)
+
+    # Pivots from a stratified sample of the pairs (deterministic).
+    n_s = min(n_all, _SAMPLE)
+    g = ((np.arange(n_s) + 0.5) * (n_all / n_s)).astype(np.int64)
+    row_len = n - 1 - np.arange(n)
+    cum = np.cumsum(row_len)
+    rows = np.searchsorted(cum, g, side="right")
+    cols = rows + 1 + (g - (cum[rows] - row_len[rows]))
+    sample = np.unique(np.sqrt(np.sum((p_mat[rows] - p_mat[cols]) ** 2, axis=1)))
+    pivots = sample[np.unique(np.linspace(0, sample.size - 1, min(sample.size, 4095)).astype(np.int64))]
+
+    def histogram(piv):
+        # Bucket 2m: strictly between piv[m-1] and piv[m]; bucket 2m+1: equal to piv[m].
+        counts = np.zeros(2 * piv.size + 1, dtype=np.int64)
+        zeros = 0
+        for d in kern.pair_distances():
+            zeros += int(np.count_nonzero(d == 0))
+            m = np.searchsorted(piv, d, side="left")
+            eq = (m < piv.size) & (piv[np.minimum(m, piv.size - 1)] == d)
+            counts += np.bincount(2 * m + eq, minlength=counts.size)
+        return counts, zeros
+
+    counts, z = histogram(pivots)
+    n_pos = n_all - z
+
+    def kth_one(k: int) -> float:
+        piv, cnt, base = pivots, counts, 0
+        low, high = -np.inf, np.inf
+        while True:
+            cum_c = np.cumsum(cnt)
+            bucket = int(np.searchsorted(cum_c, k - base, side="left"))
+            before = base + (int(cum_c[bucket - 1]) if bucket > 0 else 0)
+            if bucket % 2 == 1:
+                return float(piv[bucket // 2])
+            m = bucket // 2
+            b_lo = piv[m - 1] if m > 0 else low
+            b_hi = piv[m] if m < piv.size else high
+            if cnt[bucket] <= _ENUM_CAP:
+                vals = np.concatenate([d[(d > b_lo) & (d < b_hi)] for d in kern.pair_distances()])
+                rel = k - before
+                return float(np.partition(vals, rel - 1)[rel - 1])
+            lo_v = b_lo if np.isfinite(b_lo) else -0.0
+            hi_v = b_hi if np.isfinite(b_hi) else np.finfo(np.float64).max
+            new_piv = _between_pivots(max(lo_v, 0.0), hi_v, 4095)
+            if lo_v < 0:
+                new_piv = np.concatenate(([0.0], new_piv))
+            new_counts = np.zeros(2 * new_piv.size + 1, dtype=np.int64)
+            for d in kern.pair_distances():
+                d = d[(d > b_lo) & (d < b_hi)]
+                mm = np.searchsorted(new_piv, d, side="left")
+                eq = (mm < new_piv.size) & (new_piv[np.minimum(mm, new_piv.size - 1)] == d)
+                new_counts += np.bincount(2 * mm + eq, minlength=new_counts.size)
+            piv, cnt, base, low, high = new_piv, new_counts, before, b_lo, b_hi
+
+    def kth(*ks):
+        return [kth_one(k) for k in ks]
+
+    return _median_from_sorted_ranks(z, n_pos, kth)
+
+
+# ---------------------------------------------------------------------------
+# Validated input and bandwidth.
+# ---------------------------------------------------------------------------
+
+class KernelData(NamedTuple):
+    """Checked input of a kernel computation.
+
+    ``form`` is "binary", "confidence", "canonical" or "classwise". Scalar
+    forms carry ``r`` and ``c`` (0/1); matrix forms carry ``p`` and 1-based
+    ``codes`` with ``k`` classes.
+    """
+
+    form: str
+    n: int
+    r: Optional[np.ndarray] = None
+    c: Optional[np.ndarray] = None
+    p: Optional[np.ndarray] = None
+    codes: Optional[np.ndarray] = None
+    k: int = 0
+
+
+def kernel_data(p, y, type: str) -> KernelData:
+    """R's input checks for the kernel functions, in R's order.
+
+    ``type`` must already be matched; it is ignored for vector ``p``.
+    """
+    if not is_matrix(p):
+        r, c = binary_inputs(p, y)
+        return KernelData("binary", r.size, r=r, c=c.astype(np.float64))
+    p_mat = check_prob_matrix(p, arg="p")
+    if type == "confidence":
+        r, c = confidence_pair(p_mat, y)
+        return KernelData("confidence", r.size, r=r, c=c.astype(np.float64))
+    labels = check_multiclass_y(y, n_classes=p_mat.shape[1], arg="y")
+    if p_mat.shape[0] != labels.codes.size:
+        raise ProbcalError("Arguments `p` and `y` must have the same number of observations.")
+    return KernelData(type, p_mat.shape[0], p=p_mat, codes=labels.codes, k=p_mat.shape[1])
+
+
+def resolve_bandwidth(data: KernelData, bandwidth):
+    """A float bandwidth (or, for classwise, one per class) from a checked bandwidth."""
+    if bandwidth != "median":
+        if data.form == "classwise":
+            return [float(bandwidth)] * data.k
+        return float(bandwidth)
+    if data.form in ("binary", "confidence"):
+        return median_scalar_distance(data.r)
+    if data.form == "classwise":
+        return [median_scalar_distance(data.p[:, k]) for k in range(data.k)]
+    return median_canonical_distance(data.p)
+
+
+def _too_few(estimator: str):
+    raise ProbcalError(f'Estimator "{estimator}" needs at least two observations.')
+
+
+def _scalar_estimate(r, c, h, estimator) -> float:
+    e = c - r
+    n = r.size
+    if estimator == "ul":
+        m = n // 2
+        i = 2 * np.arange(m)
+        return r_mean(scalar_pair_terms(r, e, h, i, i + 1))
+    kern = ScalarKernel(r, e, h)
+    if estimator == "uq":
+        return kern.offdiag() / (n * (n - 1.0))
+    return kern.total() / float(n) ** 2
+
+
+def _canonical_estimate(p_mat, codes, h, estimator) -> float:
+    n = p_mat.shape[0]
+    u = canonical_residuals(p_mat, codes)
+    if estimator == "ul":
+        m = n // 2
+        i = 2 * np.arange(m)
+        return r_mean(canonical_pair_terms(p_mat, u, h, i, i + 1))
+    kern = CanonicalKernel(p_mat, u, h)
+    off = kern.offdiag()
+    if estimator == "uq":
+        return off / (n * (n - 1.0))
+    return (off + kern.diag()) / float(n) ** 2
+
+
+def skce_from_data(data: KernelData, h, estimator: str) -> float:
+    """The SKCE estimate for checked input and a resolved bandwidth."""
+    if estimator in ("uq", "ul") and data.n < 2:
+        _too_few(estimator)
+    if data.form in ("binary", "confidence"):
+        return _scalar_estimate(data.r, data.c, h, estimator)
+    if data.form == "classwise":
+        per_class = [
+            _scalar_estimate(data.p[:, k], (data.codes == k + 1).astype(np.float64), h[k], estimator)
+            for k in range(data.k)
+        ]
+        return r_mean(per_class)
+    return _canonical_estimate(data.p, data.codes, h, estimator)
+
+
+def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
+    """Squared kernel calibration error (Widmann, Lindsten & Zachariah 2019).
+
+    R equivalent: ``probcal::skce(p, y, estimator = c("uq", "ul", "biased"),
+    bandwidth = 0.2, type = c("canonical", "confidence", "classwise"))``.
+
+    Parameters
+    ----------
+    p : array_like
+        A probability vector (binary) or a matrix/DataFrame with one column
+        per class (multiclass).
+    y : array_like
+        0/1 labels (binary), or class codes 1..K or a pandas Categorical.
+    estimator : {"uq", "ul", "biased"}
+        Quadratic unbiased (pairs i != j), linear unbiased (disjoint pairs
+        (1, 2), (3, 4), ...), or the biased V-statistic (all i, j).
+    bandwidth : float or "median"
+        Laplacian kernel bandwidth, or the median of the positive pairwise
+        distances of the form used.
+    type : {"canonical", "confidence", "classwise"}
+        Multiclass form; ignored for binary input. "classwise" is the mean
+        over classes of the one-vs-rest scalar SKCE.
+
+    Returns
+    -------
+    float
+        The estimate (uq and ul can be negative).
+
+    Examples
+    --------
+    >>> skce([0.2, 0.8, 0.6, 0.3], [0, 1, 1, 1], bandwidth=0.2)  # doctest: +SKIP
+    """
+    estimator = match_arg(estimator, ESTIMATORS)
+    bandwidth = check_bandwidth(bandwidth, allow_median=True)
+    if is_matrix(p):
+        type = match_arg(type, SKCE_TYPES)
+    data = kernel_data(p, y, type)
+    h = resolve_bandwidth(data, bandwidth)
+    return float(skce_from_data(data, h, estimator))

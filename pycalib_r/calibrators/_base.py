@@ -1,0 +1,446 @@
+"""The calibrator base class, R's ``print``/``summary`` text, and R-exact numerics.
+
+probcal represents every fitted calibrator as an R list with class
+``c(<subclass>, "calibrator")`` built by ``new_calibrator()``; the list always
+starts with ``method``, ``n`` and ``input`` and ends with ``call``.
+:class:`Calibrator` mirrors that: the components are kept in R's order,
+are attributes (dots in R names become underscores) and are also items under
+their R names (``fit["x_thresholds"]``).
+
+The second half of this module holds the small numerical building blocks that
+must reproduce R's floating-point results: R's ``sum``/``mean``/``rowSums``
+accumulate in x87 long double, and R calls the C library's ``exp``, ``log``
+and ``log1p`` (numpy's SIMD versions differ from glibc in the last bit for a
+few percent of inputs, which is enough to move an optimiser's path).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any, Dict, Iterable, List, Optional, Tuple
+
+import numpy as np
+from scipy import special as _sp
+
+from .. import _format
+from .._options import get_option
+
+__all__ = [
+    "Calibrator",
+    "CalibratorSummary",
+    "predict",
+    "summary",
+    "new_calibrator",
+    "EMOJI_BALANCE",
+    "r_sum",
+    "r_mean",
+    "r_int_mean",
+    "r_round",
+    "r_exp",
+    "r_log",
+    "r_log1p",
+    "r_rowsums",
+    "softmax",
+    "binary_log_loss",
+    "multiclass_log_loss",
+    "as_character",
+    "rounded",
+    "format_call",
+]
+
+EMOJI_BALANCE = "\u2696"
+
+# ---------------------------------------------------------------------------
+# Printing (cli's rendering lives in pycalib_r._format)
+# ---------------------------------------------------------------------------
+
+
+def as_character(x) -> str:
+    """R ``as.character()`` of one value, as cli shows it inside ``cli_dl()``.
+
+    A float NaN stands for R's ``NA_real_`` here (an aliased ``glm``
+    coefficient), which R shows as ``NA``.
+    """
+    if isinstance(x, (float, np.floating)) and math.isnan(x):
+        return "NA"
+    return _format.cli_value(x)
+
+
+def rounded(x, digits: int = 4) -> str:
+    """``round(x, digits)`` as cli shows it: the values of ``summary()``'s parameter block."""
+    return as_character(r_round(x, digits))
+
+
+def _header_items(obj: "Calibrator") -> Dict[str, str]:
+    items = {
+        "Method": as_character(obj.get("method")),
+        "Observations": as_character(obj.get("n")),
+        "Input": as_character(obj.get("input")),
+    }
+    if obj.get("k") is not None:
+        items["Classes"] = as_character(obj.get("k"))
+    return items
+
+
+def _print_blocks(obj: "Calibrator") -> list:
+    # R: isTRUE(getOption("probcal.emoji", TRUE)) decides the glyph.
+    emoji = get_option("probcal.emoji", True)
+    prefix = EMOJI_BALANCE + " " if isinstance(emoji, (bool, np.bool_)) and emoji else ""
+    return [("h1", prefix + "probcal calibrator"), ("dl", _header_items(obj))]
+
+
+def _print_text(obj: "Calibrator") -> str:
+    return _format.render_blocks(_print_blocks(obj))
+
+
+def _summary_text(obj: "Calibrator") -> str:
+    blocks = _print_blocks(obj) + [("h2", "Parameters")]
+    params = obj.summary_params()
+    if params:
+        blocks.append(("dl", params))
+    return _format.render_blocks(blocks)
+
+
+# ---------------------------------------------------------------------------
+# The base class
+# ---------------------------------------------------------------------------
+
+
+class Calibrator:
+    """A fitted probcal calibrator.
+
+    R equivalent: the list returned by probcal's internal
+    ``new_calibrator(subclass, method, n, input, ..., call)``, with class
+    ``c(subclass, "calibrator")`` (multiclass calibrators also carry
+    ``"cal_multiclass"``).
+
+    Components are stored in R's order. Each is an attribute (R's dots become
+    underscores) and an item under its R name: ``fit.coefficients`` and
+    ``fit["coefficients"]`` are the same object. ``str(fit)`` is the text R's
+    ``print(fit)`` writes; :func:`summary` gives R's ``summary(fit)`` text.
+
+    Subclasses set :attr:`r_class`, implement ``_predict(newdata)`` (returning
+    a numpy array) and ``summary_params()``.
+    """
+
+    r_class: str = "calibrator"
+
+    def __init__(self, _r_classes: Optional[Tuple[str, ...]] = None, **components: Any):
+        self._r_names = []
+        if _r_classes is None:
+            _r_classes = (self.r_class, "calibrator")
+        self._r_classes = tuple(_r_classes)
+        for name, value in components.items():
+            self._r_names.append(name)
+            setattr(self, name.replace(".", "_"), value)
+
+    # -- R list behaviour ---------------------------------------------------
+    @property
+    def r_classes(self) -> Tuple[str, ...]:
+        """R's ``class(fit)``."""
+        return self._r_classes
+
+    def inherits(self, what: str) -> bool:
+        """R ``inherits(fit, what)``."""
+        return what in self._r_classes
+
+    def keys(self) -> List[str]:
+        """R ``names(fit)``, in R's order."""
+        return list(self._r_names)
+
+    def items(self) -> Iterable[Tuple[str, Any]]:
+        return [(k, self[k]) for k in self._r_names]
+
+    def __getitem__(self, r_name: str) -> Any:
+        if r_name not in self._r_names:
+            raise KeyError(r_name)
+        return getattr(self, r_name.replace(".", "_"))
+
+    def __contains__(self, r_name: str) -> bool:
+        return r_name in self._r_names
+
+    def get(self, r_name: str, default: Any = None) -> Any:
+        """``fit$name`` in R: the component, or ``default`` (R's ``NULL``) if absent."""
+        if r_name in self._r_names:
+            return self[r_name]
+        return default
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | {n.replace(".", "_") for n in self._r_names})
+
+    # -- behaviour ------------------------------------------------------------
+    def _predict(self, newdata):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def predict(self, newdata):
+        """Calibrated probabilities for ``newdata``.
+
+        R equivalent: ``predict(fit, newdata)``.
+
+        A numpy array comes back (1-D for binary calibrators, rows x classes
+        for multiclass ones). If ``newdata`` is a pandas Series the result is
+        a Series with the same index; if it is a DataFrame the result is a
+        DataFrame with the same index and the class levels as columns.
+        """
+        return _wrap_output(self._predict(newdata), newdata, self.get("levels"))
+
+    def summary_params(self) -> Dict[str, str]:
+        """The ``Parameters`` block of ``summary(fit)``, values as R prints them.
+
+        R equivalent: probcal's internal ``cal_summary_params(object)``.
+        """
+        return {}
+
+    def summary(self) -> "CalibratorSummary":
+        return CalibratorSummary(self)
+
+    def __str__(self) -> str:
+        return _print_text(self)
+
+    __repr__ = __str__
+
+
+class CalibratorSummary:
+    """What R's ``summary(fit)`` prints; ``str()`` of it is that text.
+
+    R equivalent: ``summary(fit)`` (``summary.calibrator``), which prints and
+    returns the calibrator invisibly; the calibrator is kept in ``.object``.
+    """
+
+    def __init__(self, obj: Calibrator):
+        self.object = obj
+
+    def __str__(self) -> str:
+        return _summary_text(self.object)
+
+    __repr__ = __str__
+
+
+def predict(fit: Calibrator, newdata):
+    """Calibrated probabilities from a fitted calibrator.
+
+    R equivalent: ``predict(object, newdata)`` (the probcal methods).
+    """
+    return fit.predict(newdata)
+
+
+def summary(fit: Calibrator) -> CalibratorSummary:
+    """R ``summary(fit)`` for a calibrator: ``str()``/``print()`` it to see R's text.
+
+    R equivalent: ``summary(object)``.
+    """
+    return fit.summary()
+
+
+def new_calibrator(cls, method: str, n: int, input: str, *, call: Optional[str] = None,
+                   _r_classes: Optional[Tuple[str, ...]] = None, **components: Any) -> Calibrator:
+    """Build a calibrator with R's component order ``method, n, input, ..., call``.
+
+    R equivalent: probcal's internal ``new_calibrator(subclass, method, n, input, ..., call)``.
+    """
+    return cls(_r_classes=_r_classes, method=method, n=int(n), input=input,
+               **components, call=call)
+
+
+def format_call(name: str, **args: Any) -> str:
+    """A deparsed-call string for the ``call`` component.
+
+    R stores the unevaluated ``match.call()``; Python has no such object, so
+    the component is a string in R's ``deparse`` layout where arrays appear
+    under their argument name, e.g. ``cal_histogram(p = p, y = y, bins = 5)``.
+    Only arguments given a value (not ``None``) are listed.
+    """
+    parts = []
+    for key, value in args.items():
+        if value is None:
+            continue
+        if isinstance(value, str) and value.startswith("\x00"):
+            text = value[1:]
+        elif isinstance(value, str):
+            text = '"' + value + '"'
+        elif isinstance(value, (bool, np.bool_)):
+            text = "TRUE" if value else "FALSE"
+        elif isinstance(value, (int, float, np.integer, np.floating)):
+            text = as_character(value)
+        else:
+            text = key
+        parts.append(f"{key} = {text}")
+    return f"{name}(" + ", ".join(parts) + ")"
+
+
+def _wrap_output(out, newdata, levels=None):
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas is a dependency
+        return out
+    if isinstance(out, np.ndarray) and out.ndim == 1 and isinstance(newdata, pd.Series):
+        return pd.Series(out, index=newdata.index, name=newdata.name)
+    if isinstance(out, np.ndarray) and out.ndim == 2 and isinstance(newdata, pd.DataFrame):
+        columns = list(levels) if levels is not None and len(levels) == out.shape[1] else None
+        return pd.DataFrame(out, index=newdata.index, columns=columns)
+    return out
+
+
+def _warn(message: str) -> None:
+    """An R warning (``warning(message, call. = FALSE)``) as a Python RuntimeWarning."""
+    warnings.warn(message, RuntimeWarning, stacklevel=3)
+
+
+# ---------------------------------------------------------------------------
+# R-exact numerics
+# ---------------------------------------------------------------------------
+
+_LD = np.longdouble
+
+
+def r_sum(x) -> float:
+    """R ``sum()`` of doubles: sequential accumulation in long double, then rounded."""
+    arr = np.asarray(x, dtype=np.float64).ravel()
+    if arr.size == 0:
+        return 0.0
+    return float(np.cumsum(arr, dtype=_LD)[-1])
+
+
+def r_mean(x) -> float:
+    """R ``mean()`` of doubles: long-double mean plus R's second refinement pass."""
+    arr = np.asarray(x, dtype=np.float64).ravel()
+    n = arr.size
+    if n == 0:
+        return float("nan")
+    s = np.cumsum(arr, dtype=_LD)[-1] / _LD(n)
+    if math.isfinite(float(s)):
+        t = np.cumsum(arr.astype(_LD) - s, dtype=_LD)[-1]
+        s = s + t / _LD(n)
+    return float(s)
+
+
+def r_int_mean(x) -> float:
+    """R ``mean()`` of an integer vector: long-double sum divided by n, then rounded."""
+    arr = np.asarray(x).ravel()
+    if arr.size == 0:
+        return float("nan")
+    total = int(arr.astype(np.int64).sum())
+    return float(_LD(total) / _LD(arr.size))
+
+
+def r_rowsums(m) -> np.ndarray:
+    """R ``rowSums()`` of a double matrix: per-row long-double accumulation over columns."""
+    mat = np.asarray(m, dtype=np.float64)
+    acc = np.zeros(mat.shape[0], dtype=_LD)
+    for j in range(mat.shape[1]):
+        acc += mat[:, j]
+    return acc.astype(np.float64)
+
+
+def r_round(x, digits: int = 0):
+    """R (>= 4.0.0) ``round(x, digits)``: the closer of the two decimal candidates.
+
+    Port of ``fround()`` in R's ``src/nmath/fround.c``; Python's ``round`` rounds
+    the exact binary value and can disagree with R on half-way-looking inputs.
+    """
+    scalar = np.ndim(x) == 0
+    vals = np.atleast_1d(np.asarray(x, dtype=np.float64))
+    out = np.array([_fround(float(v), digits) for v in vals.ravel()]).reshape(vals.shape)
+    return float(out[0]) if scalar else out
+
+
+def _fround(x: float, digits: float) -> float:
+    max_digits = 308 + 15
+    if math.isnan(x) or math.isnan(digits):
+        return x + digits
+    if not math.isfinite(x):
+        return x
+    if digits > max_digits or x == 0.0:
+        return x
+    if digits < -308:
+        return 0.0
+    if digits == 0.0:
+        return float(np.rint(x))
+    dig = int(math.floor(digits + 0.5))
+    sgn = 1.0
+    if x < 0.0:
+        sgn = -1.0
+        x = -x
+    # logb(x) is the binary exponent; frexp's is one larger.
+    l10x = 0.301029995663981195213738894724 * (0.5 + (math.frexp(x)[1] - 1))
+    if l10x + dig > 15:
+        return sgn * x
+    if dig <= 308:
+        pow10 = _r_pow_di(10.0, dig)
+        x10 = x * pow10
+        i10 = math.floor(x10)
+        xd = i10 / pow10
+        xu = math.ceil(x10) / pow10
+    else:
+        e10 = dig - 308
+        p10 = _r_pow_di(10.0, e10)
+        pow10 = _r_pow_di(10.0, 308)
+        x10 = (x * pow10) * p10
+        i10 = math.floor(x10)
+        xd = i10 / pow10 / p10
+        xu = math.ceil(x10) / pow10 / p10
+    du = xu - x
+    dd = x - xd
+    return sgn * (xu if (du < dd or (math.fmod(i10, 2.0) == 1 and du == dd)) else xd)
+
+
+def _r_pow_di(x: float, n: int) -> float:
+    # R_pow_di: repeated squaring, reciprocal for negative powers.
+    pow_ = 1.0
+    if n != 0:
+        inv = n < 0
+        if inv:
+            n = -n
+        while True:
+            if n & 1:
+                pow_ *= x
+            n >>= 1
+            if n:
+                x *= x
+            else:
+                break
+        if inv:
+            pow_ = 1.0 / pow_
+    return pow_
+
+
+def r_exp(x) -> np.ndarray:
+    """The C library's ``exp`` elementwise (scipy's ``inv_boxcox(x, 0)`` calls it directly)."""
+    return _sp.inv_boxcox(np.asarray(x, dtype=np.float64), 0.0)
+
+
+def r_log(x) -> np.ndarray:
+    """The C library's ``log`` elementwise (``xlogy(1, x)`` is ``1 * log(x)``)."""
+    return _sp.xlogy(1.0, np.asarray(x, dtype=np.float64))
+
+
+def r_log1p(x) -> np.ndarray:
+    """The C library's ``log1p`` elementwise (``boxcox1p(x, 0)`` returns ``log1p(x)``)."""
+    return _sp.boxcox1p(np.asarray(x, dtype=np.float64), 0.0)
+
+
+def softmax(x) -> np.ndarray:
+    """Row-wise softmax exactly as probcal's internal ``softmax()`` computes it in R.
+
+    R: ``m <- apply(x, 1, max); z <- exp(x - m); z / rowSums(z)``.
+    """
+    mat = np.asarray(x, dtype=np.float64)
+    z = r_exp(mat - mat.max(axis=1, keepdims=True))
+    return z / r_rowsums(z)[:, None]
+
+
+def binary_log_loss(p, y, eps: float = 1e-15) -> float:
+    """probcal's internal ``binary_log_loss()``: summed (not averaged) cross-entropy."""
+    p = np.minimum(np.maximum(np.asarray(p, dtype=np.float64), eps), 1 - eps)
+    y = np.asarray(y, dtype=np.float64)
+    return -r_sum(y * r_log(p) + (1 - y) * r_log1p(-p))
+
+
+def multiclass_log_loss(prob, codes, eps: float = 1e-15) -> float:
+    """probcal's internal ``multiclass_log_loss()``; ``codes`` are R's 1-based class codes."""
+    prob = np.asarray(prob, dtype=np.float64)
+    codes = np.asarray(codes, dtype=np.int64)
+    picked = prob[np.arange(codes.size), codes - 1]
+    picked = np.minimum(np.maximum(picked, eps), 1 - eps)
+    return -r_mean(r_log(picked))

@@ -1,0 +1,484 @@
+"""Platt scaling, and the binomial ``glm()`` fit that Platt and beta calibration share.
+
+probcal fits both calibrators with ``stats::glm(family = binomial())``. To land
+on R's coefficients to the last few bits (not merely on the same optimum),
+:func:`glm_binomial` repeats ``glm.fit``'s IRLS step by step: R's starting
+values, its logit link with the +-30 thresholds, the least-squares step by
+LINPACK's ``dqrdc2``/``dqrsl`` with R's limited column pivoting (tolerance
+``1e-11``) and reference-BLAS summation order, the convergence rule
+``|dev - devold| / (|dev| + 0.1) < 1e-8`` and at most 25 iterations.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import List, Optional, Sequence
+
+import numpy as np
+
+from .._checks import as_numeric_vector, check_binary_y, check_same_length
+from ._base import (
+    Calibrator,
+    _warn,
+    as_character,
+    format_call,
+    new_calibrator,
+    r_exp,
+    r_log,
+    r_sum,
+    rounded,
+)
+
+__all__ = ["cal_platt", "CalPlatt", "GlmFit", "glm_binomial"]
+
+_DBL_EPS = 2.220446049250313e-16
+_THRESH = 30.0
+_MTHRESH = -30.0
+_INVEPS = 1.0 / _DBL_EPS
+_EPSILON = 1e-8  # glm.control()$epsilon
+_MAXIT = 25  # glm.control()$maxit
+_QR_TOL = min(1e-7, _EPSILON / 1000)
+
+# Blue's constants of reference BLAS 3.10+ dnrm2 (IEEE double).
+_TSML = 2.0 ** -511
+_TBIG = 2.0 ** 486
+_SSML = 2.0 ** 537
+_SBIG = 2.0 ** -538
+
+
+# ---------------------------------------------------------------------------
+# Reference BLAS / LINPACK in R's evaluation order
+# ---------------------------------------------------------------------------
+
+
+def _seq_sum(v: np.ndarray) -> float:
+    # Fortran loops add left to right; numpy's pairwise sum would not.
+    if v.size == 0:
+        return 0.0
+    return float(np.cumsum(v)[-1])
+
+
+def _ddot(a: np.ndarray, b: np.ndarray) -> float:
+    return _seq_sum(a * b)
+
+
+def _dnrm2(v: np.ndarray) -> float:
+    if v.size == 0:
+        return 0.0
+    ax = np.abs(v)
+    big = ax > _TBIG
+    small = ax < _TSML
+    if not big.any() and not small.any():
+        return math.sqrt(_seq_sum(ax * ax))
+    return _dnrm2_scaled(ax)
+
+
+def _dnrm2_scaled(ax: np.ndarray) -> float:
+    notbig = True
+    asml = amed = abig = 0.0
+    for a in ax:
+        a = float(a)
+        if a > _TBIG:
+            abig = abig + (a * _SBIG) ** 2
+            notbig = False
+        elif a < _TSML:
+            if notbig:
+                asml = asml + (a * _SSML) ** 2
+        else:
+            amed = amed + a ** 2
+    if abig > 0.0:
+        if amed > 0.0 or amed != amed:
+            abig = abig + (amed * _SBIG) * _SBIG
+        scl = 1.0 / _SBIG
+        sumsq = abig
+    elif asml > 0.0:
+        if amed > 0.0 or amed != amed:
+            amed = math.sqrt(amed)
+            asml = math.sqrt(asml) / _SSML
+            ymin, ymax = (amed, asml) if asml > amed else (asml, amed)
+            scl = 1.0
+            sumsq = ymax ** 2 * (1.0 + (ymin / ymax) ** 2)
+        else:
+            scl = 1.0 / _SSML
+            sumsq = asml
+    else:
+        scl = 1.0
+        sumsq = amed
+    return scl * math.sqrt(sumsq)
+
+
+def _dqrdc2(x: np.ndarray, tol: float):
+    """LINPACK ``dqrdc2`` (R's modified QR with limited pivoting); works on a copy."""
+    x = np.array(x, dtype=np.float64, order="F", copy=True)
+    n, p = x.shape
+    qraux = np.array([_dnrm2(x[:, j]) for j in range(p)])
+    work1 = qraux.copy()
+    work2 = qraux.copy()
+    work2[work2 == 0.0] = 1.0
+    jpvt = np.arange(1, p + 1)
+    lup = min(n, p)
+    k = p + 1
+    for l in range(lup):  # 0-based column l is Fortran's l + 1
+        # Columns with negligible norm move to the end (R's modification).
+        while not (l + 1 >= k or qraux[l] >= work2[l] * tol):
+            order = list(range(l)) + list(range(l + 1, p)) + [l]
+            x = x[:, order]
+            jpvt = jpvt[order]
+            qraux = qraux[order]
+            work1 = work1[order]
+            work2 = work2[order]
+            k -= 1
+        if l + 1 == n:
+            continue
+        col = x[l:, l]
+        nrmxl = _dnrm2(col)
+        if nrmxl == 0.0:
+            continue
+        if x[l, l] != 0.0:
+            nrmxl = math.copysign(abs(nrmxl), x[l, l])
+        x[l:, l] = (1.0 / nrmxl) * x[l:, l]
+        x[l, l] = 1.0 + x[l, l]
+        for j in range(l + 1, p):
+            t = -_ddot(x[l:, l], x[l:, j]) / x[l, l]
+            if t != 0.0:
+                x[l:, j] = x[l:, j] + t * x[l:, l]
+            if qraux[j] != 0.0:
+                tt = 1.0 - (abs(x[l, j]) / qraux[j]) ** 2
+                tt = max(tt, 0.0)
+                if abs(tt) < 1e-6:
+                    qraux[j] = _dnrm2(x[l + 1:, j])
+                    work1[j] = qraux[j]
+                else:
+                    qraux[j] = qraux[j] * math.sqrt(tt)
+        qraux[l] = x[l, l]
+        x[l, l] = -nrmxl
+    k = min(k - 1, n)
+    return x, k, qraux, jpvt
+
+
+def _cdqrls(x: np.ndarray, y: np.ndarray, tol: float):
+    """R's ``.Call(C_Cdqrls, x, y, tol)``: coefficients, rank, pivot, qr, qraux, effects."""
+    n, p = x.shape
+    qr, k, qraux, jpvt = _dqrdc2(x, tol)
+    qty = np.array(y, dtype=np.float64, copy=True)
+    b = np.zeros(p)
+    if k > 0:
+        ju = min(k, n - 1)
+        if ju == 0:
+            if qr[0, 0] != 0.0:
+                b[0] = qty[0] / qr[0, 0]
+        else:
+            for j in range(ju):
+                if qraux[j] == 0.0:
+                    continue
+                diag = qr[j:, j].copy()
+                diag[0] = qraux[j]
+                t = -_ddot(diag, qty[j:]) / diag[0]
+                if t != 0.0:
+                    qty[j:] = qty[j:] + t * diag
+            b[:k] = qty[:k]
+            for j in range(k - 1, -1, -1):
+                if qr[j, j] == 0.0:
+                    break
+                b[j] = b[j] / qr[j, j]
+                if j > 0:
+                    t = -b[j]
+                    if t != 0.0:
+                        b[:j] = b[:j] + t * qr[:j, j]
+    return {"coefficients": b, "rank": int(k), "pivot": jpvt, "qr": qr,
+            "qraux": qraux, "effects": qty}
+
+
+def _matvec(x: np.ndarray, beta: np.ndarray) -> np.ndarray:
+    # Reference dgemv: y = 0, then y += beta_j * x[:, j] column by column.
+    out = np.zeros(x.shape[0])
+    for j in range(x.shape[1]):
+        out = out + beta[j] * x[:, j]
+    return out
+
+
+# ---------------------------------------------------------------------------
+# binomial family, logit link (R's C code in stats/src/family.c)
+# ---------------------------------------------------------------------------
+
+
+def _linkinv(eta: np.ndarray) -> np.ndarray:
+    tmp = np.where(eta < _MTHRESH, _DBL_EPS, np.where(eta > _THRESH, _INVEPS, r_exp(np.clip(eta, -700, 700))))
+    return tmp / (1 + tmp)
+
+
+def _mu_eta(eta: np.ndarray) -> np.ndarray:
+    e = r_exp(np.clip(eta, -700, 700))
+    opexp = 1 + e
+    with np.errstate(over="ignore"):
+        val = e / (opexp * opexp)
+    return np.where((eta > _THRESH) | (eta < _MTHRESH), _DBL_EPS, val)
+
+
+def _y_log_y(y: np.ndarray, mu) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        val = y * r_log(y / mu)
+    return np.where(y != 0.0, val, 0.0)
+
+
+def _dev_resids(y: np.ndarray, mu, wt: np.ndarray) -> np.ndarray:
+    return 2 * wt * (_y_log_y(y, mu) + _y_log_y(1 - y, 1 - mu))
+
+
+def _validmu(mu: np.ndarray) -> bool:
+    return bool(np.isfinite(mu).all() and ((mu > 0) & (mu < 1)).all())
+
+
+class GlmFit:
+    """The parts of R's ``glm`` object that a binomial calibration fit carries.
+
+    R equivalent: the ``fit`` component of ``cal_platt()``/``cal_beta()``
+    (a ``glm`` object). Attributes use R's names with dots as underscores:
+    ``coefficients`` (dict, R's names), ``residuals`` (working residuals),
+    ``fitted_values``, ``linear_predictors``, ``deviance``, ``null_deviance``,
+    ``aic``, ``iter``, ``weights`` (working), ``prior_weights``, ``rank``,
+    ``df_residual``, ``df_null``, ``y``, ``converged``, ``boundary``,
+    ``effects``, ``R``, ``qr`` (dict with ``qr``, ``rank``, ``qraux``,
+    ``pivot``, ``tol``), ``family`` (``"binomial"``) and ``link`` (``"logit"``).
+    """
+
+    def __init__(self, **kw):
+        for key, value in kw.items():
+            setattr(self, key, value)
+
+    def __getitem__(self, r_name: str):
+        return getattr(self, r_name.replace(".", "_"))
+
+    def __repr__(self) -> str:
+        coefs = ", ".join(f"{k}={as_character(v)}" for k, v in self.coefficients.items())
+        return f"<GlmFit binomial(logit): {coefs}; deviance={self.deviance!r}, iter={self.iter}>"
+
+
+def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool = True) -> GlmFit:
+    """R ``glm.fit(x, y, family = binomial())`` with unit prior weights and no offset.
+
+    ``x`` is the model matrix (first column the intercept), ``y`` the
+    response in ``[0, 1]`` (fractional values allowed, as Platt's targets
+    are). ``warn`` emits R's ``glm.fit`` warnings as RuntimeWarnings (R's
+    ``cal_platt()`` suppresses them, ``cal_beta()`` does not).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    nobs, nvars = x.shape
+    weights = np.ones(nobs)
+    messages: List[str] = []
+    if bool(np.any(np.abs(weights * y - np.round(weights * y)) > 1e-3)):
+        messages.append("non-integer #successes in a binomial glm!")
+    mustart = (weights * y + 0.5) / (weights + 1)
+    eta = r_log(mustart / (1 - mustart))
+    mu = _linkinv(eta)
+    devold = r_sum(_dev_resids(y, mu, weights))
+    boundary = conv = False
+    coefold: Optional[np.ndarray] = None
+    start: Optional[np.ndarray] = None
+    coef = None
+    fit = None
+    w = None
+    good = None
+    dev = devold
+    iter_ = 0
+    for iter_ in range(1, _MAXIT + 1):
+        mu_eta_val = _mu_eta(eta)
+        good = (weights > 0) & (mu_eta_val != 0)
+        if not good.any():
+            conv = False
+            messages.append(f"no observations informative at iteration {iter_}")
+            break
+        variance = mu * (1 - mu)
+        z = eta[good] + (y - mu)[good] / mu_eta_val[good]
+        w = np.sqrt((weights[good] * mu_eta_val[good] ** 2) / variance[good])
+        fit = _cdqrls(x[good] * w[:, None], z * w, _QR_TOL)
+        if not np.isfinite(fit["coefficients"]).all():
+            conv = False
+            messages.append(f"non-finite coefficients at iteration {iter_}")
+            break
+        start = np.empty(nvars) if start is None else start.copy()
+        start[fit["pivot"] - 1] = fit["coefficients"]
+        eta = _matvec(x, start)
+        mu = _linkinv(eta)
+        dev = r_sum(_dev_resids(y, mu, weights))
+        boundary = False
+        if not math.isfinite(dev):
+            if coefold is None:
+                raise ValueError("no valid set of coefficients has been found: please supply starting values")
+            messages.append("step size truncated due to divergence")
+            ii = 1
+            while not math.isfinite(dev):
+                if ii > _MAXIT:
+                    raise ValueError("inner loop 1; cannot correct step size")
+                ii += 1
+                start = (start + coefold) / 2
+                eta = _matvec(x, start)
+                mu = _linkinv(eta)
+                dev = r_sum(_dev_resids(y, mu, weights))
+            boundary = True
+        if not _validmu(mu):
+            if coefold is None:
+                raise ValueError("no valid set of coefficients has been found: please supply starting values")
+            messages.append("step size truncated: out of bounds")
+            ii = 1
+            while not _validmu(mu):
+                if ii > _MAXIT:
+                    raise ValueError("inner loop 2; cannot correct step size")
+                ii += 1
+                start = (start + coefold) / 2
+                eta = _matvec(x, start)
+                mu = _linkinv(eta)
+            boundary = True
+            dev = r_sum(_dev_resids(y, mu, weights))
+        if abs(dev - devold) / (abs(dev) + 0.1) < _EPSILON:
+            conv = True
+            coef = start.copy()
+            break
+        devold = dev
+        coef = start.copy()
+        coefold = start.copy()
+    if not conv:
+        messages.append("glm.fit: algorithm did not converge")
+    if boundary:
+        messages.append("glm.fit: algorithm stopped at boundary value")
+    eps10 = 10 * _DBL_EPS
+    if bool(np.any(mu > 1 - eps10) or np.any(mu < eps10)):
+        messages.append("glm.fit: fitted probabilities numerically 0 or 1 occurred")
+    if coef is None:
+        coef = np.full(nvars, np.nan)
+    rank = fit["rank"] if fit is not None else 0
+    pivot = fit["pivot"] if fit is not None else np.arange(1, nvars + 1)
+    if fit is not None and rank < nvars:
+        coef = coef.copy()
+        coef[pivot[rank:] - 1] = np.nan
+    residuals = (y - mu) / _mu_eta(eta)
+    wt = np.zeros(nobs)
+    if good is not None and w is not None:
+        wt[good] = w ** 2
+    wtdmu = r_sum(weights * y) / r_sum(weights)
+    nulldev = r_sum(_dev_resids(y, wtdmu, weights))
+    nulldf = nobs - 1
+    resdf = nobs - rank
+    # aic: -2 * sum(dbinom(round(y), 1, mu, log = TRUE)) + 2 * rank
+    y01 = np.round(y)
+    with np.errstate(divide="ignore"):
+        loglik = np.where(y01 == 1, r_log(mu), r_log(1 - mu))
+    aic = -2 * r_sum(loglik) + 2 * rank
+    xxnames = [names[i - 1] for i in pivot]
+    qr_mat = fit["qr"] if fit is not None else None
+    r_mat = None
+    if qr_mat is not None:
+        nr = min(int(good.sum()), nvars)
+        r_mat = np.triu(qr_mat[:nr, :nvars]) if nr == nvars else None
+    if warn:
+        for m in messages:
+            _warn(m)
+    return GlmFit(
+        coefficients={name: float(v) for name, v in zip(names, coef)},
+        residuals=residuals,
+        fitted_values=mu,
+        effects=fit["effects"] if fit is not None else None,
+        R=r_mat,
+        rank=rank,
+        qr={"qr": qr_mat, "rank": rank, "qraux": fit["qraux"] if fit is not None else None,
+            "pivot": pivot, "tol": _QR_TOL, "colnames": xxnames},
+        family="binomial",
+        link="logit",
+        linear_predictors=eta,
+        deviance=dev,
+        aic=aic,
+        null_deviance=nulldev,
+        iter=iter_,
+        weights=wt,
+        prior_weights=weights,
+        df_residual=resdf,
+        df_null=nulldf,
+        y=y,
+        converged=conv,
+        boundary=boundary,
+        warnings=messages,
+    )
+
+
+# ---------------------------------------------------------------------------
+# cal_platt
+# ---------------------------------------------------------------------------
+
+
+class CalPlatt(Calibrator):
+    """A fitted Platt-scaling calibrator (R class ``c("cal_platt", "calibrator")``).
+
+    Components (R order): ``method``, ``n``, ``input``, ``coefficients``
+    (dict ``{"(Intercept)": a, "x": b}``), ``fit`` (:class:`GlmFit`),
+    ``target_pos``, ``target_neg``, ``call``.
+    """
+
+    r_class = "cal_platt"
+
+    def _predict(self, newdata):
+        x = as_numeric_vector(newdata, arg="newdata")
+        coefs = self.coefficients
+        eta = coefs["(Intercept)"] + coefs["x"] * x
+        # R passes eta to inv_logit(), whose input check rejects the NA an
+        # aliased slope produces.
+        eta = as_numeric_vector(eta, arg="x")
+        with np.errstate(over="ignore"):
+            # plogis(eta) = 1 / (1 + exp(-eta)) with the C library's exp
+            return 1 / (1 + r_exp(-eta))
+
+    def summary_params(self):
+        return {name: rounded(value, 4) for name, value in self.coefficients.items()}
+
+
+def cal_platt(x, y) -> CalPlatt:
+    """Platt scaling: a logistic regression of Platt-corrected labels on a score.
+
+    R equivalent: ``probcal::cal_platt(x, y)``.
+
+    The labels are replaced by Platt's targets ``(n_+ + 1) / (n_+ + 2)`` for
+    positives and ``1 / (n_- + 2)`` for negatives, and ``y_adj ~ x`` is
+    fitted by a binomial GLM (logit link) exactly as R's ``glm()`` does.
+
+    Parameters
+    ----------
+    x : array_like
+        Uncalibrated scores on any real scale, or raw probabilities (finite).
+    y : array_like
+        Binary labels coded 0/1 (or bools); both classes must occur.
+
+    Returns
+    -------
+    CalPlatt
+        Components ``method``, ``n``, ``input``, ``coefficients`` (R names
+        ``"(Intercept)"`` and ``"x"``), ``fit``, ``target_pos``,
+        ``target_neg``, ``call``. ``predict(fit, newdata)`` returns
+        ``inv_logit(a + b * newdata)``.
+
+    Examples
+    --------
+    >>> fit = cal_platt([-2.0, -1.0, 0.5, 1.0, 2.0, -0.5], [0, 0, 1, 1, 1, 1])
+    >>> sorted(fit.coefficients)
+    ['(Intercept)', 'x']
+    """
+    x_arr = as_numeric_vector(x, arg="x").ravel()
+    y_arr = check_binary_y(y, arg="y", require_both=True)
+    check_same_length(x_arr, y_arr, x_arg="x", y_arg="y")
+    n_pos = int((y_arr == 1).sum())
+    n_neg = int((y_arr == 0).sum())
+    target_pos = (n_pos + 1) / (n_pos + 2)
+    target_neg = 1 / (n_neg + 2)
+    y_adj = np.where(y_arr == 1, target_pos, target_neg)
+    design = np.column_stack([np.ones(x_arr.size), x_arr])
+    fit = glm_binomial(design, y_adj, ["(Intercept)", "x"], warn=False)
+    return new_calibrator(
+        CalPlatt,
+        method="Platt scaling",
+        n=y_arr.size,
+        input="scores or probabilities",
+        coefficients=dict(fit.coefficients),
+        fit=fit,
+        target_pos=target_pos,
+        target_neg=target_neg,
+        call=format_call("cal_platt", x="\x00x", y="\x00y"),
+    )

@@ -1,0 +1,620 @@
+"""Run the parity fixtures' ``r_call`` strings against pycalib_r.
+
+The fixtures in ``reference/fixtures/*.json`` store, for each case, an R
+expression (``r_call``) that gives the expected answer in R when the case's
+``inputs`` are bound to their names. This module reads the small subset of R
+that the fixtures use and evaluates it with pycalib_r:
+
+- calls ``f(a, b, name = value)`` whose positional arguments name inputs or
+  are nested calls, and whose named arguments are literals (numbers, strings,
+  ``TRUE``/``FALSE``, ``NULL``, ``c(...)`` of literals) or input names;
+- blocks ``{stmt; stmt; ...}`` whose value is the last statement's;
+- component access ``x$name``;
+- the R functions ``set.seed``, ``runif``/``stats::runif``, ``options``,
+  ``print``, ``summary``, ``predict``, and every probcal export.
+
+Mapping to Python: R argument names with dots use underscores
+(``probcal.emoji`` -> ``probcal_emoji``), ``lambda`` becomes ``lambda_``;
+``print(x)`` is ``str(x)``; ``summary(fit)`` is ``str(pycalib_r.summary(fit))``;
+``reliability_diagram(...)$data`` is ``pycalib_r.reliability_table(...)``
+(the plot's binned data); ``x$name`` is the attribute ``name`` with dots as
+underscores (or the item ``x["name"]``).
+
+Input encoding (written by reference/r/harness.R): lists of numbers are
+vectors (integers stay integers, so R's integer/double distinction survives);
+the strings ``"NA"``, ``"NaN"``, ``"Inf"``, ``"-Inf"`` inside a numeric list
+are missing/non-finite values; ``{"matrix": rows}`` is a 2-D array;
+``{"factor": labels, "levels": levels}`` is a pandas Categorical;
+``{"data_frame": columns}`` is a DataFrame; ``null`` is ``None``.
+
+This file is shared by tests/test_fixtures.py, tests/test_fixtures_live.py
+and tools/parity_report.py; it depends only on numpy and pandas (pycalib_r is
+passed in).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+REFERENCE = REPO / "reference"
+FIXTURES = REFERENCE / "fixtures"
+MANIFEST = REFERENCE / "manifest.toml"
+
+SPECIAL_NUMBERS = {"NA": math.nan, "NaN": math.nan, "Inf": math.inf, "-Inf": -math.inf}
+
+# R functions with a fixed Python meaning; everything else is looked up on
+# the pycalib_r module under its R name.
+_R_ONLY = {"set.seed", "runif", "options", "print", "summary", "predict", "c", "invisible"}
+
+
+class RCallError(Exception):
+    """An ``r_call`` outside the supported subset (a harness bug, not a parity failure)."""
+
+
+class MissingExport(Exception):
+    """The R function has no counterpart exported by pycalib_r yet."""
+
+
+# ---------------------------------------------------------------------------
+# Manifest and fixture files
+
+
+def load_toml(path: Path) -> dict:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python < 3.11
+        import tomli as tomllib
+    with open(path, "rb") as fh:
+        return tomllib.load(fh)
+
+
+_CASE_KEYS = {"id", "function", "source", "r_call", "inputs", "expected", "rtol", "atol"}
+_HEADER_KEYS = {"r_version", "probcal_version", "date", "rng_kind", "cases"}
+
+
+def validate_fixture(name: str, data: Any, manifest: dict) -> List[str]:
+    """Problems with one fixture file's structure and versions ([] if none).
+
+    Each problem names the file and says why, so a failing test reads as
+    "reference/fixtures/x.json: ...".
+    """
+    where = f"reference/fixtures/{name}"
+    problems: List[str] = []
+    if not isinstance(data, dict):
+        return [f"{where}: the top level must be a JSON object, not {type(data).__name__}"]
+    missing = sorted(_HEADER_KEYS - set(data))
+    if missing:
+        problems.append(f"{where}: missing header field(s) {', '.join(missing)}")
+    producer = manifest.get("producer", {})
+    for key in ("r_version", "probcal_version"):
+        want = producer.get(key)
+        got = data.get(key)
+        if key in data and got != want:
+            problems.append(f"{where}: records {key} = {got!r} but reference/manifest.toml "
+                            f"names {want!r}; regenerate it with tools/make_fixtures.R "
+                            f"under the manifest's versions (or update the manifest)")
+    rng = producer.get("rng_kind")
+    if rng is not None and "rng_kind" in data and list(data["rng_kind"]) != list(rng):
+        problems.append(f"{where}: records RNGkind() {data['rng_kind']!r}, the manifest names {rng!r}")
+    cases = data.get("cases")
+    if "cases" in data and not isinstance(cases, list):
+        problems.append(f"{where}: 'cases' must be a list")
+        return problems
+    if isinstance(cases, list):
+        if "n_cases" in data and data["n_cases"] != len(cases):
+            problems.append(f"{where}: header says {data['n_cases']} cases, the file holds {len(cases)}")
+        seen = set()
+        for i, case in enumerate(cases):
+            label = f"{where}: case #{i + 1}"
+            if not isinstance(case, dict):
+                problems.append(f"{label} is not an object")
+                continue
+            label = f"{where}: case {case.get('id', '#' + str(i + 1))!s}"
+            absent = sorted(_CASE_KEYS - set(case))
+            if absent:
+                problems.append(f"{label} lacks {', '.join(absent)}")
+                continue
+            if case["id"] in seen:
+                problems.append(f"{label}: duplicate id")
+            seen.add(case["id"])
+            if case["source"] not in ("probcal", "contract"):
+                problems.append(f"{label}: source must be 'probcal' or 'contract', not {case['source']!r}")
+            if not isinstance(case["inputs"], dict):
+                problems.append(f"{label}: inputs must be an object")
+            for key in ("rtol", "atol"):
+                if not isinstance(case[key], (int, float)) or isinstance(case[key], bool) or case[key] < 0:
+                    problems.append(f"{label}: {key} must be a non-negative number")
+            try:
+                parse(case["r_call"])
+            except RCallError as exc:
+                problems.append(f"{label}: r_call {case['r_call']!r} is outside the supported subset: {exc}")
+            exp = case["expected"]
+            if isinstance(exp, dict) and not ({"print", "error", "matrix", "data_frame"} & set(exp)):
+                problems.append(f"{label}: expected object has none of print/error/matrix/data_frame")
+    return problems
+
+
+def load_fixtures(manifest: Optional[dict] = None) -> Tuple[dict, Dict[str, dict], List[str]]:
+    """(manifest, {file name: parsed JSON}, problems)."""
+    if manifest is None:
+        manifest = load_toml(MANIFEST)
+    files: Dict[str, dict] = {}
+    problems: List[str] = []
+    for entry in manifest.get("fixtures", []):
+        name = entry["file"]
+        path = FIXTURES / name
+        if not path.is_file():
+            problems.append(f"reference/fixtures/{name}: listed in reference/manifest.toml but missing")
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            problems.append(f"reference/fixtures/{name}: not valid JSON ({exc})")
+            continue
+        file_problems = validate_fixture(name, data, manifest)
+        problems.extend(file_problems)
+        if not file_problems:
+            files[name] = data
+    listed = {e["file"] for e in manifest.get("fixtures", [])}
+    for path in sorted(FIXTURES.glob("*.json")):
+        if path.name not in listed:
+            problems.append(f"reference/fixtures/{path.name}: not listed in reference/manifest.toml")
+    return manifest, files, problems
+
+
+# ---------------------------------------------------------------------------
+# Parsing the r_call subset
+
+_TOKEN = re.compile(r"""
+    (?P<ws>\s+)
+  | (?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?L?)
+  | (?P<str>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')
+  | (?P<name>[A-Za-z.][A-Za-z0-9._]*(?:::[A-Za-z.][A-Za-z0-9._]*)?)
+  | (?P<op>[-{}();,=$])
+""", re.VERBOSE)
+
+
+def _tokenize(text: str) -> List[Tuple[str, str]]:
+    tokens = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m:
+            raise RCallError(f"unexpected character {text[pos]!r} at {pos}")
+        pos = m.end()
+        kind = m.lastgroup
+        if kind != "ws":
+            tokens.append((kind, m.group()))
+    return tokens
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.tokens = _tokenize(text)
+        self.i = 0
+
+    def peek(self, offset=0):
+        j = self.i + offset
+        return self.tokens[j] if j < len(self.tokens) else ("eof", "")
+
+    def take(self, value=None):
+        tok = self.peek()
+        if value is not None and tok[1] != value:
+            raise RCallError(f"expected {value!r}, found {tok[1]!r}")
+        self.i += 1
+        return tok
+
+    def program(self):
+        node = self.expr()
+        if self.peek()[0] != "eof":
+            raise RCallError(f"trailing input at {self.peek()[1]!r}")
+        return node
+
+    def expr(self):
+        kind, value = self.peek()
+        if value == "{":
+            self.take("{")
+            stmts = [self.expr()]
+            while self.peek()[1] == ";":
+                self.take(";")
+                if self.peek()[1] == "}":
+                    break
+                stmts.append(self.expr())
+            self.take("}")
+            node = ("block", stmts)
+        else:
+            node = self.primary()
+        while self.peek()[1] == "$":
+            self.take("$")
+            kind, name = self.take()
+            if kind != "name":
+                raise RCallError(f"expected a component name after $, found {name!r}")
+            node = ("dollar", node, name)
+        return node
+
+    def primary(self):
+        kind, value = self.take()
+        if kind == "op" and value == "-":
+            k2, v2 = self.take()
+            if k2 != "num":
+                raise RCallError("unary minus only before a number")
+            return ("lit", -_number(v2))
+        if kind == "num":
+            return ("lit", _number(value))
+        if kind == "str":
+            return ("lit", _string(value))
+        if kind == "name":
+            if value in ("TRUE", "T"):
+                return ("lit", True)
+            if value in ("FALSE", "F"):
+                return ("lit", False)
+            if value == "NULL":
+                return ("lit", None)
+            if value == "NA":
+                return ("lit", math.nan)
+            if value == "Inf":
+                return ("lit", math.inf)
+            if self.peek()[1] == "(":
+                return self.call(value.split("::")[-1])
+            return ("name", value)
+        raise RCallError(f"unexpected {value!r}")
+
+    def call(self, fname):
+        self.take("(")
+        args, kwargs = [], {}
+        if self.peek()[1] != ")":
+            while True:
+                if self.peek()[0] == "name" and self.peek(1)[1] == "=":
+                    _, key = self.take()
+                    self.take("=")
+                    kwargs[key] = self.expr()
+                else:
+                    if kwargs:
+                        raise RCallError("positional argument after a named one")
+                    args.append(self.expr())
+                if self.peek()[1] == ",":
+                    self.take(",")
+                    continue
+                break
+        self.take(")")
+        return ("call", fname, args, kwargs)
+
+
+def _number(text: str):
+    if text.endswith("L"):
+        return int(text[:-1])
+    if re.fullmatch(r"\d+", text):
+        return int(text)
+    return float(text)
+
+
+def _string(text: str) -> str:
+    return json.loads('"' + text[1:-1].replace("\\'", "'") + '"')
+
+
+_PARSE_CACHE: Dict[str, Any] = {}
+
+
+def parse(r_call: str):
+    """The AST of an ``r_call`` string; raises RCallError outside the subset."""
+    if r_call not in _PARSE_CACHE:
+        _PARSE_CACHE[r_call] = _Parser(r_call).program()
+    return _PARSE_CACHE[r_call]
+
+
+# ---------------------------------------------------------------------------
+# Inputs
+
+
+def decode_value(value):
+    """A fixture JSON value as the Python object pycalib_r receives."""
+    import pandas as pd
+
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, dict):
+        if "matrix" in value:
+            rows = [[_number_or_special(v) for v in row] for row in value["matrix"]]
+            if not rows:
+                return np.zeros((0, 0))
+            return np.array(rows, dtype=float)
+        if "factor" in value:
+            return pd.Categorical(value["factor"], categories=value["levels"])
+        if "data_frame" in value:
+            return pd.DataFrame({k: decode_value(v) for k, v in value["data_frame"].items()})
+        return {k: decode_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return _decode_vector(value)
+    raise TypeError(f"cannot decode {value!r}")
+
+
+def _number_or_special(v):
+    if isinstance(v, str):
+        return SPECIAL_NUMBERS[v]
+    return v
+
+
+def _decode_vector(values: list):
+    if not values:
+        return np.array([], dtype=float)
+    if all(isinstance(v, bool) for v in values):
+        return np.array(values, dtype=bool)
+    numeric = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    strings = [v for v in values if isinstance(v, str)]
+    if numeric and len(numeric) + len(strings) == len(values) and all(s in SPECIAL_NUMBERS for s in strings):
+        if not strings and all(isinstance(v, int) for v in numeric):
+            return np.array(values, dtype=np.int64)
+        return np.array([_number_or_special(v) for v in values], dtype=float)
+    if len(strings) == len(values):
+        return np.array(values)
+    raise TypeError(f"mixed vector {values[:5]!r}...")
+
+
+def decode_inputs(inputs: dict) -> dict:
+    return {name: decode_value(v) for name, v in inputs.items()}
+
+
+# ---------------------------------------------------------------------------
+# Evaluation
+
+
+def _py_name(r_name: str) -> str:
+    if r_name == "lambda":
+        return "lambda_"
+    return r_name.replace(".", "_")
+
+
+def _export(pkg, name: str):
+    fn = getattr(pkg, name, None)
+    if fn is None:
+        raise MissingExport(f"pycalib_r has no export {name!r}")
+    return fn
+
+
+def _component(obj, r_name: str):
+    py = r_name.replace(".", "_")
+    if hasattr(obj, py):
+        return getattr(obj, py)
+    try:
+        return obj[r_name]
+    except (KeyError, TypeError, IndexError):
+        pass
+    raise AttributeError(f"{type(obj).__name__} has no component {r_name!r}")
+
+
+def evaluate(node, env: dict, pkg):
+    """Evaluate a parsed r_call with pycalib_r (``pkg``) and the decoded inputs."""
+    kind = node[0]
+    if kind == "lit":
+        return node[1]
+    if kind == "name":
+        if node[1] not in env:
+            raise RCallError(f"unbound name {node[1]!r}")
+        return env[node[1]]
+    if kind == "block":
+        value = None
+        for stmt in node[1]:
+            value = evaluate(stmt, env, pkg)
+        return value
+    if kind == "dollar":
+        target, name = node[1], node[2]
+        if name == "data" and target[0] == "call" and target[1] == "reliability_diagram":
+            _, _, args, kwargs = target
+            kwargs = {k: v for k, v in kwargs.items() if k not in ("show_ece", "show_counts")}
+            return _call(pkg, "reliability_table", args, kwargs, env)
+        return _component(evaluate(target, env, pkg), name)
+    if kind == "call":
+        return _call(pkg, node[1], node[2], node[3], env)
+    raise RCallError(f"unknown node {kind}")
+
+
+def _call(pkg, fname, arg_nodes, kwarg_nodes, env):
+    args = [evaluate(a, env, pkg) for a in arg_nodes]
+    kwargs = {_py_name(k): evaluate(v, env, pkg) for k, v in kwarg_nodes.items()}
+    if fname == "c":
+        return np.array(args)
+    if fname == "invisible":
+        return args[0] if args else None
+    if fname == "print":
+        return str(args[0])
+    if fname == "summary":
+        return str(_export(pkg, "summary")(*args, **kwargs))
+    if fname == "set.seed":
+        return _export(pkg, "set_seed")(*args, **kwargs)
+    if fname == "options":
+        return _export(pkg, "options")(**kwargs)
+    return _export(pkg, fname)(*args, **kwargs)
+
+
+def reset_state(pkg) -> None:
+    """Undo per-case global state (R's harness resets options after each case)."""
+    options = getattr(pkg, "options", None)
+    if options is not None:
+        options(probcal_emoji=True)
+
+
+# ---------------------------------------------------------------------------
+# Comparison
+
+
+@dataclass
+class Outcome:
+    status: str                 # "pass", "fail", "missing", "harness"
+    exact: bool = False
+    max_abs: float = 0.0
+    max_rel: float = 0.0
+    detail: str = ""
+    numeric: bool = False       # compared numbers (as opposed to text)
+
+
+def _as_array(x):
+    """A Python result as a float/int/str numpy array for comparison."""
+    import pandas as pd
+
+    if isinstance(x, dict):
+        x = list(x.values())
+    if isinstance(x, (pd.Series, pd.Index)):
+        x = x.to_numpy()
+    if isinstance(x, pd.DataFrame):
+        x = x.to_numpy()
+    if isinstance(x, pd.Categorical):
+        return np.asarray(x.astype(str))
+    arr = np.asarray(x)
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(float)
+        except (TypeError, ValueError):
+            arr = arr.astype(str)
+    return arr
+
+
+def _expected_array(expected):
+    if isinstance(expected, dict) and "matrix" in expected:
+        return np.array([[_number_or_special(v) for v in row] for row in expected["matrix"]], dtype=float)
+    if isinstance(expected, list):
+        if expected and all(isinstance(v, str) and v not in SPECIAL_NUMBERS for v in expected):
+            return np.array(expected)
+        return np.array([_number_or_special(v) for v in expected], dtype=float)
+    if isinstance(expected, str):
+        if expected in SPECIAL_NUMBERS:
+            return np.array(SPECIAL_NUMBERS[expected])
+        return np.array(expected)
+    if isinstance(expected, bool):
+        return np.array(expected)
+    return np.array(float(expected))
+
+
+def compare_numbers(expected, actual, rtol: float, atol: float) -> Outcome:
+    want = _expected_array(expected)
+    try:
+        got = _as_array(actual)
+    except Exception as exc:  # noqa: BLE001
+        return Outcome("fail", detail=f"result {type(actual).__name__} is not array-like: {exc}")
+    if want.dtype.kind in "US" or got.dtype.kind in "US":
+        ok = want.shape == got.shape and bool(np.all(want.astype(str) == got.astype(str)))
+        return Outcome("pass" if ok else "fail", exact=ok,
+                       detail="" if ok else f"expected {want.tolist()!r}, got {got.tolist()!r}")
+    if got.dtype == bool:
+        got = got.astype(float)
+    if want.dtype == bool:
+        want = want.astype(float)
+    if want.ndim == 0 and got.ndim == 1 and got.size == 1:
+        got = got.reshape(())
+    if want.ndim == 1 and want.size == 1 and got.ndim == 0:
+        got = got.reshape(1)
+    if want.shape != got.shape:
+        return Outcome("fail", numeric=True,
+                       detail=f"shape: expected {want.shape}, got {got.shape} ({got.ravel()[:6]!r})")
+    got = got.astype(float)
+    want_nan = np.isnan(want)
+    if not np.array_equal(want_nan, np.isnan(got)):
+        return Outcome("fail", numeric=True, detail="missing values (NA) differ in position")
+    w, g = want[~want_nan], got[~want_nan]
+    same_inf = np.isinf(w) | np.isinf(g)
+    if np.any(same_inf & (w != g)):
+        return Outcome("fail", numeric=True, detail="infinite values differ")
+    w, g = w[~same_inf], g[~same_inf]
+    diff = np.abs(g - w)
+    max_abs = float(diff.max()) if diff.size else 0.0
+    nonzero = w != 0
+    rel = diff[nonzero] / np.abs(w[nonzero])
+    max_rel = float(rel.max()) if rel.size else (0.0 if max_abs == 0 else math.inf)
+    ok = bool(np.all(diff <= atol + rtol * np.abs(w)))
+    detail = ""
+    if not ok:
+        worst = int(np.argmax(diff - (atol + rtol * np.abs(w))))
+        detail = (f"max abs diff {max_abs:.3g}, max rel diff {max_rel:.3g} > rtol {rtol:g}/atol {atol:g}"
+                  f" (expected {w[worst]!r}, got {g[worst]!r})")
+    return Outcome("pass" if ok else "fail", exact=max_abs == 0, max_abs=max_abs,
+                   max_rel=max_rel, detail=detail, numeric=True)
+
+
+def compare_frames(expected: dict, actual, rtol: float, atol: float) -> Outcome:
+    import pandas as pd
+
+    if not isinstance(actual, pd.DataFrame):
+        return Outcome("fail", detail=f"expected a DataFrame, got {type(actual).__name__}")
+    want_cols = list(expected["data_frame"])
+    got_cols = [str(c) for c in actual.columns]
+    if want_cols != got_cols:
+        return Outcome("fail", detail=f"columns: expected {want_cols}, got {got_cols}")
+    total = Outcome("pass", exact=True, numeric=True)
+    for col in want_cols:
+        column = actual[col]
+        if isinstance(column.dtype, pd.CategoricalDtype):
+            column = column.astype(str)
+        out = compare_numbers(expected["data_frame"][col], column.to_numpy(), rtol, atol)
+        if out.status != "pass":
+            out.detail = f"column {col!r}: {out.detail}"
+            return out
+        total.exact = total.exact and out.exact
+        total.max_abs = max(total.max_abs, out.max_abs)
+        total.max_rel = max(total.max_rel, out.max_rel)
+    return total
+
+
+def _first_difference(want: str, got: str) -> str:
+    for i, (a, b) in enumerate(zip(want, got)):
+        if a != b:
+            line = want.count("\n", 0, i) + 1
+            return (f"text differs at line {line}: expected {want.splitlines()[line - 1]!r}, "
+                    f"got {got.splitlines()[line - 1] if line <= len(got.splitlines()) else ''!r}")
+    return f"text lengths differ: expected {len(want)} chars, got {len(got)} (trailing {got[len(want):]!r}{want[len(got):]!r})"
+
+
+def run_case(case: dict, pkg) -> Outcome:
+    """Evaluate one stored case with pycalib_r and compare it with R's answer."""
+    expected = case["expected"]
+    try:
+        node = parse(case["r_call"])
+        env = decode_inputs(case["inputs"])
+    except (RCallError, TypeError, KeyError) as exc:
+        return Outcome("harness", detail=f"cannot read the case: {exc}")
+    error_class = getattr(pkg, "ProbcalError", ValueError)
+    reset_state(pkg)
+    try:
+        try:
+            actual = evaluate(node, env, pkg)
+        except MissingExport as exc:
+            return Outcome("missing", detail=str(exc))
+        except RCallError as exc:
+            return Outcome("harness", detail=str(exc))
+        except Exception as exc:  # noqa: BLE001 - any failure is reported per case
+            if isinstance(expected, dict) and "error" in expected:
+                if not isinstance(exc, error_class):
+                    return Outcome("fail", detail=f"expected {error_class.__name__}, got "
+                                                  f"{type(exc).__name__}: {exc}")
+                got = str(exc)
+                if got == expected["error"]:
+                    return Outcome("pass", exact=True)
+                return Outcome("fail", detail=f"message: expected {expected['error']!r}, got {got!r}")
+            return Outcome("fail", detail=f"raised {type(exc).__name__}: {exc}")
+    finally:
+        reset_state(pkg)
+
+    if isinstance(expected, dict) and "error" in expected:
+        return Outcome("fail", detail=f"expected the error {expected['error']!r}, got a result")
+    if isinstance(expected, dict) and "print" in expected:
+        if not isinstance(actual, str):
+            actual = str(actual)
+        if actual == expected["print"]:
+            return Outcome("pass", exact=True)
+        return Outcome("fail", detail=_first_difference(expected["print"], actual))
+    if isinstance(expected, dict) and "data_frame" in expected:
+        return compare_frames(expected, actual, case["rtol"], case["atol"])
+    return compare_numbers(expected, actual, case["rtol"], case["atol"])
+
+
+def iter_cases(files: Dict[str, dict]):
+    for name, data in files.items():
+        for case in data["cases"]:
+            yield name, case
