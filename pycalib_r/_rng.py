@@ -588,6 +588,16 @@ def _scalar_value(x):
     return None
 
 
+def _population(x):
+    """``sample``'s population: a lone string stays a one-element list, any
+    other scalar becomes a one-element array (R's length-1 vector)."""
+    if isinstance(x, (str, bytes)):
+        return [x]
+    if np.ndim(x) == 0 and not hasattr(x, "__len__"):
+        return np.asarray([x])
+    return x
+
+
 def _length_one_number(x, what):
     """R's ``asReal`` on a length-1 argument; ``what`` names it in errors."""
     if isinstance(x, (str, bytes)) or x is None:
@@ -626,6 +636,18 @@ def _vec_size(v):
     if v > _R_XLEN_T_MAX:
         raise ProbcalError("vector size specified is too large")
     return int(v)
+
+
+def _r_and(terms):
+    """R's ``&&`` over logicals, None standing for NA (left to right,
+    FALSE wins, NA otherwise poisons)."""
+    result = True
+    for t in terms:
+        if t is False:
+            return False
+        if t is None:
+            result = None
+    return result
 
 
 def _check_nonneg_int(n, what):
@@ -1319,7 +1341,11 @@ class RRandom:
         dk = _length_one_number(size, "size")
         repl = _as_logical_flag(replace, "replace")
         if useHash is None:
-            use_hash = dn > 1e7 and not repl and prob is None and dk <= dn / 2
+            use_hash = _r_and([None if math.isnan(dn) else dn > 1e7, not repl,
+                               prob is None,
+                               None if math.isnan(dk) or math.isnan(dn) else dk <= dn / 2])
+            if use_hash is None:
+                raise ProbcalError("missing value where TRUE/FALSE needed")
         else:
             use_hash = _as_logical_flag(useHash, "useHash")
         if use_hash:
@@ -1330,7 +1356,7 @@ class RRandom:
             return self._sample_hash(dn, dk)
         if prob is not None:
             return self._sample_prob(dn, dk, repl, prob)
-        k = _vec_size(dk) if not math.isnan(dk) else -1
+        k = _vec_size(dk)
         if not math.isfinite(dn) or dn < 0 or dn > 4.5e15 or (k > 0 and dn == 0):
             raise ProbcalError("invalid first argument")
         if k < 0:
@@ -1429,27 +1455,21 @@ class RRandom:
         return perm[j]
 
     def _prob_noreplace(self, n, p, k):
-        """R's ``ProbSampleNoReplace`` (sequential, one uniform per item)."""
+        """R's ``ProbSampleNoReplace`` (one uniform per item, chosen item
+        removed). R's scan ``mass += p[j]; if (rT <= mass) break`` is the
+        first running sum >= rT; ``np.cumsum`` adds in the same order."""
         ps, perm = _revsort_perm(p)
-        ps = ps.tolist()
-        perm = perm.tolist()
-        u = self.unif_rand(k).tolist()
+        u = self.unif_rand(k)
         out = np.empty(k, dtype=np.int64)
         total = 1.0
         n1 = n - 1
         for i in range(k):
             rt = total * u[i]
-            mass = 0.0
-            j = 0
-            while j < n1:
-                mass += ps[j]
-                if rt <= mass:
-                    break
-                j += 1
+            j = int(np.searchsorted(np.cumsum(ps[:n1]), rt, side="left"))
             out[i] = perm[j]
             total -= ps[j]
-            del ps[j]
-            del perm[j]
+            ps = np.delete(ps, j)
+            perm = np.delete(perm, j)
             n1 -= 1
         return out
 
@@ -1507,10 +1527,7 @@ class RRandom:
         v = _scalar_value(x)
         if v is not None and math.isfinite(v) and v >= 1:
             return self.sample_int(v, v if size is None else size, replace, prob)
-        if isinstance(x, (str, bytes)) or np.ndim(x) == 0 and not hasattr(x, "__len__"):
-            pop = [x]
-        else:
-            pop = x
+        pop = _population(x)
         n = len(pop) if not isinstance(pop, np.ndarray) else pop.size
         idx = self.sample_int(n, n if size is None else size, replace, prob) - 1
         if hasattr(pop, "iloc"):
@@ -1603,6 +1620,7 @@ class GeneratorStream:
         self.generator = generator
 
     def unif_rand(self, n):
+        """``n`` uniforms in (0, 1) from numpy. R equivalent: none (numpy)."""
         n = _check_nonneg_int(n, "n")
         u = self.generator.random(n)
         # Keep R's open interval: numpy's random() can return 0.
@@ -1610,26 +1628,31 @@ class GeneratorStream:
         return u
 
     def runif(self, n, min=0, max=1):  # noqa: A002
+        """``runif`` semantics (recycling, NaN for bad bounds) with numpy's
+        uniforms. R equivalent: none (numpy)."""
         count = _result_length(n)
         a = _recycle(_as_double(min), count) if count else np.empty(0)
         b = _recycle(_as_double(max), count) if count else np.empty(0)
         if count == 0:
             return np.empty(0)
         bad = ~(np.isfinite(a) & np.isfinite(b)) | (b < a)
-        out = a + (b - a) * self.unif_rand(count)
+        with np.errstate(invalid="ignore", over="ignore"):
+            out = a + (b - a) * self.unif_rand(count)
         out[bad] = np.nan
         if bad.any():
             _na_warning()
         return out
 
     def rnorm(self, n, mean=0, sd=1):
+        """``rnorm`` semantics with numpy's normals. R equivalent: none (numpy)."""
         count = _result_length(n)
         if count == 0:
             return np.empty(0)
         mu = _recycle(_as_double(mean), count)
         sg = _recycle(_as_double(sd), count)
         bad = np.isnan(mu) | ~np.isfinite(sg) | (sg < 0)
-        out = mu + sg * self.generator.standard_normal(count)
+        with np.errstate(invalid="ignore", over="ignore"):
+            out = mu + sg * self.generator.standard_normal(count)
         keep = ~bad & ((sg == 0) | ~np.isfinite(mu))
         out[keep] = mu[keep]
         out[bad] = np.nan
@@ -1638,6 +1661,7 @@ class GeneratorStream:
         return out
 
     def rbinom(self, n, size, prob):
+        """``rbinom`` semantics with numpy's binomials. R equivalent: none (numpy)."""
         count = _result_length(n)
         if count == 0:
             return np.empty(0, dtype=np.int64)
@@ -1658,6 +1682,10 @@ class GeneratorStream:
         return res
 
     def sample_int(self, n, size=None, replace=False, prob=None, useHash=None):  # noqa: N803
+        """``sample.int`` checks and messages, numpy's ``choice`` for the draw
+        (``useHash`` is accepted and ignored). R equivalent: none (numpy)."""
+        if isinstance(n, (str, bytes)) or n is None or np.size(n) != 1:
+            raise ProbcalError("length(n) == 1L is not TRUE")
         dn = _length_one_number(n, "first")
         dk = _length_one_number(dn if size is None else size, "size")
         repl = _as_logical_flag(replace, "replace")
@@ -1681,10 +1709,12 @@ class GeneratorStream:
         return self.generator.choice(nn, size=k, replace=repl, p=p).astype(np.int64) + 1
 
     def sample(self, x, size=None, replace=False, prob=None):
+        """``sample`` semantics (a number >= 1 means 1..x) with numpy draws.
+        R equivalent: none (numpy)."""
         v = _scalar_value(x)
         if v is not None and math.isfinite(v) and v >= 1:
             return self.sample_int(v, v if size is None else size, replace, prob)
-        pop = [x] if isinstance(x, (str, bytes)) or np.ndim(x) == 0 and not hasattr(x, "__len__") else x
+        pop = _population(x)
         n = pop.size if isinstance(pop, np.ndarray) else len(pop)
         idx = self.sample_int(n, n if size is None else size, replace, prob) - 1
         if hasattr(pop, "iloc"):
@@ -1697,12 +1727,15 @@ class GeneratorStream:
         return np.asarray(pop)[idx]
 
     def rademacher(self, n_boot, n, dtype=np.int8):
+        """(n_boot, n) random signs from numpy. R equivalent: none (numpy)."""
         n_boot = _check_nonneg_int(n_boot, "n_boot")
         n = _check_nonneg_int(n, "n")
         bits = self.generator.integers(0, 2, size=(n_boot, n), dtype=np.int8)
         return (bits * 2 - 1).astype(dtype, copy=False)
 
     def sample_int_replace(self, n, size, n_rep):
+        """(n_rep, size) 1-based indices drawn with replacement by numpy.
+        R equivalent: none (numpy)."""
         n = _check_nonneg_int(n, "n")
         size = _check_nonneg_int(size, "size")
         n_rep = _check_nonneg_int(n_rep, "n_rep")

@@ -373,8 +373,33 @@ def _py_name(r_name: str) -> str:
     return r_name.replace(".", "_")
 
 
+# When True (tools/parity_report.py --private), names pycalib_r does not export
+# yet are also looked up in its submodules, to see how far unexported work
+# already matches R. The tests never set it.
+SEARCH_PRIVATE = False
+
+
+def _private_lookup(pkg, name: str):
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+        if info.name.endswith(("._cli", ".__main__")):
+            continue
+        try:
+            module = importlib.import_module(info.name)
+        except Exception:  # noqa: BLE001 - a half-written module must not stop the report
+            continue
+        fn = getattr(module, name, None)
+        if callable(fn):
+            return fn
+    return None
+
+
 def _export(pkg, name: str):
     fn = getattr(pkg, name, None)
+    if fn is None and SEARCH_PRIVATE:
+        fn = _private_lookup(pkg, name)
     if fn is None:
         raise MissingExport(f"pycalib_r has no export {name!r}")
     return fn
@@ -469,6 +494,8 @@ def _as_array(x):
     if isinstance(x, pd.Categorical):
         return np.asarray(x.astype(str))
     arr = np.asarray(x)
+    if arr.dtype == object and any(isinstance(v, str) for v in arr.ravel()):
+        return arr.astype(str)
     if arr.dtype == object:
         try:
             arr = arr.astype(float)

@@ -1,5 +1,33 @@
-"""probcal's calibrators: one module per family, all built on :class:`Calibrator`."""
+"""probcal's calibrators: one module per family, all built on :class:`Calibrator`.
 
-from ._base import Calibrator, CalibratorSummary, predict, summary
+Every ``cal_*`` function returns a :class:`Calibrator` subclass whose
+components follow R's list (attributes, and items under R's names);
+:func:`predict` and :func:`summary` are the R generics.
+"""
 
-__all__ = ["Calibrator", "CalibratorSummary", "predict", "summary"]
+from ._base import Calibrator, CalibratorSummary, new_calibrator, predict, summary
+from ._beta import CalBeta, cal_beta
+from ._histogram import CalHistogram, cal_histogram
+from ._isotonic import CalIsotonic, IsoregFit, cal_isotonic
+from ._platt import CalPlatt, GlmFit, cal_platt
+from ._temperature import CalTemperature, cal_temperature
+
+__all__ = [
+    "Calibrator",
+    "CalibratorSummary",
+    "new_calibrator",
+    "predict",
+    "summary",
+    "cal_platt",
+    "cal_temperature",
+    "cal_beta",
+    "cal_isotonic",
+    "cal_histogram",
+    "CalPlatt",
+    "CalTemperature",
+    "CalBeta",
+    "CalIsotonic",
+    "CalHistogram",
+    "GlmFit",
+    "IsoregFit",
+]

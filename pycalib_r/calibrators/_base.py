@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 from scipy import special as _sp
@@ -243,16 +243,19 @@ def new_calibrator(cls, method: str, n: int, input: str, *, call: Optional[str] 
                **components, call=call)
 
 
-def format_call(name: str, **args: Any) -> str:
+def format_call(name: str, arrays: Sequence[str] = (), **scalars: Any) -> str:
     """A deparsed-call string for the ``call`` component.
 
     R stores the unevaluated ``match.call()``; Python has no such object, so
-    the component is a string in R's ``deparse`` layout where arrays appear
-    under their argument name, e.g. ``cal_histogram(p = p, y = y, bins = 5)``.
-    Only arguments given a value (not ``None``) are listed.
+    the component is a string in R's ``deparse`` layout in which each data
+    argument appears under its own name (``arrays``) and scalar arguments
+    with their values, e.g. ``cal_histogram(p = p, y = y, bins = 5)``.
+    Scalars given as ``None`` (left at their default) are omitted. (A string
+    starting with ``"\\x00"`` is written verbatim without it, the older way of
+    naming a data argument: ``format_call("f", y="\\x00y")`` is ``f(y = y)``.)
     """
-    parts = []
-    for key, value in args.items():
+    parts = [f"{a} = {a}" for a in arrays]
+    for key, value in scalars.items():
         if value is None:
             continue
         if isinstance(value, str) and value.startswith("\x00"):
@@ -261,10 +264,8 @@ def format_call(name: str, **args: Any) -> str:
             text = '"' + value + '"'
         elif isinstance(value, (bool, np.bool_)):
             text = "TRUE" if value else "FALSE"
-        elif isinstance(value, (int, float, np.integer, np.floating)):
-            text = as_character(value)
         else:
-            text = key
+            text = as_character(value)
         parts.append(f"{key} = {text}")
     return f"{name}(" + ", ".join(parts) + ")"
 

@@ -103,5 +103,5 @@ def cal_beta(p, y, eps=1e-15) -> CalBeta:
         c=coefs["(Intercept)"],
         eps=eps,
         fit=fit,
-        call=format_call("cal_beta", p="\x00p", y="\x00y", eps=None if eps == 1e-15 else eps),
+        call=format_call("cal_beta", ("p", "y"), eps=None if eps == 1e-15 else eps),
     )

@@ -1,34 +1,39 @@
-"""Dirichlet calibration (multinomial logistic regression on log-probabilities, ODIR penalty).
+"""Dirichlet calibration: multinomial logistic regression on log-probabilities with the ODIR penalty.
 
-R equivalent: ``probcal::cal_dirichlet()`` (``R/scaling.R``) and the
-internal ``fit_multinomial()`` and ``select_dirichlet_lambda()``.
+R equivalent: ``probcal::cal_dirichlet()`` (``R/scaling.R``) with the
+internal ``fit_multinomial()`` (``R/multiclass.R``) and
+``select_dirichlet_lambda()``.
 
-The fit runs R's BFGS on R's arithmetic (see :mod:`._vector_scaling` for
-why), so parameters and predictions are R's, not merely close to the optimum.
+Each fit runs R's BFGS on R's arithmetic (see :mod:`._vector_scaling` for
+why), so weights, biases, the selected ``lambda`` and predictions are R's.
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
 
 from .._checks import ProbcalError, check_eps, check_multiclass_y, check_prob_matrix
-from ._vector_scaling import (
-    _log,
-    _matprod_t,
-    _multiclass_log_loss,
-    _one_hot,
-    _r_sum,
-    _softmax,
-    _vmmin,
+from ._base import (
+    Calibrator,
+    as_character,
+    format_call,
+    multiclass_log_loss,
+    new_calibrator,
+    r_log,
+    r_sum,
+    softmax,
 )
+from ._vector_scaling import _MULTICLASS, _SoftmaxCache, _wrong_columns, matprod_t, one_hot, vmmin
 
-__all__ = ["cal_dirichlet"]
+__all__ = ["cal_dirichlet", "CalDirichlet", "fit_multinomial"]
 
-# R's select_dirichlet_lambda() grid and its fallback when a class has < 2 rows.
+# select_dirichlet_lambda()'s grid, and its value when a class has fewer than 2 rows.
 _LAMBDA_GRID = (0.0, 1e-4, 1e-3, 1e-2, 1e-1)
 _LAMBDA_FALLBACK = 1e-3
+_LAMBDA_MESSAGE = "Argument `lambda` must be `NULL` or a single non-negative number."
 
 
 def _crossprod_seq(resid: np.ndarray, features: np.ndarray) -> np.ndarray:
@@ -37,67 +42,81 @@ def _crossprod_seq(resid: np.ndarray, features: np.ndarray) -> np.ndarray:
     return np.cumsum(products, axis=0)[-1]
 
 
-def _fit_multinomial(features: np.ndarray, codes: np.ndarray, k: int, lambda_: float = 0.0):
-    """R ``fit_multinomial()``: softmax regression with the ODIR penalty, by BFGS from ``W = I``, ``b = 0``.
+def fit_multinomial(features: np.ndarray, codes: np.ndarray, k: int, lambda_: float = 0.0):
+    """Softmax regression of 1-based ``codes`` on ``features`` with the ODIR penalty.
 
-    Returns ``(weight, bias, value, convergence)``. ``features`` has ``k``
-    columns here (log-probabilities), so the off-diagonal mask always applies.
+    R equivalent: probcal's internal ``fit_multinomial(features, codes, k, lambda)``.
+
+    The objective is the mean negative log-likelihood plus, when
+    ``lambda_ > 0``, ``lambda_`` times the sum of squared off-diagonal
+    weights (all weights if ``features`` is not ``k`` columns wide) and
+    squared biases. It is minimised by R's BFGS from ``W = I`` (zeros if not
+    square) and ``b = 0`` with ``maxit = 500``.
+
+    Returns
+    -------
+    tuple
+        ``(weight, bias, value, convergence)``: the ``k x p`` weight matrix
+        (row ``k`` gives class ``k``'s logit), the bias vector, the minimised
+        objective and ``optim``'s convergence code.
     """
     n, p = features.shape
-    targets = _one_hot(codes, k)
-    offdiag = 1.0 - np.eye(k) if p == k else None
+    targets = one_hot(codes, k)
+    mask = 1.0 - np.eye(k) if p == k else None
     nw = k * p
     two_lambda = 2 * lambda_
+    penalise = lambda_ > 0
 
     def unpack(par):
-        # R's matrix(par[1:(k*p)], k, p) fills column by column.
+        # R's matrix(par[1:(k * p)], k, p) fills column by column.
         return par[:nw].reshape((k, p), order="F"), par[nw:nw + k]
 
-    def logits_of(weight, bias):
-        return _matprod_t(features, weight) + bias[np.newaxis, :]
+    def logits_of(par):
+        weight, bias = unpack(par)
+        return matprod_t(features, weight) + bias[np.newaxis, :]
 
-    def penalized_of(weight):
-        return weight if offdiag is None else weight * offdiag
+    prob_of = _SoftmaxCache(logits_of)
 
     def objective(par):
-        weight, bias = unpack(par)
-        value = _multiclass_log_loss(_softmax(logits_of(weight, bias)), codes)
-        if lambda_ > 0:
-            penalized = penalized_of(weight)
-            value = value + lambda_ * (_r_sum(penalized.ravel(order="F") ** 2) + _r_sum(bias ** 2))
+        value = multiclass_log_loss(prob_of(par), codes)
+        if penalise:
+            weight, bias = unpack(par)
+            penalized = weight if mask is None else weight * mask
+            value = value + lambda_ * (r_sum(penalized.ravel(order="F") ** 2) + r_sum(bias ** 2))
         return value
 
     def gradient(par):
-        weight, bias = unpack(par)
-        prob = _softmax(logits_of(weight, bias))
-        resid = (prob - targets) / n
+        resid = (prob_of(par) - targets) / n
         grad_weight = _crossprod_seq(resid, features)
-        grad_bias = np.cumsum(resid.astype(np.longdouble), axis=0)[-1].astype(np.float64)
-        if lambda_ > 0:
-            penalized = penalized_of(weight)
+        grad_bias = np.cumsum(resid, axis=0, dtype=np.longdouble)[-1].astype(np.float64)
+        if penalise:
+            weight, bias = unpack(par)
+            penalized = weight if mask is None else weight * mask
             grad_weight = grad_weight + two_lambda * penalized
             grad_bias = grad_bias + two_lambda * bias
         return np.concatenate([grad_weight.ravel(order="F"), grad_bias])
 
     start_weight = np.eye(k) if p == k else np.zeros((k, p))
     start = np.concatenate([start_weight.ravel(order="F"), np.zeros(k)])
-    par, value, convergence, _, _ = _vmmin(start, objective, gradient)
+    par, value, convergence, _, _ = vmmin(start, objective, gradient)
     weight, bias = unpack(par)
     return weight.copy(), bias.copy(), value, convergence
 
 
 def _select_lambda(features: np.ndarray, codes: np.ndarray, k: int) -> float:
-    """R ``select_dirichlet_lambda()``: grid search by held-out log-loss over deterministic folds.
+    """R ``select_dirichlet_lambda()``: the grid value with the smallest held-out log-loss.
 
-    Within each class the rows are dealt to folds 1, 2, ..., in their order
-    of appearance, so no random numbers are drawn.
+    Folds: ``min(3, smallest class count)``; within each class the rows are
+    dealt to folds 1, 2, 3, 1, ... in their order of appearance, so no random
+    numbers are drawn. The score of a grid value is the unweighted mean over
+    folds of the held-out mean negative log-likelihood; ties go to the first.
     """
-    _, counts = np.unique(codes, return_counts=True)
+    classes, counts = np.unique(codes, return_counts=True)
     folds = min(3, int(counts.min()))
     if folds < 2:
         return _LAMBDA_FALLBACK
     fold_id = np.zeros(codes.size, dtype=np.int64)
-    for cls in np.unique(codes):
+    for cls in classes:
         idx = np.flatnonzero(codes == cls)
         fold_id[idx] = np.arange(idx.size) % folds + 1
     scores = []
@@ -106,9 +125,160 @@ def _select_lambda(features: np.ndarray, codes: np.ndarray, k: int) -> float:
         for fold in range(1, folds + 1):
             train = fold_id != fold
             test = ~train
-            weight, bias, _, _ = _fit_multinomial(features[train], codes[train], k, lambda_=lam)
-            logits = _matprod_t(features[test], weight) + bias[np.newaxis, :]
-            total = total + _multiclass_log_loss(_softmax(logits), codes[test])
+            weight, bias, _, _ = fit_multinomial(features[train], codes[train], k, lambda_=lam)
+            logits = matprod_t(features[test], weight) + bias[np.newaxis, :]
+            total = total + multiclass_log_loss(softmax(logits), codes[test])
         scores.append(total / folds)
-    # which.min(): the first minimum wins ties.
+    # which.min(): the first minimum wins.
     return _LAMBDA_GRID[int(np.argmin(scores))]
+
+
+def _check_lambda(value):
+    """R's ``lambda`` check; returns the value as stored (int stays int, as R keeps ``5L``)."""
+    if value is None:
+        return None
+    if isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind in "iuf":
+        value = value.reshape(-1)[0]
+    elif isinstance(value, (list, tuple)) and len(value) == 1:
+        value = value[0]
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ProbcalError(_LAMBDA_MESSAGE)
+    if isinstance(value, numbers.Integral):
+        if value < 0:
+            raise ProbcalError(_LAMBDA_MESSAGE)
+        return int(value)
+    value = float(value)
+    if not math.isfinite(value) or value < 0:
+        raise ProbcalError(_LAMBDA_MESSAGE)
+    return value
+
+
+def _clip(p: np.ndarray, eps: float) -> np.ndarray:
+    return np.minimum(np.maximum(p, eps), 1 - eps)
+
+
+class CalDirichlet(Calibrator):
+    """A fitted Dirichlet calibrator.
+
+    R class ``c("cal_dirichlet", "cal_multiclass", "calibrator")``.
+    Components (R order): ``method``, ``n``, ``input``, ``weight`` (K x K;
+    row k gives class k's logit), ``bias`` (length K), ``lambda`` (the
+    attribute is ``lambda_``; ``fit["lambda"]`` also works), ``eps``,
+    ``value`` (penalised objective at the optimum), ``convergence``, ``k``,
+    ``levels``, ``call``.
+    """
+
+    r_class = "cal_dirichlet"
+
+    @property
+    def lambda_(self):
+        """R's ``lambda`` component (``lambda`` is a Python keyword; ``fit["lambda"]`` also works)."""
+        return self.__dict__["lambda"]
+
+    def _predict(self, newdata):
+        mat = check_prob_matrix(newdata, arg="newdata")
+        if mat.shape[1] != self.k:
+            raise _wrong_columns(self.k)
+        features = r_log(_clip(mat, self.eps))
+        return softmax(matprod_t(features, self.weight) + self.bias[np.newaxis, :])
+
+    def summary_params(self):
+        return {"Lambda": as_character(self.lambda_)}
+
+
+def cal_dirichlet(p, y, lambda_=None, eps=1e-12, **kwargs) -> CalDirichlet:
+    """Dirichlet calibration: a linear map of log-probabilities followed by the softmax.
+
+    R equivalent: ``probcal::cal_dirichlet(p, y, lambda = NULL, eps = 1e-12)``.
+
+    Calibrated probabilities are ``softmax(log(p*) %*% t(W) + b)`` with
+    ``p* = pmin(pmax(p, eps), 1 - eps)``, a K x K weight matrix ``W`` and
+    biases ``b``, fitted by minimising the mean negative log-likelihood plus
+    the ODIR penalty ``lambda * (sum of squared off-diagonal W + sum b^2)``
+    with R's BFGS (start ``W = I``, ``b = 0``, ``maxit = 500``), run on R's
+    arithmetic so that the fitted values are R's (see
+    :func:`~pycalib_r.calibrators._vector_scaling.cal_vector_scaling` for why
+    this matters with BFGS).
+
+    With ``lambda_=None``, ``lambda`` is chosen from ``0, 1e-4, 1e-3, 1e-2,
+    1e-1`` by held-out log-likelihood on ``min(3, smallest class count)``
+    deterministic stratified folds (rows dealt to folds in order within each
+    class; no random numbers); ``1e-3`` if a class has fewer than two rows.
+    With ``lambda = 0`` the parameters are not identified (adding the same
+    linear function to every class logit changes nothing); the probabilities
+    are, and the parameters are R's because the path is.
+
+    Parameters
+    ----------
+    p : array_like or pandas.DataFrame
+        n x K matrix of probabilities in ``[0, 1]``, rows summing to 1 within
+        ``1e-6``.
+    y : array_like or pandas.Categorical
+        Integer class codes ``1..K`` or a pandas Categorical (column ``k`` is
+        the ``k``-th category).
+    lambda_ : float, optional
+        R's ``lambda`` (a Python keyword, so ``lambda_``; ``**{"lambda": v}``
+        is also accepted): a single non-negative number, or None to select it.
+    eps : float, default 1e-12
+        Clipping constant in ``(0, 0.5)`` applied before the logarithm.
+
+    Returns
+    -------
+    CalDirichlet
+        ``weight``, ``bias``, ``lambda_`` (``fit["lambda"]``), ``eps``,
+        ``value``, ``convergence``, ``k``, ``levels``. ``predict(fit,
+        newdata)`` returns an n x K numpy array, or a DataFrame with the class
+        levels as columns when ``newdata`` is a DataFrame.
+
+    Raises
+    ------
+    ProbcalError
+        R's messages for an invalid probability matrix or labels, a row-count
+        mismatch, a negative or non-numeric ``lambda`` and an ``eps`` outside
+        ``(0, 0.5)``.
+    TypeError
+        An unknown keyword argument, or both ``lambda_`` and ``lambda``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p = np.array([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6],
+    ...               [0.5, 0.4, 0.1], [0.3, 0.3, 0.4], [0.2, 0.6, 0.2]])
+    >>> fit = cal_dirichlet(p, [1, 2, 3, 2, 3, 1], lambda_=0.01)
+    >>> fit["lambda"]
+    0.01
+    """
+    lambda_given = "lambda" in kwargs
+    if lambda_given:
+        if lambda_ is not None:
+            raise TypeError("cal_dirichlet() got both `lambda_` and `lambda`")
+        lambda_ = kwargs.pop("lambda")
+    if kwargs:
+        raise TypeError(f"cal_dirichlet() got an unexpected keyword argument {next(iter(kwargs))!r}")
+    mat = check_prob_matrix(p, arg="p")
+    labels = check_multiclass_y(y, n_classes=mat.shape[1], arg="y")
+    if mat.shape[0] != labels.codes.size:
+        raise ProbcalError("Arguments `p` and `y` must have the same number of observations.")
+    lam_given = _check_lambda(lambda_)
+    eps_value = check_eps(eps)
+    k = mat.shape[1]
+    features = r_log(_clip(mat, eps_value))
+    lam = _select_lambda(features, labels.codes, k) if lam_given is None else lam_given
+    weight, bias, value, convergence = fit_multinomial(features, labels.codes, k, lambda_=lam)
+    return new_calibrator(
+        CalDirichlet,
+        method="Dirichlet calibration",
+        n=mat.shape[0],
+        input="probabilities (matrix)",
+        weight=weight,
+        bias=bias,
+        **{"lambda": lam},
+        eps=eps_value,
+        value=value,
+        convergence=convergence,
+        k=k,
+        levels=list(labels.levels),
+        call=format_call("cal_dirichlet", p="\x00p", y="\x00y", **{"lambda": lam_given},
+                         eps=None if eps_value == 1e-12 else eps_value),
+        _r_classes=("cal_dirichlet",) + _MULTICLASS,
+    )

@@ -120,7 +120,7 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")) -> CalH
         counts=counts,
         global_rate=global_rate,
         call=format_call(
-            "cal_histogram", p="\x00p", y="\x00y",
+            "cal_histogram", ("p", "y"),
             bins=None if bins_given == 10 else bins_given,
             strategy=None if isinstance(strategy_given, tuple) else strategy_given,
         ),

@@ -195,5 +195,5 @@ def cal_isotonic(p, y) -> CalIsotonic:
         x_thresholds=p_ord[run_ends].copy(),
         y_calibrated=y_fitted,
         fit=fit,
-        call=format_call("cal_isotonic", p="\x00p", y="\x00y"),
+        call=format_call("cal_isotonic", ("p", "y")),
     )

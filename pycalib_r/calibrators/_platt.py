@@ -480,5 +480,5 @@ def cal_platt(x, y) -> CalPlatt:
         fit=fit,
         target_pos=target_pos,
         target_neg=target_neg,
-        call=format_call("cal_platt", x="\x00x", y="\x00y"),
+        call=format_call("cal_platt", ("x", "y")),
     )

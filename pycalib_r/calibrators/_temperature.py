@@ -222,7 +222,7 @@ def cal_temperature(logits, y) -> CalTemperature:
         temperature=temperature,
         value=value,
         convergence=convergence,
-        call=format_call("cal_temperature", logits="\x00logits", y="\x00y"),
+        call=format_call("cal_temperature", ("logits", "y")),
     )
 
 
@@ -249,6 +249,6 @@ def _cal_temperature_multiclass(logits, y) -> CalTemperature:
         convergence=convergence,
         k=labels.k,
         levels=list(labels.levels),
-        call=format_call("cal_temperature", logits="\x00logits", y="\x00y"),
+        call=format_call("cal_temperature", ("logits", "y")),
         _r_classes=("cal_temperature", "cal_multiclass", "calibrator"),
     )

@@ -27,8 +27,17 @@ import math
 import numpy as np
 
 from .._checks import ProbcalError, check_logit_matrix, check_multiclass_y
+from ._base import (
+    Calibrator,
+    as_character,
+    format_call,
+    multiclass_log_loss,
+    new_calibrator,
+    r_round,
+    softmax,
+)
 
-__all__ = ["cal_vector_scaling"]
+__all__ = ["cal_vector_scaling", "CalVectorScaling", "vmmin"]
 
 _LD = np.longdouble
 # optim()'s defaults for method "BFGS": reltol = sqrt(.Machine$double.eps),
@@ -40,75 +49,54 @@ _MAXIT = 500
 _STEPREDN = 0.2
 _ACCTOL = 0.0001
 _RELTEST = 10.0
-
-_c_exp = np.frompyfunc(math.exp, 1, 1)
-_c_log = np.frompyfunc(math.log, 1, 1)
+_MULTICLASS = ("cal_multiclass", "calibrator")
 
 
-def _exp(x: np.ndarray) -> np.ndarray:
-    """Elementwise exp through the C library, as R computes it."""
-    return _c_exp(x).astype(np.float64)
+def col_sums(m: np.ndarray) -> np.ndarray:
+    """R ``colSums()``: each column summed top to bottom in long double, then rounded."""
+    return np.cumsum(m, axis=0, dtype=_LD)[-1].astype(np.float64)
 
 
-def _log(x: np.ndarray) -> np.ndarray:
-    """Elementwise log through the C library, as R computes it (inputs are positive)."""
-    return _c_log(x).astype(np.float64)
+def matprod_t(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """R ``x %*% t(w)`` in the reference BLAS order (``dgemm``/``dgemv``).
 
-
-def _row_sums(m: np.ndarray) -> np.ndarray:
-    """R ``rowSums()``: columns added in order into long double accumulators."""
-    acc = np.zeros(m.shape[0], dtype=_LD)
-    for j in range(m.shape[1]):
-        acc += m[:, j]
-    return acc.astype(np.float64)
-
-
-def _col_sums(m: np.ndarray) -> np.ndarray:
-    """R ``colSums()``: each column summed top to bottom in long double."""
-    return np.cumsum(m.astype(_LD), axis=0)[-1].astype(np.float64)
-
-
-def _r_mean(x: np.ndarray) -> float:
-    """R ``mean()`` of a finite double vector: long double sum, then R's refinement pass."""
-    v = x.astype(_LD)
-    s = np.cumsum(v)[-1] / _LD(v.size)
-    t = np.cumsum(v - s)[-1]
-    return float(s + t / _LD(v.size))
-
-
-def _r_sum(x: np.ndarray) -> float:
-    """R ``sum()`` of doubles: sequential long double accumulation."""
-    return float(np.cumsum(x.astype(_LD))[-1])
-
-
-def _matprod_t(x: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """R ``x %*% t(w)`` with the reference BLAS loop order (sums over the inner index in order)."""
+    Each entry is a double-precision sum over the inner index taken in
+    order, which is what the reference BLAS that R uses on Debian computes.
+    """
     out = x[:, 0:1] * w[:, 0][np.newaxis, :]
     for col in range(1, x.shape[1]):
         out = out + x[:, col:col + 1] * w[:, col][np.newaxis, :]
     return out
 
 
-def _softmax(x: np.ndarray) -> np.ndarray:
-    """R ``softmax()`` of probcal: subtract the row maximum, exponentiate, divide by ``rowSums``."""
-    z = _exp(x - x.max(axis=1)[:, np.newaxis])
-    return z / _row_sums(z)[:, np.newaxis]
-
-
-def _one_hot(codes: np.ndarray, k: int) -> np.ndarray:
+def one_hot(codes: np.ndarray, k: int) -> np.ndarray:
+    """probcal's internal ``one_hot()`` for 1-based class codes."""
     out = np.zeros((codes.size, k))
     out[np.arange(codes.size), codes - 1] = 1.0
     return out
 
 
-def _multiclass_log_loss(prob: np.ndarray, codes: np.ndarray, eps: float = 1e-15) -> float:
-    """Mean negative log-likelihood of the true class, probabilities clipped to ``[eps, 1 - eps]``."""
-    picked = prob[np.arange(codes.size), codes - 1]
-    picked = np.minimum(np.maximum(picked, eps), 1 - eps)
-    return -_r_mean(_log(picked))
+class _SoftmaxCache:
+    """Remembers the last softmax so the gradient at an accepted point reuses the objective's.
+
+    ``vmmin`` always asks for the gradient at the point whose objective it
+    has just computed; the cached matrix is the one R would recompute.
+    """
+
+    def __init__(self, logits_of):
+        self._logits_of = logits_of
+        self._key = None
+        self._prob = None
+
+    def __call__(self, par: np.ndarray) -> np.ndarray:
+        key = par.tobytes()
+        if key != self._key:
+            self._prob = softmax(self._logits_of(par))
+            self._key = key
+        return self._prob
 
 
-def _vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: float = _ABSTOL):
+def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: float = _ABSTOL):
     """R's ``vmmin`` (``optim(method = "BFGS")``), step for step.
 
     Returns ``(par, value, convergence, fncount, grcount)`` as ``optim()``
@@ -230,19 +218,117 @@ def _vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: fl
 
 
 def _fit_vector_scaling(logits: np.ndarray, codes: np.ndarray, k: int):
+    """The ``optim()`` call of R's ``cal_vector_scaling()``: BFGS from scales 1, biases 0."""
     n = logits.shape[0]
-    targets = _one_hot(codes, k)
-
-    def calibrated_logits(par):
-        return logits * par[:k][np.newaxis, :] + par[k:][np.newaxis, :]
+    targets = one_hot(codes, k)
+    prob_of = _SoftmaxCache(lambda par: logits * par[:k][np.newaxis, :] + par[k:][np.newaxis, :])
 
     def objective(par):
-        return _multiclass_log_loss(_softmax(calibrated_logits(par)), codes)
+        return multiclass_log_loss(prob_of(par), codes)
 
     def gradient(par):
-        prob = _softmax(calibrated_logits(par))
-        resid = (prob - targets) / n
-        return np.concatenate([_col_sums(resid * logits), _col_sums(resid)])
+        resid = (prob_of(par) - targets) / n
+        return np.concatenate([col_sums(resid * logits), col_sums(resid)])
 
     start = np.concatenate([np.ones(k), np.zeros(k)])
-    return _vmmin(start, objective, gradient)
+    return vmmin(start, objective, gradient)
+
+
+def _wrong_columns(k: int) -> ProbcalError:
+    return ProbcalError(f"Argument `newdata` must have {k} column{'' if k == 1 else 's'}, one per class.")
+
+
+class CalVectorScaling(Calibrator):
+    """A fitted vector-scaling calibrator.
+
+    R class ``c("cal_vector_scaling", "cal_multiclass", "calibrator")``.
+    Components (R order): ``method``, ``n``, ``input``, ``scale`` and
+    ``bias`` (length-K arrays), ``value`` (the minimised mean negative
+    log-likelihood), ``convergence`` (0, or 1 if BFGS hit ``maxit = 500``),
+    ``k``, ``levels``, ``call``.
+    """
+
+    r_class = "cal_vector_scaling"
+
+    def _predict(self, newdata):
+        mat = check_logit_matrix(newdata, arg="newdata")
+        if mat.shape[1] != self.k:
+            raise _wrong_columns(self.k)
+        return softmax(mat * self.scale[np.newaxis, :] + self.bias[np.newaxis, :])
+
+    def summary_params(self):
+        return {
+            "Scales": ", ".join(as_character(r_round(v, 3)) for v in self.scale),
+            "Biases": ", ".join(as_character(r_round(v, 3)) for v in self.bias),
+        }
+
+
+def cal_vector_scaling(logits, y) -> CalVectorScaling:
+    """Vector scaling: a scale and a bias per class on the logits, then the softmax.
+
+    R equivalent: ``probcal::cal_vector_scaling(logits, y)``.
+
+    Calibrated probabilities are ``softmax(logits * s + b)`` with one scale
+    ``s_k`` and one bias ``b_k`` per class (column), fitted by minimising the
+    mean multiclass negative log-likelihood (true-class probabilities clipped
+    to ``[1e-15, 1 - 1e-15]``) with R's BFGS (``optim(method = "BFGS")``,
+    analytic gradient, start ``s = 1``, ``b = 0``, ``maxit = 500``, default
+    ``reltol``). The optimiser is a step-for-step port of R's ``vmmin`` run on
+    R's floating-point arithmetic, so the returned parameters are R's (equal
+    to the last bit in our parity tests), not merely another point near the
+    optimum: BFGS stops once a step improves the objective by less than
+    ``1.5e-8`` relative, where parameters are only determined to about
+    ``1e-4``, so a different optimiser would not reproduce R.
+
+    Parameters
+    ----------
+    logits : array_like or pandas.DataFrame
+        n x K matrix of finite logits, one column per class.
+    y : array_like or pandas.Categorical
+        Integer class codes ``1..K`` (R's coding) or a pandas Categorical /
+        categorical Series; column ``k`` of ``logits`` is code ``k`` or the
+        ``k``-th category.
+
+    Returns
+    -------
+    CalVectorScaling
+        ``scale``, ``bias``, ``value``, ``convergence``, ``k``, ``levels``.
+        ``predict(fit, newdata)`` returns an n x K numpy array of
+        probabilities, or a DataFrame with the class levels as columns (and
+        ``newdata``'s index) when ``newdata`` is a DataFrame.
+
+    Raises
+    ------
+    ProbcalError
+        With R's message for a non-matrix, fewer than two columns, missing
+        or infinite logits, bad labels, or a row-count mismatch.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> logits = np.array([[2.0, 0.1, -1.0], [0.2, 1.5, 0.3], [-0.5, 0.0, 1.2],
+    ...                    [1.0, 0.9, -0.2], [0.1, -0.3, 0.8], [0.4, 1.1, 0.0]])
+    >>> fit = cal_vector_scaling(logits, [1, 2, 3, 2, 3, 1])
+    >>> fit.predict(logits).shape
+    (6, 3)
+    """
+    mat = check_logit_matrix(logits, arg="logits")
+    labels = check_multiclass_y(y, n_classes=mat.shape[1], arg="y")
+    if mat.shape[0] != labels.codes.size:
+        raise ProbcalError("Arguments `logits` and `y` must have the same number of observations.")
+    n, k = mat.shape
+    par, value, convergence, _, _ = _fit_vector_scaling(mat, labels.codes, k)
+    return new_calibrator(
+        CalVectorScaling,
+        method="vector scaling",
+        n=n,
+        input="logits (matrix)",
+        scale=par[:k].copy(),
+        bias=par[k:].copy(),
+        value=value,
+        convergence=convergence,
+        k=k,
+        levels=list(labels.levels),
+        call=format_call("cal_vector_scaling", logits="\x00logits", y="\x00y"),
+        _r_classes=("cal_vector_scaling",) + _MULTICLASS,
+    )

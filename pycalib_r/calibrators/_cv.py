@@ -1,0 +1,277 @@
+"""Cross-validated calibration: out-of-fold predictions and a final calibrator.
+
+R equivalent: ``probcal::cal_cv()`` (``R/cv.R``) with the internal
+``cal_cv_multiclass()``, ``fit_calibrator_mc()`` and ``stratified_folds()``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _rng
+from .._checks import (
+    ProbcalError,
+    _as_matrix,
+    as_numeric_vector,
+    check_binary_y,
+    check_folds,
+    check_logit_matrix,
+    check_multiclass_y,
+    check_prob_matrix,
+    check_probability,
+    check_same_length,
+    is_matrix,
+    match_arg,
+)
+from ._base import Calibrator, _wrap_output, format_call, new_calibrator
+from ._ovr import fit_calibrator
+from ._vector_scaling import _MULTICLASS
+
+__all__ = ["cal_cv", "CalCv", "stratified_folds"]
+
+CV_METHODS = ("platt", "temperature", "beta", "isotonic", "histogram", "vector", "dirichlet", "ovr")
+_MATRIX_ONLY = ("vector", "dirichlet", "ovr")
+_VECTOR_ONLY = ("platt", "beta", "isotonic", "histogram")
+
+
+def stratified_folds(y, folds: int, seed=None, rng=None) -> np.ndarray:
+    """Stratified fold labels ``1..folds``, drawn from R's random stream as R draws them.
+
+    R equivalent: probcal's internal ``stratified_folds(y, folds, seed)``:
+    for each class in increasing order, ``sample(which(y == class))``
+    permutes its rows and they receive folds ``1, 2, ..., folds, 1, ...``.
+
+    With ``seed`` the permutations come from ``set.seed(seed)`` and the
+    caller's stream is left as it was: R saves ``.Random.seed``, seeds,
+    draws and restores it (or removes it if it did not exist), which is the
+    same as drawing from a separate stream seeded with ``seed``, so that is
+    what happens here; neither the global stream nor ``rng`` is touched.
+    Without ``seed`` the draws advance ``rng`` (default: the package's global
+    R stream, as R advances ``.Random.seed``).
+
+    Parameters
+    ----------
+    y : array_like
+        Labels (binary 0/1 or 1-based class codes).
+    folds : int
+    seed : int, optional
+    rng : None, RRandom or numpy.random.Generator, optional
+        The stream used when ``seed`` is None.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+    """
+    stream = _rng.RRandom(seed) if seed is not None else _rng.resolve_rng(rng)
+    labels = np.asarray(y)
+    fold_id = np.zeros(labels.size, dtype=np.int64)
+    for cls in np.unique(labels):
+        idx = np.flatnonzero(labels == cls)
+        # sample(idx) is idx[sample.int(length(idx))]; every class has at
+        # least `folds` >= 2 rows here, so R's length-one rule never applies.
+        perm = np.asarray(stream.sample_int(idx.size, idx.size), dtype=np.int64) - 1
+        fold_id[idx[perm]] = np.arange(idx.size) % folds + 1
+    return fold_id
+
+
+class CalCv(Calibrator):
+    """A cross-validated calibrator.
+
+    R class ``c("cal_cv", "calibrator")`` (binary) or
+    ``c("cal_cv", "cal_multiclass", "calibrator")`` (multiclass). Components
+    (R order): ``method`` (``"cross-validated "`` + the final calibrator's
+    method), ``n``, ``input``, ``calibration_method``, ``folds``, ``fold_id``
+    (1-based fold of each row), ``oof_predictions`` (vector, or n x K matrix
+    for multiclass), ``fold_calibrators`` (one per fold, fitted without that
+    fold), ``final_calibrator`` (fitted on all rows), then for multiclass
+    ``k`` and ``levels``, and ``call``. ``predict()`` uses the final
+    calibrator.
+    """
+
+    r_class = "cal_cv"
+
+    def _predict(self, newdata):
+        return self.final_calibrator._predict(newdata)
+
+    def summary_params(self):
+        return {"CalibrationMethod": self.calibration_method, "Folds": int(self.folds)}
+
+
+def _fit_calibrator_mc(method: str, x, y, **kwargs) -> Calibrator:
+    """R ``fit_calibrator_mc()``: the multiclass calibrator by name.
+
+    ``...`` reaches ``cal_dirichlet`` (``lambda``, ``eps``) and ``cal_ovr``
+    (``base_method``, default ``"platt"``, and the binary method's
+    arguments); temperature and vector scaling take none and ignore them.
+    """
+    if method == "temperature":
+        from ._temperature import cal_temperature
+        return cal_temperature(x, y)
+    if method == "vector":
+        from ._vector_scaling import cal_vector_scaling
+        return cal_vector_scaling(x, y)
+    if method == "dirichlet":
+        from ._dirichlet import cal_dirichlet
+        return cal_dirichlet(x, y, **kwargs)
+    from ._ovr import cal_ovr
+    dots = dict(kwargs)
+    base_method = dots.pop("base_method", None)
+    return cal_ovr(x, y, method="platt" if base_method is None else base_method, **dots)
+
+
+def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> CalCv:
+    """Cross-validated calibration with stratified folds.
+
+    R equivalent: ``probcal::cal_cv(x, y, method = c("platt", "temperature",
+    "beta", "isotonic", "histogram", "vector", "dirichlet", "ovr"), folds =
+    5, seed = NULL, ...)``.
+
+    For each fold, the calibrator is fitted on the other folds and predicts
+    the held-out rows (``oof_predictions``); a final calibrator fitted on all
+    rows serves ``predict()``. A vector ``x`` means binary calibration
+    (``"platt"``, ``"temperature"``, ``"beta"``, ``"isotonic"``,
+    ``"histogram"``); a matrix ``x`` (2-D array or DataFrame) means
+    multiclass calibration (``"temperature"``, ``"vector"``, ``"dirichlet"``,
+    ``"ovr"`` with ``base_method=``). ``x`` is taken as already produced by a
+    model; the model is not refitted.
+
+    Folds are stratified by ``y``: within each class (in increasing order)
+    the rows are permuted with R's ``sample()`` and dealt to folds ``1..folds``
+    in turn. The permutations are R's bit for bit: with ``seed`` they are
+    those of ``set.seed(seed)`` and the random state is left unchanged (R
+    restores ``.Random.seed``); without it they are drawn from ``rng``
+    (default: the package's global R stream, see
+    :func:`pycalib_r.set_seed`), which they advance as R's do.
+
+    Parameters
+    ----------
+    x : array_like, pandas.Series or pandas.DataFrame
+        Binary: a vector of scores, logits or probabilities. Multiclass: an
+        n x K matrix (logits for ``"temperature"``/``"vector"``,
+        probabilities for ``"dirichlet"``, per-class values for ``"ovr"``).
+    y : array_like or pandas.Categorical
+        Binary labels 0/1, or class codes ``1..K`` / a pandas Categorical.
+    method : str, default "platt"
+        Calibration method; unique prefixes are accepted.
+    folds : int, default 5
+        At least 2 and at most the smallest class count.
+    seed : int, optional
+        Seed for the fold assignment only.
+    rng : None, RRandom or numpy.random.Generator, optional
+        Stream for the fold assignment when ``seed`` is None (not in R).
+    **kwargs
+        Passed on as R's ``...``: ``bins``/``strategy`` (histogram), ``eps``
+        (beta, dirichlet), ``lambda``/``lambda_`` (dirichlet),
+        ``base_method`` and the binary method's arguments (ovr).
+
+    Returns
+    -------
+    CalCv
+        ``fold_id``, ``oof_predictions`` (numpy; a pandas Series or a
+        DataFrame with the class levels as columns when ``x`` is one),
+        ``fold_calibrators``, ``final_calibrator``. ``predict(fit, newdata)``
+        is the final calibrator's prediction.
+
+    Raises
+    ------
+    ProbcalError
+        R's messages, among them ``Method "vector" requires a matrix `x` with
+        one column per class.``, ``Method "beta" expects a vector `x`. Use
+        "ovr" for multiclass binning.`` and ``Argument `folds` must not
+        exceed the smallest class count.``
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p = np.linspace(0.05, 0.95, 12)
+    >>> y = [0, 0, 1, 0, 0, 1, 0, 1, 1, 0, 1, 1]
+    >>> fit = cal_cv(p, y, method="histogram", folds=3, bins=5, seed=1)
+    >>> fit.fold_id.shape
+    (12,)
+    """
+    call = format_call("cal_cv", x="\x00x", y="\x00y",
+                       method=method if isinstance(method, str) else None,
+                       folds=None if (not isinstance(folds, (list, tuple, np.ndarray))
+                                      and folds == 5) else folds,
+                       seed=seed, **kwargs)
+    method = match_arg(method, CV_METHODS, arg="method")
+    if is_matrix(x):
+        return _cal_cv_multiclass(x, y, method, folds, seed, rng, call, **kwargs)
+    if method in _MATRIX_ONLY:
+        raise ProbcalError(f'Method "{method}" requires a matrix `x` with one column per class.')
+    xv = as_numeric_vector(x, arg="x").ravel()
+    if method in ("beta", "isotonic", "histogram"):
+        check_probability(xv, arg="x")
+    yv = check_binary_y(y, arg="y", require_both=True)
+    check_same_length(xv, yv, x_arg="x", y_arg="y")
+    folds = check_folds(folds, yv)
+
+    fold_id = stratified_folds(yv, folds, seed=seed, rng=rng)
+    oof = np.zeros(yv.size)
+    fold_calibrators = []
+    for fold in range(1, folds + 1):
+        assessment = fold_id == fold
+        analysis = ~assessment
+        fitted = fit_calibrator(method, xv[analysis], yv[analysis], **kwargs)
+        fold_calibrators.append(fitted)
+        oof[assessment] = fitted.predict(xv[assessment])
+    final = fit_calibrator(method, xv, yv, **kwargs)
+    return new_calibrator(
+        CalCv,
+        method="cross-validated " + final.method,
+        n=yv.size,
+        input=final.input,
+        calibration_method=method,
+        folds=folds,
+        fold_id=fold_id,
+        oof_predictions=_wrap_output(oof, x),
+        fold_calibrators=fold_calibrators,
+        final_calibrator=final,
+        call=call,
+    )
+
+
+def _cal_cv_multiclass(x, y, method, folds, seed, rng, call, **kwargs) -> CalCv:
+    if method in _VECTOR_ONLY:
+        raise ProbcalError(f'Method "{method}" expects a vector `x`. Use "ovr" for multiclass binning.')
+    if method in ("temperature", "vector"):
+        mat = check_logit_matrix(x, arg="x")
+    elif method == "dirichlet":
+        mat = check_prob_matrix(x, arg="x")
+    else:
+        mat = _as_matrix(x, "x", "Argument `x` must be a finite numeric matrix.")
+        if not np.isfinite(mat).all():
+            raise ProbcalError("Argument `x` must be a finite numeric matrix.")
+    labels = check_multiclass_y(y, n_classes=mat.shape[1], arg="y")
+    if mat.shape[0] != labels.codes.size:
+        raise ProbcalError("Arguments `x` and `y` must have the same number of observations.")
+    folds = check_folds(folds, labels.codes)
+
+    fold_id = stratified_folds(labels.codes, folds, seed=seed, rng=rng)
+    oof = np.full(mat.shape, np.nan)
+    fold_calibrators = []
+    for fold in range(1, folds + 1):
+        assessment = fold_id == fold
+        analysis = ~assessment
+        # As in R, the fold calibrators see integer codes (levels "1".."K").
+        fitted = _fit_calibrator_mc(method, mat[analysis], labels.codes[analysis], **kwargs)
+        fold_calibrators.append(fitted)
+        oof[assessment, :] = fitted.predict(mat[assessment])
+    # As in R, the final calibrator sees the caller's x and y (factor levels kept).
+    final = _fit_calibrator_mc(method, x, y, **kwargs)
+    return new_calibrator(
+        CalCv,
+        method="cross-validated " + final.method,
+        n=mat.shape[0],
+        input=final.input,
+        calibration_method=method,
+        folds=folds,
+        fold_id=fold_id,
+        oof_predictions=_wrap_output(oof, x, labels.levels),
+        fold_calibrators=fold_calibrators,
+        final_calibrator=final,
+        k=labels.k,
+        levels=list(labels.levels),
+        call=call,
+        _r_classes=("cal_cv",) + _MULTICLASS,
+    )

@@ -1,0 +1,170 @@
+"""One-vs-rest multiclass calibration built from the binary calibrators.
+
+R equivalent: ``probcal::cal_ovr()`` (``R/multiclass.R``), its
+``predict()`` method and the internal ``fit_calibrator()`` (``R/cv.R``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._checks import ProbcalError, _as_matrix, check_logit_matrix, check_multiclass_y, match_arg
+from ._base import Calibrator, format_call, new_calibrator, r_rowsums
+from ._vector_scaling import _MULTICLASS, _wrong_columns
+
+__all__ = ["cal_ovr", "CalOvr", "fit_calibrator", "renormalize_rows"]
+
+OVR_METHODS = ("platt", "beta", "isotonic", "histogram", "temperature")
+
+_INPUT = {
+    "platt": "scores or probabilities (matrix)",
+    "temperature": "logits (matrix)",
+}
+
+
+def fit_calibrator(method: str, x, y, **kwargs) -> Calibrator:
+    """Fit one binary calibrator by method name.
+
+    R equivalent: probcal's internal ``fit_calibrator(method, x, y, ...)``.
+    As in R, the extra arguments reach only ``cal_beta()`` (``eps``) and
+    ``cal_histogram()`` (``bins``, ``strategy``); the other methods take none
+    and ignore them.
+    """
+    # Imported here: the binary calibrators live in sibling modules that do
+    # not depend on this one, and importing lazily keeps start-up cheap.
+    if method == "platt":
+        from ._platt import cal_platt
+        return cal_platt(x=x, y=y)
+    if method == "temperature":
+        from ._temperature import cal_temperature
+        return cal_temperature(logits=x, y=y)
+    if method == "beta":
+        from ._beta import cal_beta
+        return cal_beta(p=x, y=y, **kwargs)
+    if method == "isotonic":
+        from ._isotonic import cal_isotonic
+        return cal_isotonic(p=x, y=y)
+    if method == "histogram":
+        from ._histogram import cal_histogram
+        return cal_histogram(p=x, y=y, **kwargs)
+    raise ValueError(f"unknown binary calibration method {method!r}")  # pragma: no cover
+
+
+def renormalize_rows(m: np.ndarray) -> np.ndarray:
+    """Rows divided by their sums; a row summing to 0 or to a non-finite value becomes uniform.
+
+    R equivalent: probcal's internal ``renormalize_rows(m)``. Returns a new array.
+    """
+    out = np.array(m, dtype=np.float64, copy=True)
+    with np.errstate(invalid="ignore", over="ignore"):
+        row_sums = r_rowsums(out)
+    bad = ~np.isfinite(row_sums) | (row_sums == 0)
+    if bad.any():
+        out[bad, :] = 1 / out.shape[1]
+        row_sums[bad] = 1.0
+    return out / row_sums[:, np.newaxis]
+
+
+class CalOvr(Calibrator):
+    """A fitted one-vs-rest calibrator.
+
+    R class ``c("cal_ovr", "cal_multiclass", "calibrator")``. Components
+    (R order): ``method`` (``"one-vs-rest "`` + the binary method's name),
+    ``n``, ``input``, ``base_method``, ``calibrators`` (list of K binary
+    calibrators, class k against the rest), ``k``, ``levels``, ``call``.
+    """
+
+    r_class = "cal_ovr"
+
+    def _predict(self, newdata):
+        mat = _as_matrix(newdata, "newdata",
+                         "Argument `newdata` must be a numeric matrix with one column per class.")
+        if mat.shape[1] != self.k:
+            raise _wrong_columns(self.k)
+        columns = [np.asarray(cal.predict(mat[:, j]), dtype=np.float64)
+                   for j, cal in enumerate(self.calibrators)]
+        return renormalize_rows(np.column_stack(columns))
+
+    def summary_params(self):
+        return {"BaseMethod": self.base_method}
+
+
+def cal_ovr(x, y, method=OVR_METHODS, **kwargs) -> CalOvr:
+    """One-vs-rest calibration: a binary calibrator per class, rows renormalised to sum to one.
+
+    R equivalent: ``probcal::cal_ovr(x, y, method = c("platt", "beta",
+    "isotonic", "histogram", "temperature"), ...)``.
+
+    For each class ``k`` the binary calibrator ``method`` is fitted to
+    column ``k`` of ``x`` against the labels ``y == k``. ``predict()``
+    applies each calibrator to its column and divides every row by its sum
+    (a row whose sum is 0 or not finite becomes uniform, ``1/K``).
+
+    Parameters
+    ----------
+    x : array_like or pandas.DataFrame
+        n x K matrix of per-class values: scores or probabilities for
+        ``"platt"``, probabilities in ``[0, 1]`` for ``"beta"``,
+        ``"isotonic"`` and ``"histogram"``, binary one-vs-rest logits for
+        ``"temperature"``. Rows need not sum to one.
+    y : array_like or pandas.Categorical
+        Integer class codes ``1..K`` or a pandas Categorical; every class must
+        occur.
+    method : str, default "platt"
+        The binary calibrator; a unique prefix is accepted (R's
+        ``match.arg``).
+    **kwargs
+        Passed to the binary calibrator as R passes ``...``: ``eps`` to
+        ``cal_beta``, ``bins``/``strategy`` to ``cal_histogram``; ignored by
+        the other methods.
+
+    Returns
+    -------
+    CalOvr
+        ``predict(fit, newdata)`` gives an n x K numpy array whose rows sum
+        to one (a DataFrame with the class levels as columns when ``newdata``
+        is a DataFrame).
+
+    Raises
+    ------
+    ProbcalError
+        R's messages: ``x`` not a numeric matrix, fewer than two columns,
+        missing or infinite values, bad labels, a row-count mismatch, values
+        outside ``[0, 1]`` for a probability method, or a class absent from
+        ``y``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p = np.array([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6],
+    ...               [0.5, 0.4, 0.1], [0.3, 0.3, 0.4], [0.2, 0.6, 0.2]])
+    >>> fit = cal_ovr(p, [1, 2, 3, 2, 3, 1], method="isotonic")
+    >>> fit.predict(p).sum(axis=1).round(12).tolist()
+    [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+    """
+    method_given = method if isinstance(method, str) else None
+    method = match_arg(method, OVR_METHODS, arg="method")
+    mat = check_logit_matrix(x, arg="x")
+    labels = check_multiclass_y(y, n_classes=mat.shape[1], arg="y")
+    if mat.shape[0] != labels.codes.size:
+        raise ProbcalError("Arguments `x` and `y` must have the same number of observations.")
+    if method in ("beta", "isotonic", "histogram") and ((mat < 0) | (mat > 1)).any():
+        raise ProbcalError(f'Argument `x` must contain probabilities in `[0, 1]` for "{method}".')
+    if np.unique(labels.codes).size != labels.k:
+        raise ProbcalError("Every class must appear in `y` for one-vs-rest calibration.")
+    calibrators = []
+    for j in range(1, labels.k + 1):
+        target = (labels.codes == j).astype(np.int64)
+        calibrators.append(fit_calibrator(method, mat[:, j - 1].copy(), target, **kwargs))
+    return new_calibrator(
+        CalOvr,
+        method="one-vs-rest " + calibrators[0].method,
+        n=mat.shape[0],
+        input=_INPUT.get(method, "probabilities (matrix)"),
+        base_method=method,
+        calibrators=calibrators,
+        k=labels.k,
+        levels=list(labels.levels),
+        call=format_call("cal_ovr", x="\x00x", y="\x00y", method=method_given, **kwargs),
+        _r_classes=("cal_ovr",) + _MULTICLASS,
+    )

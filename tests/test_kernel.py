@@ -1,0 +1,365 @@
+"""skce() and the Laplacian-kernel sums: exactness against the direct n x n formulas.
+
+The references are computed with plain numpy from the contract's formulas
+(``np.exp(-np.abs(r[:, None] - r[None, :]) / h)``); the ``r_parity`` tests
+compare with ``reference/r/contract.R`` (the contract written in plain R).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pycalib_r._kernel as K
+from pycalib_r._errors import ProbcalError
+from pycalib_r._kernel import (
+    CanonicalKernel,
+    ScalarKernel,
+    canonical_residuals,
+    median_canonical_distance,
+    median_scalar_distance,
+    scalar_kernel_sum,
+    scalar_kernel_sum_batched,
+    skce,
+)
+from pycalib_r._metrics import mmce
+
+from tests.conftest import REPO
+
+
+def direct_kernel(r, h):
+    return np.exp(-np.abs(r[:, None] - r[None, :]) / h)
+
+
+def direct_sum(r, a, h):
+    return float(a @ direct_kernel(r, h) @ a)
+
+
+def scale(r, a, h):
+    """sum |a_i a_j| k_ij: the size of the terms, for absolute tolerances."""
+    return float(np.abs(a) @ direct_kernel(r, h) @ np.abs(a))
+
+
+def tricky_binary(seed, n):
+    """Probabilities with ties, repeated values and exact 0 and 1."""
+    g = np.random.default_rng(seed)
+    p = g.random(n)
+    p[: n // 4] = np.round(p[: n // 4], 1)
+    p[n // 4: n // 4 + 3] = 0.0
+    p[n // 4 + 3: n // 4 + 6] = 1.0
+    p[-5:] = 0.5
+    g.shuffle(p)
+    y = (g.random(n) < p).astype(np.float64)
+    return p, y
+
+
+# ---------------------------------------------------------------------------
+# Scalar sums
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("h", [0.2, 0.05, 0.7, 1e-3])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_scalar_sum_equals_direct(seed, h):
+    p, y = tricky_binary(seed, 257)
+    e = y - p
+    assert scalar_kernel_sum(p, e, h) == pytest.approx(direct_sum(p, e, h), rel=1e-12)
+
+
+@pytest.mark.parametrize("h", [1e-300, 1e-9, 1e3, 1e300])
+def test_scalar_sum_extreme_bandwidths_do_not_overflow(h):
+    p, y = tricky_binary(4, 200)
+    e = y - p
+    got = scalar_kernel_sum(p, e, h)
+    with np.errstate(over="ignore", under="ignore"):
+        want = direct_sum(p, e, h)
+    assert math.isfinite(got)
+    assert abs(got - want) <= 1e-13 * scale(p, e, h)
+
+
+def test_scalar_sum_all_equal_points_and_small_n():
+    assert scalar_kernel_sum([0.3] * 7, [1.0] * 7, 0.2) == 49.0
+    assert scalar_kernel_sum([0.3], [2.0], 0.2) == 4.0
+    assert scalar_kernel_sum([0.1, 0.3], [1.0, -1.0], 0.2) == pytest.approx(2 - 2 * math.exp(-1), rel=1e-15)
+
+
+@pytest.mark.parametrize("h", [0.2, 0.01, 1e-7])
+def test_batched_sum_equals_direct(h):
+    p, y = tricky_binary(5, 300)
+    e = y - p
+    g = np.random.default_rng(6)
+    w_sign = g.choice([-1.0, 1.0], size=(17, p.size))
+    w_count = g.multinomial(p.size, np.full(p.size, 1 / p.size), size=5).astype(float)
+    kern = direct_kernel(p, h)
+    for w in (w_sign, w_count):
+        got = scalar_kernel_sum_batched(p, e, h, w)
+        want = np.array([(wi * e) @ kern @ (wi * e) for wi in w])
+        assert np.allclose(got, want, rtol=1e-12, atol=0)
+
+
+def test_block_and_scan_paths_agree():
+    """Long sorted runs exercise several blocks and the carries between them."""
+    g = np.random.default_rng(7)
+    n = 5000
+    r = g.random(n)
+    a = g.standard_normal(n)
+    w = g.choice([-1.0, 1.0], size=(6, n))
+    kern = ScalarKernel(r, a, 0.01)
+    ws = kern.sort_weights(w)
+    blocks = kern.weighted_lower(ws)
+    assert len(kern._blocks) > 4
+    scan = kern._weighted_lower_scan(ws)
+    assert np.allclose(blocks, scan, rtol=1e-11, atol=1e-12 * np.abs(a).sum())
+    one = np.array([ScalarKernel(r, wi * a, 0.01).lower() for wi in w])
+    assert np.allclose(blocks, one, rtol=1e-11, atol=1e-12 * np.abs(a).sum())
+
+
+# ---------------------------------------------------------------------------
+# Canonical tiles
+# ---------------------------------------------------------------------------
+
+def direct_canonical(p, codes, h):
+    d = np.sqrt(((p[:, None, :] - p[None, :, :]) ** 2).sum(-1))
+    u = -p.copy()
+    u[np.arange(p.shape[0]), codes - 1] += 1
+    return np.exp(-d / h) * (u @ u.T)
+
+
+def test_canonical_tiles_equal_direct():
+    g = np.random.default_rng(8)
+    p = g.dirichlet(np.ones(4), size=150)
+    p[:10] = p[10]  # identical rows: distance exactly 0
+    codes = g.integers(1, 5, size=150)
+    H = direct_canonical(p, codes, 0.3)
+    off = H.sum() - np.trace(H)
+    for tile in (7, 64, 2048):
+        kern = CanonicalKernel(p, canonical_residuals(p, codes), 0.3, tile=tile)
+        assert kern.offdiag() == pytest.approx(off, rel=1e-12)
+        assert kern.diag() == pytest.approx(np.trace(H), rel=1e-14)
+        w = g.choice([-1.0, 1.0], size=(5, 150))
+        Hz = H - np.diag(np.diag(H))
+        assert np.allclose(kern.weighted_offdiag(w), np.einsum("bi,ij,bj->b", w, Hz, w), rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# skce()
+# ---------------------------------------------------------------------------
+
+def skce_direct(H, estimator):
+    n = H.shape[0]
+    if estimator == "uq":
+        return (H.sum() - np.trace(H)) / (n * (n - 1))
+    if estimator == "biased":
+        return H.sum() / n ** 2
+    m = n // 2
+    return np.mean(H[2 * np.arange(m), 2 * np.arange(m) + 1])
+
+
+@pytest.mark.parametrize("estimator", ["uq", "biased", "ul"])
+def test_skce_binary_equals_direct(estimator):
+    p, y = tricky_binary(9, 301)
+    H = np.outer(y - p, y - p) * direct_kernel(p, 0.2)
+    assert skce(p, y, estimator) == pytest.approx(skce_direct(H, estimator), rel=1e-12)
+
+
+@pytest.mark.parametrize("estimator", ["uq", "biased", "ul"])
+@pytest.mark.parametrize("type", ["canonical", "confidence", "classwise"])
+def test_skce_multiclass_equals_direct(type, estimator):
+    g = np.random.default_rng(10)
+    p = g.dirichlet(np.ones(3), size=121)
+    p[:6] = [1 / 3, 1 / 3, 1 / 3]  # argmax ties: the first column wins
+    codes = g.integers(1, 4, size=121)
+    if type == "canonical":
+        want = skce_direct(direct_canonical(p, codes, 0.25), estimator)
+    elif type == "confidence":
+        top = np.argmax(p, axis=1)
+        r = p[np.arange(121), top]
+        c = (top + 1 == codes).astype(float)
+        want = skce_direct(np.outer(c - r, c - r) * direct_kernel(r, 0.25), estimator)
+    else:
+        vals = []
+        for k in range(3):
+            r = p[:, k]
+            c = (codes == k + 1).astype(float)
+            vals.append(skce_direct(np.outer(c - r, c - r) * direct_kernel(r, 0.25), estimator))
+        want = np.mean(vals)
+    assert skce(p, codes, estimator, 0.25, type) == pytest.approx(want, rel=1e-12)
+
+
+def test_skce_accepts_dataframe_categorical_and_prefixes():
+    g = np.random.default_rng(11)
+    p = g.dirichlet(np.ones(3), size=50)
+    codes = g.integers(1, 4, size=50)
+    cat = pd.Categorical.from_codes(codes - 1, ["a", "b", "c"])
+    base = skce(p, codes)
+    assert skce(pd.DataFrame(p), cat) == base
+    assert skce(p, codes, estimator="b", type="conf") == skce(p, codes, "biased", type="confidence")
+
+
+@pytest.mark.parametrize("bandwidth", [0.2, 0.05, 1.5])
+def test_mmce_is_sqrt_of_biased_confidence_skce(bandwidth):
+    p, y = tricky_binary(12, 200)
+    assert mmce(p, y, bandwidth) == pytest.approx(
+        math.sqrt(max(skce(p, y, "biased", bandwidth, type="confidence"), 0)), rel=1e-14)
+    g = np.random.default_rng(13)
+    pm = g.dirichlet(np.ones(4), size=120)
+    codes = g.integers(1, 5, size=120)
+    assert mmce(pm, codes, bandwidth) == pytest.approx(
+        math.sqrt(max(skce(pm, codes, "biased", bandwidth, type="confidence"), 0)), rel=1e-14)
+
+
+# ---------------------------------------------------------------------------
+# Median bandwidth
+# ---------------------------------------------------------------------------
+
+def brute_median(d):
+    d = d[d > 0]
+    return float(np.median(d))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_median_scalar_exact(seed):
+    g = np.random.default_rng(seed)
+    n = int(g.integers(2, 300))
+    r = g.random(n)
+    if seed % 2:
+        r = np.round(r, 2)
+    iu = np.triu_indices(n, 1)
+    want = brute_median(np.abs(r[:, None] - r[None, :])[iu])
+    assert median_scalar_distance(r) == want
+
+
+@pytest.mark.parametrize("digits", [None, 3, 1])
+def test_median_scalar_selection_path_exact(monkeypatch, digits):
+    """The counting selection used for large n, forced on a size we can check."""
+    monkeypatch.setattr(K, "_ENUM_CAP", 500)
+    monkeypatch.setattr(K, "_SAMPLE", 256)
+    g = np.random.default_rng(14)
+    r = g.random(1500)
+    if digits is not None:
+        r = np.round(r, digits)
+    iu = np.triu_indices(r.size, 1)
+    d = np.abs(r[:, None] - r[None, :])[iu]
+    assert median_scalar_distance(r) == brute_median(d)
+    rs = np.sort(r)
+    ds = np.sort(rs[iu[1]] - rs[iu[0]])
+    for k in (1, 2, 777, ds.size // 2, ds.size - 1, ds.size):
+        assert K._select_sorted_pairs(rs, k) == ds[k - 1]
+
+
+@pytest.mark.parametrize("cap", [1 << 21, 300])
+def test_median_canonical_exact(monkeypatch, cap):
+    monkeypatch.setattr(K, "_ENUM_CAP", cap)
+    monkeypatch.setattr(K, "_SAMPLE", 128)
+    g = np.random.default_rng(15)
+    p = g.dirichlet(np.ones(3), size=160)
+    p[:20] = np.round(p[:20] * 4) / 4
+    p[:20] /= p[:20].sum(axis=1, keepdims=True)
+    iu = np.triu_indices(160, 1)
+    d = np.sqrt(((p[:, None, :] - p[None, :, :]) ** 2).sum(-1))[iu]
+    assert median_canonical_distance(p) == brute_median(d)
+
+
+def test_median_bandwidth_used_by_skce():
+    p, y = tricky_binary(16, 120)
+    h = median_scalar_distance(p)
+    assert skce(p, y, bandwidth="median") == skce(p, y, bandwidth=h)
+
+
+def test_median_no_positive_distance():
+    with pytest.raises(ProbcalError, match="The median bandwidth is undefined: all predictions are equal."):
+        skce([0.4, 0.4, 0.4], [0, 1, 1], bandwidth="median")
+    with pytest.raises(ProbcalError, match="The median bandwidth is undefined"):
+        skce(np.array([[0.5, 0.5], [0.5, 0.5]]), [1, 2], bandwidth="median")
+
+
+# ---------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------
+
+BAD = [
+    ("uq-one-row", lambda: skce([0.2], [1]), "skce(0.2, 1)",
+     'Estimator "uq" needs at least two observations.'),
+    ("ul-one-row", lambda: skce([0.2], [1], "ul"), 'skce(0.2, 1, "ul")',
+     'Estimator "ul" needs at least two observations.'),
+    ("estimator", lambda: skce([0.2, 0.4], [1, 0], "u"), 'skce(c(0.2, 0.4), c(1, 0), "u")',
+     "'arg' should be one of \u201cuq\u201d, \u201cul\u201d, \u201cbiased\u201d"),
+    ("bandwidth-negative", lambda: skce([0.2, 0.4], [1, 0], bandwidth=-1),
+     "skce(c(0.2, 0.4), c(1, 0), bandwidth = -1)",
+     'Argument `bandwidth` must be a single positive number or "median".'),
+    ("bandwidth-string", lambda: skce([0.2, 0.4], [1, 0], bandwidth="med"),
+     'skce(c(0.2, 0.4), c(1, 0), bandwidth = "med")',
+     'Argument `bandwidth` must be a single positive number or "median".'),
+    ("type", lambda: skce(np.array([[0.5, 0.5], [0.2, 0.8]]), [1, 2], type="top"),
+     'skce(matrix(c(0.5, 0.2, 0.5, 0.8), 2), c(1, 2), type = "top")',
+     "'arg' should be one of \u201ccanonical\u201d, \u201cconfidence\u201d, \u201cclasswise\u201d"),
+    ("rows", lambda: skce(np.array([[0.5, 0.5], [0.2, 0.8]]), [1, 2, 1]),
+     "skce(matrix(c(0.5, 0.2, 0.5, 0.8), 2), c(1, 2, 1))",
+     "Arguments `p` and `y` must have the same number of observations."),
+    ("median-biased-one-row", lambda: skce([0.3], [1], "biased", "median"),
+     'skce(0.3, 1, "biased", "median")',
+     "The median bandwidth is undefined: all predictions are equal."),
+]
+
+
+@pytest.mark.parametrize("case", BAD, ids=[c[0] for c in BAD])
+def test_bad_input(case):
+    _, call, _, message = case
+    with pytest.raises(ProbcalError) as err:
+        call()
+    assert str(err.value) == message
+
+
+@pytest.fixture(scope="module")
+def contract(r):
+    r.r(f'source("{(REPO / "reference" / "r" / "contract.R").as_posix()}")')
+    return r
+
+
+@pytest.mark.r_parity
+@pytest.mark.parametrize("case", BAD, ids=[c[0] for c in BAD])
+def test_bad_input_is_the_contracts(case, contract):
+    _, _, r_call, message = case
+    got = contract.r(f"tryCatch({{{r_call}; 'no error'}}, error = function(e) conditionMessage(e))")[0]
+    assert " ".join(got.split()) == message
+
+
+def _to_r(r, x):
+    x = np.asarray(x, dtype=float)
+    if x.ndim == 2:
+        return r.r.matrix(r.FloatVector(x.ravel(order="F")), nrow=x.shape[0])
+    return r.FloatVector(x)
+
+
+@pytest.mark.r_parity
+@pytest.mark.parametrize("bandwidth", [0.2, 0.03, 2.0, "median"])
+@pytest.mark.parametrize("estimator", ["uq", "ul", "biased"])
+def test_skce_matches_contract(contract, estimator, bandwidth):
+    r = contract
+    p, y = tricky_binary(20, 173)
+    g = np.random.default_rng(21)
+    pm = g.dirichlet(np.full(4, 0.7), size=97)
+    pm[:5] = pm[5]
+    codes = g.integers(1, 5, size=97)
+    bw = f'"{bandwidth}"' if isinstance(bandwidth, str) else repr(bandwidth)
+    cases = [(p, y, None)] + [(pm, codes, t) for t in ("canonical", "confidence", "classwise")]
+    for pp, yy, type in cases:
+        r.globalenv["pp"] = _to_r(r, pp)
+        r.globalenv["yy"] = _to_r(r, yy)
+        type_arg = f', type = "{type}"' if type else ""
+        want = r.r(f'skce(pp, yy, "{estimator}", {bw}{type_arg})')[0]
+        got = skce(pp, yy, estimator, bandwidth, type or "canonical")
+        assert got == pytest.approx(want, rel=1e-12), (type, got, want)
+
+
+@pytest.mark.r_parity
+def test_mmce_matches_contract(contract):
+    r = contract
+    p, y = tricky_binary(22, 211)
+    r.globalenv["pp"] = _to_r(r, p)
+    r.globalenv["yy"] = _to_r(r, y)
+    for bw in (0.2, 0.05):
+        want = r.r(f"mmce(pp, yy, {bw})")[0]
+        assert mmce(p, y, bw) == pytest.approx(want, rel=1e-12)
