@@ -145,10 +145,13 @@ def validate_fixture(name: str, data: Any, manifest: dict) -> List[str]:
 
 def load_fixtures(manifest: Optional[dict] = None) -> Tuple[dict, Dict[str, dict], List[str]]:
     """(manifest, {file name: parsed JSON}, problems)."""
-    if manifest is None:
-        manifest = load_toml(MANIFEST)
     files: Dict[str, dict] = {}
     problems: List[str] = []
+    if manifest is None:
+        try:
+            manifest = load_toml(MANIFEST)
+        except (OSError, ValueError) as exc:  # tomllib.TOMLDecodeError is a ValueError
+            return {}, files, [f"reference/manifest.toml: cannot be read ({exc})"]
     for entry in manifest.get("fixtures", []):
         name = entry["file"]
         path = FIXTURES / name

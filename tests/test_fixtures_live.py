@@ -33,7 +33,7 @@ pytestmark = pytest.mark.r_parity
 REPO = _rcall.REPO
 MANIFEST, FILES, PROBLEMS = _rcall.load_fixtures()
 ALL_CASES = list(_rcall.iter_cases(FILES))
-TOL = {name: (t["rtol"], t["atol"]) for name, t in MANIFEST["tolerance"].items()}
+TOL = {name: (t["rtol"], t["atol"]) for name, t in MANIFEST.get("tolerance", {}).items()}
 
 
 def _sample_cases():

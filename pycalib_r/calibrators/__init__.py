@@ -7,10 +7,14 @@ components follow R's list (attributes, and items under R's names);
 
 from ._base import Calibrator, CalibratorSummary, new_calibrator, predict, summary
 from ._beta import CalBeta, cal_beta
+from ._cv import cal_cv
+from ._dirichlet import cal_dirichlet
 from ._histogram import CalHistogram, cal_histogram
 from ._isotonic import CalIsotonic, IsoregFit, cal_isotonic
+from ._ovr import cal_ovr
 from ._platt import CalPlatt, GlmFit, cal_platt
 from ._temperature import CalTemperature, cal_temperature
+from ._vector_scaling import cal_vector_scaling
 
 __all__ = [
     "Calibrator",
@@ -23,6 +27,10 @@ __all__ = [
     "cal_beta",
     "cal_isotonic",
     "cal_histogram",
+    "cal_vector_scaling",
+    "cal_dirichlet",
+    "cal_ovr",
+    "cal_cv",
     "CalPlatt",
     "CalTemperature",
     "CalBeta",

@@ -10,8 +10,7 @@
 #                                        value: a value, list(print = text) or
 #                                        list(error = conditionMessage)
 #   harness_json(x)                      JSON text of a value, numbers at full
-#                                        precision (shortest of %.15g/%.16g/%.17g
-#                                        that reads back exactly)
+#                                        precision (sprintf("%.17g"))
 #
 # Encoding rules (mirrored by tests/_rcall.py):
 #   double       -> JSON number that always shows a "." or exponent ("1.0")
@@ -133,11 +132,11 @@ harness_json_double <- function(x) {
   if (is.nan(x)) return('"NaN"')
   if (is.na(x)) return('"NA"')
   if (is.infinite(x)) return(if (x > 0) '"Inf"' else '"-Inf"')
-  text <- NULL
-  for (digits in 15:17) {
-    text <- sprintf(paste0("%.", digits, "g"), x)
-    if (as.numeric(text) == x) break
-  }
+  # Always 17 significant digits: any correctly rounding reader (Python's
+  # float(), C's strtod) gets x back exactly. A shorter form chosen by reading
+  # it back with R's own parser is not safe, because R_strtod is not always
+  # correctly rounded.
+  text <- sprintf("%.17g", x)
   if (!grepl("[.eE]", text)) text <- paste0(text, ".0")
   text
 }
