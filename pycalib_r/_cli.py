@@ -56,9 +56,8 @@ def _read_csv(path: str, p_cols: List[str], y_col: str):
                          f"it has: {', '.join(map(str, frame.columns))}")
     p = frame[p_cols[0]] if len(p_cols) == 1 else frame[list(p_cols)]
     y = frame[y_col]
-    if len(p_cols) > 1 and not np.issubdtype(y.dtype, np.number):
-        import pandas as pd  # noqa: F811 - labels name the probability columns
-
+    if len(p_cols) > 1 and not pd.api.types.is_numeric_dtype(y.dtype):
+        # class names: the probability columns, in order, are the levels
         y = pd.Categorical(y, categories=list(p_cols))
     return p, y
 

@@ -9,9 +9,15 @@ the stored fixtures cover those cases.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+
+# Loading R through rpy2 prepends R's library folders to LD_LIBRARY_PATH in
+# this process, which can make a child Python load another libpython; child
+# processes get the environment as it was before R was loaded.
+ORIGINAL_ENV = dict(os.environ)
 
 REPO = Path(__file__).resolve().parents[1]
 SEEDS = REPO.parent / "shared" / "seeds"
