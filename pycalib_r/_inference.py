@@ -53,8 +53,10 @@ TEST_METHODS = ("bootstrap", "asymptotic")
 TEST_TYPES = ("canonical", "confidence")
 CI_METRICS = ("ece", "skce", "mmce", "mce", "ace")
 
-# Elements of a (replicates x n) float block handled at once (32 MB).
+# Elements of a (replicates x n) float block handled at once: 32 MB for the
+# wild bootstrap's weights, 8 MB for resample counts (cache-friendlier).
 _BATCH_ELEMENTS = 1 << 22
+_COUNT_ELEMENTS = 1 << 20
 # A whole (replicates x n) weight matrix for the canonical form, if it fits.
 _CANONICAL_WEIGHTS_BYTES = 256 << 20
 
@@ -295,9 +297,12 @@ def _batch_rows(n: int, n_total: int) -> int:
 
 def _counts(idx: np.ndarray, n: int) -> np.ndarray:
     """Rows of 1-based resample indices -> rows of counts per observation."""
-    b = idx.shape[0]
-    flat = (idx.astype(np.int64) - 1) + n * np.arange(b, dtype=np.int64)[:, None]
-    return np.bincount(flat.ravel(), minlength=b * n).reshape(b, n).astype(np.float64)
+    out = np.empty((idx.shape[0], n))
+    # One bincount per row on the raw indices: faster than one big bincount
+    # over row-offset indices, whose scattered writes miss the cache.
+    for b in range(idx.shape[0]):
+        out[b] = np.bincount(idx[b], minlength=n + 1)[1:]
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -516,6 +521,7 @@ class _BinnedEngine:
                 order = np.argsort(r, kind="stable")
                 item["order"] = order
                 item["rs"] = r[order]
+                item["cs"] = c[order]
             self.problems.append(item)
 
     def values(self, counts: np.ndarray) -> np.ndarray:
@@ -533,26 +539,35 @@ class _BinnedEngine:
             sums = counts @ item["design"]
             return binned_error(sums[:, :nb], sums[:, nb:2 * nb], sums[:, 2 * nb:],
                                 self.kind, self.debiased)
-        r, c = item["r"], item["c"]
-        n = r.size
-        cum = np.cumsum(counts[:, item["order"]], axis=1)
-        probs = seq01(self.bins + 1)
-        qs = _quantile8_sorted_counts(item["rs"], cum.astype(np.int64), n, probs)
-        out = np.empty(counts.shape[0])
-        for b in range(counts.shape[0]):
-            breaks = qs[b].copy()
-            breaks[0] = 0.0
-            breaks[-1] = 1.0
-            breaks = np.unique(breaks)
-            nb = breaks.size - 1
-            idx = find_bins(r, breaks)
-            w = counts[b]
-            out[b] = binned_error(
-                np.bincount(idx, weights=w, minlength=nb),
-                np.bincount(idx, weights=w * r, minlength=nb),
-                np.bincount(idx, weights=w * c, minlength=nb),
-                self.kind, self.debiased)
-        return out
+        # Equal-frequency edges depend on the resample: its type-8 quantiles
+        # come from cumulative counts over the sorted values. In sorted order
+        # every bin is a contiguous run, so bin sums are segment sums.
+        rs, cs = item["rs"], item["cs"]
+        n = rs.size
+        n_rep = counts.shape[0]
+        # np.take keeps the rows C-contiguous (w[:, order] would not).
+        w = np.take(counts, item["order"], axis=1)
+        cum = np.cumsum(w, axis=1).astype(np.int64)
+        qs = _quantile8_sorted_counts(rs, cum, n, seq01(self.bins + 1))
+        inner = qs[:, 1:-1]
+        # findInterval on R's sort(unique(edges)) with the ends set to 0 and 1:
+        # a run starts at the first value >= its edge; an inner edge equal to
+        # 1 merges into the closed last bin, so it starts no run.
+        pos = np.searchsorted(rs, inner.ravel(), side="left").reshape(inner.shape)
+        pos[inner >= 1.0] = n
+        starts = np.hstack([np.zeros((n_rep, 1), dtype=np.int64), pos,
+                            np.full((n_rep, 1), n, dtype=np.int64)])
+        seg_lo, seg_hi = starts[:, :-1], starts[:, 1:]
+        nonempty = seg_hi > seg_lo
+        # Row-major order makes the non-empty segments' flat starts increasing
+        # and each segment end where the next one starts.
+        flat_starts = (seg_lo + n * np.arange(n_rep, dtype=np.int64)[:, None])[nonempty]
+        sums = []
+        for x in (w, w * rs, w * cs):
+            out = np.zeros(seg_lo.shape)
+            out[nonempty] = np.add.reduceat(x.ravel(), flat_starts)
+            sums.append(out)
+        return binned_error(sums[0], sums[1], sums[2], self.kind, self.debiased)
 
 
 class _KernelEngine:
@@ -582,7 +597,10 @@ class _KernelEngine:
             self.h = h
 
     def batch_rows(self, n_boot: int) -> int:
-        if self.scalar is None and self.estimator != "ul":
+        if self.scalar is None:
+            if self.estimator == "ul":
+                # The drawn pairs' rows are gathered: (rows, n/2, K) temporaries.
+                return max(1, min(n_boot, _BATCH_ELEMENTS // (self.n * self.data.k)))
             return max(1, min(n_boot, _CANONICAL_WEIGHTS_BYTES // (8 * self.n)))
         return _batch_rows(self.n, n_boot)
 
@@ -679,6 +697,7 @@ def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None
     metric = match_arg(metric, CI_METRICS)
     conf_level = check_conf_level(conf_level)
     n_boot = check_bins(n_boot, arg="n_boot")
+    _check_dots(metric, kwargs)
 
     if metric in ("ece", "mce", "ace"):
         fn = {"ece": ece, "mce": mce, "ace": ace}[metric]
@@ -703,6 +722,37 @@ def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None
     return CalCI(estimate, lower, upper, conf_level, metric, "percentile bootstrap", n_boot)
 
 
+_METRIC_ARGS = {
+    "ece": ("type", "debiased", "strategy"),
+    "mce": ("type",),
+    "ace": ("type",),
+    "skce": ("estimator", "bandwidth", "type"),
+    "mmce": ("bandwidth",),
+}
+
+
+def _deparse(value) -> str:
+    """R's ``deparse()`` of a simple argument value, for R's error text."""
+    if isinstance(value, (bool, np.bool_)):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return format_r(float(value), digits=15)
+    if value is None:
+        return "NULL"
+    return repr(value)
+
+
+def _check_dots(metric: str, kwargs: dict) -> None:
+    """R's "unused argument" error for ``...`` that the metric does not take."""
+    unused = [k for k in kwargs if k not in _METRIC_ARGS[metric]]
+    if unused:
+        plural = "s" if len(unused) > 1 else ""
+        listed = ", ".join(f"{k} = {_deparse(kwargs[k])}" for k in unused)
+        raise ProbcalError(f"unused argument{plural} ({listed})")
+
+
 def _replicates(metric, p, y, bins, kwargs, n_boot, stream, progress) -> np.ndarray:
     if metric in ("ece", "mce", "ace"):
         strategy = match_arg(kwargs.get("strategy", "equal_width"), STRATEGIES)
@@ -710,10 +760,7 @@ def _replicates(metric, p, y, bins, kwargs, n_boot, stream, progress) -> np.ndar
         engine = _BinnedEngine(metric, _binned_problems(p, y, kwargs), check_bins(bins),
                                debiased, strategy)
         n = engine.problems[0]["r"].size
-        rows = _batch_rows(n, n_boot)
-        if strategy == "equal_freq":
-            # The per-resample loop over edges dominates; keep batches small.
-            rows = max(1, min(rows, 64))
+        rows = max(1, min(n_boot, _COUNT_ELEMENTS // max(n, 1)))
         return _run(lambda idx: engine.values(_counts(idx, n)), n, n_boot, rows, stream, progress)
 
     if metric == "skce":

@@ -20,7 +20,17 @@ import pytest
 
 from pycalib_r import _rng
 from pycalib_r._errors import ProbcalError
-from pycalib_r._inference import CalCI, CalTest, _quantile8_sorted_counts, _upper_tail, cal_ci, cal_test
+from pycalib_r._inference import (
+    CalCI,
+    CalTest,
+    _BinnedEngine,
+    _counts,
+    _quantile8_sorted_counts,
+    _upper_tail,
+    cal_ci,
+    cal_test,
+)
+from pycalib_r._metrics import ece
 from pycalib_r._binning import quantile_r, seq01
 from pycalib_r._progress import Progress
 
@@ -204,6 +214,26 @@ def test_quantile8_from_counts_equals_quantile_r():
             assert np.array_equal(got[b], quantile_r(r[idx[b]], probs, type=8))
 
 
+@pytest.mark.parametrize("debiased", [False, True])
+@pytest.mark.parametrize("bins", [1, 3, 10, 25])
+def test_equal_freq_resamples_equal_ece_on_the_resample(bins, debiased):
+    """The count-based equal-frequency path equals ece() of each explicit resample."""
+    g = np.random.default_rng(bins)
+    n = 90
+    p = g.random(n)
+    p[:30] = np.round(p[:30], 1)  # ties, and quantiles that repeat
+    p[30:34] = 1.0
+    p[34:37] = 0.0
+    y = (g.random(n) < p).astype(int)
+    idx = g.integers(1, n + 1, size=(40, n)).astype(np.int32)
+    idx[0] = np.arange(1, n + 1)
+    idx[1] = 31  # every draw is a 1.0: all inner edges equal 1
+    engine = _BinnedEngine("ece", [(p, y.astype(float))], bins, debiased, "equal_freq")
+    got = engine.values(_counts(idx, n))
+    want = [ece(p[i - 1], y[i - 1], bins=bins, debiased=debiased, strategy="equal_freq") for i in idx]
+    assert np.allclose(got, want, rtol=1e-12, atol=1e-15)
+
+
 def test_result_objects_item_access():
     res = CalTest({"z": 1.5}, 0.06, "m", "d", {"SKCE_ul": 0.01}, "binary calibration")
     assert res["statistic"] == {"z": 1.5} and res["estimate"]["SKCE_ul"] == 0.01
@@ -300,6 +330,13 @@ BAD = [
      "The asymptotic test is degenerate: all pair terms are equal."),
     ("p-range", lambda: cal_test([0.1, 1.5], [0, 1]), "cal_test(c(0.1, 1.5), c(0, 1))",
      "Argument `p` must contain probabilities in `[0, 1]`."),
+    ("unused-argument", lambda: cal_ci(P, Y, metric="ece", estimator="uq"),
+     'cal_ci(P, Y, metric = "ece", estimator = "uq")', 'unused argument (estimator = "uq")'),
+    ("unused-arguments", lambda: cal_ci(P, Y, metric="mce", debiased=True, foo=1.5),
+     'cal_ci(P, Y, metric = "mce", debiased = TRUE, foo = 1.5)',
+     "unused arguments (debiased = TRUE, foo = 1.5)"),
+    ("mmce-type", lambda: cal_ci(P, Y, metric="mmce", type="confidence"),
+     'cal_ci(P, Y, metric = "mmce", type = "confidence")', 'unused argument (type = "confidence")'),
     ("ci-median-constant", lambda: cal_ci([0.4] * 4, Y, metric="skce", bandwidth="median"),
      'cal_ci(rep(0.4, 4), Y, metric = "skce", bandwidth = "median")',
      "The median bandwidth is undefined: all predictions are equal."),

@@ -249,10 +249,11 @@ def test_median_scalar_selection_path_exact(monkeypatch, digits):
         assert K._select_sorted_pairs(rs, k) == ds[k - 1]
 
 
-@pytest.mark.parametrize("cap", [1 << 21, 300])
-def test_median_canonical_exact(monkeypatch, cap):
+@pytest.mark.parametrize("cap,sample", [(1 << 21, 1 << 17), (300, 128), (20, 8), (5, 3)])
+def test_median_canonical_exact(monkeypatch, cap, sample):
+    """Small caps force the pivot histogram and its refinement between pivots."""
     monkeypatch.setattr(K, "_ENUM_CAP", cap)
-    monkeypatch.setattr(K, "_SAMPLE", 128)
+    monkeypatch.setattr(K, "_SAMPLE", sample)
     g = np.random.default_rng(15)
     p = g.dirichlet(np.ones(3), size=160)
     p[:20] = np.round(p[:20] * 4) / 4
