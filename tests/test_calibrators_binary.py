@@ -38,8 +38,9 @@ from pycalib_r.calibrators._base import (
 from pycalib_r.calibrators._beta import cal_beta
 from pycalib_r.calibrators._histogram import cal_histogram, fill_empty_bins
 from pycalib_r.calibrators._isotonic import cal_isotonic
+from pycalib_r.calibrators._optim import brent_fmin
 from pycalib_r.calibrators._platt import cal_platt
-from pycalib_r.calibrators._temperature import brent_fmin, cal_temperature
+from pycalib_r.calibrators._temperature import cal_temperature
 from tests.conftest import r_assign, to_r
 
 TOL_GLM = 1e-10      # iterative fits (R's own arithmetic is repeated, so far below 1e-7)
@@ -609,3 +610,20 @@ def test_log_losses():
     assert abs(binary_log_loss(p, y) - want) <= 1e-15
     prob = np.array([[0.2, 0.8], [1.0, 0.0]])
     assert abs(multiclass_log_loss(prob, np.array([2, 2])) - (-(math.log(0.8) + math.log(1e-15)) / 2)) <= 1e-14
+
+
+
+def test_temperature_predict_refuses_overflowing_logits():
+    # R 4.2.2, probcal 0.1.0: set.seed(1); z <- rnorm(50) * 3;
+    # y <- rbinom(50, 1, 1 / (1 + exp(-z * 2))); f <- cal_temperature(z, y)
+    # gives temperature 0.1085456 < 1, and predict(f, c(1.7e308, 1)) fails in
+    # inv_logit() with this message.
+    import pycalib_r as pc
+
+    pc.set_seed(1)
+    z = pc.rnorm(50) * 3
+    y = pc.rbinom(50, 1, 1 / (1 + np.exp(-z * 2)))
+    fit = pc.cal_temperature(z, y)
+    assert fit.temperature < 1
+    with pytest.raises(ProbcalError, match=r"^Argument `x` must contain only finite values\.$"):
+        pc.predict(fit, [1.7e308, 1.0])

@@ -30,6 +30,7 @@ from pycalib_r.calibrators._cv import cal_cv
 from pycalib_r.calibrators._dirichlet import cal_dirichlet
 from pycalib_r.calibrators._ovr import cal_ovr
 from pycalib_r.calibrators._vector_scaling import cal_vector_scaling
+from tests.conftest import r_assign
 
 TOL_BFGS = 1e-5
 TOL_EXACT = 1e-10
@@ -99,6 +100,19 @@ def _load(rr, n, k, seed, levels, name="d"):
     return logits, prob, y
 
 
+def _load_case(rr, case, what):
+    """Dataset ``case`` in R as ``d``/``dy`` and 40 new rows as ``nd``.
+
+    Returns ``d${what}``, the labels and ``nd${what}`` for Python, where
+    ``what`` is ``"logits"`` or ``"prob"``.
+    """
+    _, n, k, seed, levels = case
+    logits, prob, y = _load(rr, n, k, seed, levels)
+    _load(rr, 40, k, seed + 1, None, name="nd")
+    x = logits if what == "logits" else prob
+    return x, y, np.array(rr.r(f"nd${what}"))
+
+
 def _r_num(rr, code):
     return np.array(rr.r(code), dtype=float)
 
@@ -127,9 +141,7 @@ def _check_text(r_text, fit, rname):
 @pytest.mark.r_parity
 @pytest.mark.parametrize("case", DATASETS, ids=[d[0] for d in DATASETS])
 def test_vector_scaling_matches_probcal(rr, r_text, case):
-    _, n, k, seed, levels = case
-    logits, _, y = _load(rr, n, k, seed, levels)
-    new_logits, _, _ = _load(rr, 40, k, seed + 1, None, name="nd")
+    logits, y, new_logits = _load_case(rr, case, "logits")
     rr.r("f <- cal_vector_scaling(d$logits, dy)")
     fit = cal_vector_scaling(logits, y)
     _check_object(rr, fit, "f")
@@ -152,10 +164,8 @@ DIRICHLET_LAMBDAS = [("select", None, "NULL"), ("zero", 0, "0"), ("l0.01", 0.01,
 @pytest.mark.parametrize("lam", DIRICHLET_LAMBDAS, ids=[x[0] for x in DIRICHLET_LAMBDAS])
 @pytest.mark.parametrize("case", DATASETS, ids=[d[0] for d in DATASETS])
 def test_dirichlet_matches_probcal(rr, r_text, case, lam):
-    _, n, k, seed, levels = case
     _, lam_py, lam_r = lam
-    _, prob, y = _load(rr, n, k, seed, levels)
-    _, new_prob, _ = _load(rr, 40, k, seed + 1, None, name="nd")
+    prob, y, new_prob = _load_case(rr, case, "prob")
     rr.r(f"f <- cal_dirichlet(d$prob, dy, lambda = {lam_r})")
     fit = cal_dirichlet(prob, y, lambda_=lam_py)
     _check_object(rr, fit, "f")
@@ -205,11 +215,8 @@ OVR_CASES = [
 @pytest.mark.parametrize("case", [DATASETS[1], DATASETS[2]], ids=[DATASETS[1][0], DATASETS[2][0]])
 @pytest.mark.parametrize("ovr", OVR_CASES, ids=[f"{c[0]}-{c[1]}-{i}" for i, c in enumerate(OVR_CASES)])
 def test_ovr_matches_probcal(rr, r_text, case, ovr):
-    _, n, k, seed, levels = case
     method, what, kwargs, r_extra = ovr
-    logits, prob, y = _load(rr, n, k, seed, levels)
-    _load(rr, 40, k, seed + 1, None, name="nd")
-    x = logits if what == "logits" else prob
+    x, y, new = _load_case(rr, case, what)
     rr.r(f'f <- suppressWarnings(cal_ovr(d${what}, dy, method = "{method}"{r_extra}))')
     fit = cal_ovr(x, y, method=method, **kwargs)
     _check_object(rr, fit, "f")
@@ -217,7 +224,6 @@ def test_ovr_matches_probcal(rr, r_text, case, ovr):
     for j, cal in enumerate(fit.calibrators, start=1):
         assert cal.keys() == list(rr.r(f"names(f$calibrators[[{j}]])"))
     assert _maxdiff(fit.predict(x), _r_num(rr, f"predict(f, d${what})")) <= TOL_EXACT
-    new = np.array(rr.r(f"nd${what}"))
     assert _maxdiff(fit.predict(new), _r_num(rr, f"predict(f, nd${what})")) <= TOL_EXACT
     _check_text(r_text, fit, "f")
 
@@ -228,11 +234,9 @@ def test_ovr_uniform_fallback_matches_probcal(rr):
     x = np.array([[0.9, 0.05, 0.05], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6], [0.7, 0.2, 0.1],
                   [0.3, 0.6, 0.1], [0.1, 0.1, 0.8], [0.05, 0.05, 0.05]])
     y = np.array([1, 2, 3, 1, 2, 3, 1])
-    rr.r("x <- rbind(c(0.9, 0.05, 0.05), c(0.1, 0.8, 0.1), c(0.2, 0.2, 0.6), c(0.7, 0.2, 0.1), "
-         "c(0.3, 0.6, 0.1), c(0.1, 0.1, 0.8), c(0.05, 0.05, 0.05))")
-    rr.r("f <- cal_ovr(x, c(1, 2, 3, 1, 2, 3, 1), method = 'isotonic')")
     new = np.array([[0.0, 0.0, 0.0], [0.5, 0.3, 0.2]])
-    rr.r("new <- rbind(c(0, 0, 0), c(0.5, 0.3, 0.2))")
+    r_assign(rr, x=x, new=new)
+    rr.r("f <- cal_ovr(x, c(1, 2, 3, 1, 2, 3, 1), method = 'isotonic')")
     got = cal_ovr(x, y, method="isotonic").predict(new)
     assert _maxdiff(got, _r_num(rr, "predict(f, new)")) <= TOL_EXACT
 
@@ -255,11 +259,8 @@ CV_MULTI = [
 @pytest.mark.parametrize("case", [DATASETS[0], DATASETS[3]], ids=[DATASETS[0][0], DATASETS[3][0]])
 @pytest.mark.parametrize("cv", CV_MULTI, ids=[f"{c[0]}-{i}" for i, c in enumerate(CV_MULTI)])
 def test_cv_multiclass_matches_probcal(rr, r_text, case, cv):
-    _, n, k, seed, levels = case
     method, what, kwargs, r_extra = cv
-    logits, prob, y = _load(rr, n, k, seed, levels)
-    _load(rr, 40, k, seed + 1, None, name="nd")
-    x = logits if what == "logits" else prob
+    x, y, new = _load_case(rr, case, what)
     rr.r(f'f <- cal_cv(d${what}, dy, method = "{method}", folds = 3, seed = 11{r_extra})')
     fit = cal_cv(x, y, method=method, folds=3, seed=11, **kwargs)
     _check_object(rr, fit, "f")
@@ -268,7 +269,6 @@ def test_cv_multiclass_matches_probcal(rr, r_text, case, cv):
     np.testing.assert_array_equal(fit.fold_id, np.array(rr.r("f$fold_id")))
     tol = TOL_BFGS if method in ("vector", "dirichlet") else TOL_EXACT
     assert _maxdiff(fit.oof_predictions, _r_num(rr, "f$oof_predictions")) <= tol
-    new = np.array(rr.r(f"nd${what}"))
     assert _maxdiff(fit.predict(new), _r_num(rr, f"predict(f, nd${what})")) <= tol
     for j, cal in enumerate(fit.fold_calibrators, start=1):
         assert cal.levels == list(rr.r(f"f$fold_calibrators[[{j}]]$levels"))

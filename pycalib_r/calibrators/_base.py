@@ -7,11 +7,14 @@ starts with ``method``, ``n`` and ``input`` and ends with ``call``.
 are attributes (dots in R names become underscores) and are also items under
 their R names (``fit["x_thresholds"]``).
 
-The second half of this module holds the small numerical building blocks that
-must reproduce R's floating-point results: R's ``sum``/``mean``/``rowSums``
-accumulate in x87 long double, and R calls the C library's ``exp``, ``log``
-and ``log1p`` (numpy's SIMD versions differ from glibc in the last bit for a
-few percent of inputs, which is enough to move an optimiser's path).
+The module also holds what several calibrator families share: the checks
+every multiclass calibrator makes (R repeats them in each function; here
+they are written once), and the small numerical building blocks that must
+reproduce R's floating-point results: R's ``sum``/``mean``/``rowSums``/
+``colSums`` accumulate in x87 long double, and R calls the C library's
+``exp``, ``log`` and ``log1p`` (numpy's SIMD versions differ from glibc in
+the last bit for a few percent of inputs, which is enough to move an
+optimiser's path).
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ import numpy as np
 from scipy import special as _sp
 
 from .. import _format
+from .._checks import MulticlassLabels, check_multiclass_y
+from .._errors import ProbcalError
 from .._options import get_option
 
 __all__ = [
@@ -33,6 +38,9 @@ __all__ = [
     "summary",
     "new_calibrator",
     "EMOJI_BALANCE",
+    "MULTICLASS",
+    "multiclass_labels",
+    "check_newdata_columns",
     "r_sum",
     "r_mean",
     "r_int_mean",
@@ -41,7 +49,11 @@ __all__ = [
     "r_log",
     "r_log1p",
     "r_rowsums",
+    "col_sums",
+    "clip_eps",
+    "plogis",
     "softmax",
+    "one_hot",
     "binary_log_loss",
     "multiclass_log_loss",
     "as_character",
@@ -289,6 +301,33 @@ def _warn(message: str) -> None:
 
 
 # ---------------------------------------------------------------------------
+# Checks shared by the multiclass calibrators
+# ---------------------------------------------------------------------------
+
+# The class vector's tail for every multiclass fit: c(<subclass>, "cal_multiclass", "calibrator").
+MULTICLASS = ("cal_multiclass", "calibrator")
+
+
+def multiclass_labels(mat: np.ndarray, y, x_arg: str) -> MulticlassLabels:
+    """The label check every multiclass fit makes after checking its matrix, in R's order.
+
+    R: ``check_multiclass_y(y, n_classes = ncol(x), arg = "y")``, then the
+    abort when ``nrow(x)`` differs from the number of labels; ``x_arg`` names
+    the matrix argument in that message.
+    """
+    labels = check_multiclass_y(y, n_classes=mat.shape[1], arg="y")
+    if mat.shape[0] != labels.codes.size:
+        raise ProbcalError(f"Arguments `{x_arg}` and `y` must have the same number of observations.")
+    return labels
+
+
+def check_newdata_columns(mat: np.ndarray, k: int) -> None:
+    """The ``predict()`` check of the multiclass calibrators: ``ncol(newdata)`` must be ``k``."""
+    if mat.shape[1] != k:
+        raise ProbcalError(f"Argument `newdata` must have {k} column{'' if k == 1 else 's'}, one per class.")
+
+
+# ---------------------------------------------------------------------------
 # R-exact numerics
 # ---------------------------------------------------------------------------
 
@@ -332,6 +371,11 @@ def r_rowsums(m) -> np.ndarray:
     for j in range(mat.shape[1]):
         acc += mat[:, j]
     return acc.astype(np.float64)
+
+
+def col_sums(m: np.ndarray) -> np.ndarray:
+    """R ``colSums()``: each column summed top to bottom in long double, then rounded."""
+    return np.cumsum(m, axis=0, dtype=_LD)[-1].astype(np.float64)
 
 
 def r_round(x, digits: int = 0):
@@ -421,6 +465,20 @@ def r_log1p(x) -> np.ndarray:
     return _sp.boxcox1p(np.asarray(x, dtype=np.float64), 0.0)
 
 
+def clip_eps(p, eps: float) -> np.ndarray:
+    """``pmin(pmax(p, eps), 1 - eps)``: the clipping of R's ``clip_prob()``, without its checks."""
+    return np.minimum(np.maximum(p, eps), 1 - eps)
+
+
+def plogis(x) -> np.ndarray:
+    """R ``plogis(x)``: ``1 / (1 + exp(-x))`` with the C library's ``exp``.
+
+    An overflowing ``exp`` gives 0, as in R, without numpy's warning.
+    """
+    with np.errstate(over="ignore"):
+        return 1 / (1 + r_exp(-x))
+
+
 def softmax(x) -> np.ndarray:
     """Row-wise softmax exactly as probcal's internal ``softmax()`` computes it in R.
 
@@ -431,9 +489,16 @@ def softmax(x) -> np.ndarray:
     return z / r_rowsums(z)[:, None]
 
 
+def one_hot(codes: np.ndarray, k: int) -> np.ndarray:
+    """probcal's internal ``one_hot()`` for 1-based class codes."""
+    out = np.zeros((codes.size, k))
+    out[np.arange(codes.size), codes - 1] = 1.0
+    return out
+
+
 def binary_log_loss(p, y, eps: float = 1e-15) -> float:
     """probcal's internal ``binary_log_loss()``: summed (not averaged) cross-entropy."""
-    p = np.minimum(np.maximum(np.asarray(p, dtype=np.float64), eps), 1 - eps)
+    p = clip_eps(np.asarray(p, dtype=np.float64), eps)
     y = np.asarray(y, dtype=np.float64)
     return -r_sum(y * r_log(p) + (1 - y) * r_log1p(-p))
 
@@ -443,5 +508,5 @@ def multiclass_log_loss(prob, codes, eps: float = 1e-15) -> float:
     prob = np.asarray(prob, dtype=np.float64)
     codes = np.asarray(codes, dtype=np.int64)
     picked = prob[np.arange(codes.size), codes - 1]
-    picked = np.minimum(np.maximum(picked, eps), 1 - eps)
+    picked = clip_eps(picked, eps)
     return -r_mean(r_log(picked))

@@ -8,9 +8,10 @@ from .._checks import as_numeric_vector, check_binary_y, check_eps, check_probab
 from ._base import (
     Calibrator,
     as_character,
+    clip_eps,
     format_call,
     new_calibrator,
-    r_exp,
+    plogis,
     r_log,
     r_log1p,
     rounded,
@@ -18,10 +19,6 @@ from ._base import (
 from ._platt import glm_binomial
 
 __all__ = ["cal_beta", "CalBeta"]
-
-
-def _clip(p: np.ndarray, eps: float) -> np.ndarray:
-    return np.minimum(np.maximum(p, eps), 1 - eps)
 
 
 class CalBeta(Calibrator):
@@ -37,11 +34,10 @@ class CalBeta(Calibrator):
     def _predict(self, newdata):
         p = check_probability(newdata, arg="newdata")
         check_eps(self.eps)
-        p = _clip(p, self.eps)
+        p = clip_eps(p, self.eps)
         eta = self.a * r_log(p) - self.b * r_log1p(-p) + self.c
         eta = as_numeric_vector(eta, arg="x")  # R's inv_logit() input check
-        with np.errstate(over="ignore"):
-            return 1 / (1 + r_exp(-eta))
+        return plogis(eta)
 
     def summary_params(self):
         return {
@@ -88,7 +84,7 @@ def cal_beta(p, y, eps=1e-15) -> CalBeta:
     y_arr = check_binary_y(y, arg="y", require_both=True)
     check_same_length(p_arr, y_arr, x_arg="p", y_arg="y")
     eps = check_eps(eps)
-    p_clip = _clip(p_arr, eps)
+    p_clip = clip_eps(p_arr, eps)
     design = np.column_stack([np.ones(p_arr.size), r_log(p_clip), r_log1p(-p_clip)])
     fit = glm_binomial(design, y_arr.astype(np.float64), ["(Intercept)", "log_p", "log_1mp"], warn=True)
     coefs = dict(fit.coefficients)

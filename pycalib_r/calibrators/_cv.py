@@ -16,16 +16,14 @@ from .._checks import (
     check_binary_y,
     check_folds,
     check_logit_matrix,
-    check_multiclass_y,
     check_prob_matrix,
     check_probability,
     check_same_length,
     is_matrix,
     match_arg,
 )
-from ._base import Calibrator, _wrap_output, format_call, new_calibrator
+from ._base import MULTICLASS, Calibrator, _wrap_output, format_call, multiclass_labels, new_calibrator
 from ._ovr import fit_calibrator
-from ._vector_scaling import _MULTICLASS
 
 __all__ = ["cal_cv", "CalCv", "stratified_folds"]
 
@@ -72,6 +70,24 @@ def stratified_folds(y, folds: int, seed=None, rng=None) -> np.ndarray:
         perm = np.asarray(stream.sample_int(idx.size, idx.size), dtype=np.int64) - 1
         fold_id[idx[perm]] = np.arange(idx.size) % folds + 1
     return fold_id
+
+
+def _cross_fit(fit_one, x: np.ndarray, y: np.ndarray, fold_id: np.ndarray, folds: int,
+               oof: np.ndarray) -> list:
+    """R's fold loop: for each fold, fit on the other folds and predict the held-out rows.
+
+    ``fit_one(x, y)`` fits one calibrator; the held-out predictions fill the
+    rows of ``oof`` (an array the caller has just made) in place. Returns the fold
+    calibrators in fold order.
+    """
+    fold_calibrators = []
+    for fold in range(1, folds + 1):
+        assessment = fold_id == fold
+        analysis = ~assessment
+        fitted = fit_one(x[analysis], y[analysis])
+        fold_calibrators.append(fitted)
+        oof[assessment] = fitted.predict(x[assessment])
+    return fold_calibrators
 
 
 class CalCv(Calibrator):
@@ -208,13 +224,8 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
 
     fold_id = stratified_folds(yv, folds, seed=seed, rng=rng)
     oof = np.zeros(yv.size)
-    fold_calibrators = []
-    for fold in range(1, folds + 1):
-        assessment = fold_id == fold
-        analysis = ~assessment
-        fitted = fit_calibrator(method, xv[analysis], yv[analysis], **kwargs)
-        fold_calibrators.append(fitted)
-        oof[assessment] = fitted.predict(xv[assessment])
+    fold_calibrators = _cross_fit(lambda xa, ya: fit_calibrator(method, xa, ya, **kwargs),
+                                  xv, yv, fold_id, folds, oof)
     final = fit_calibrator(method, xv, yv, **kwargs)
     return new_calibrator(
         CalCv,
@@ -242,21 +253,14 @@ def _cal_cv_multiclass(x, y, method, folds, seed, rng, call, **kwargs) -> CalCv:
         mat = _as_matrix(x, "x", "Argument `x` must be a finite numeric matrix.")
         if not np.isfinite(mat).all():
             raise ProbcalError("Argument `x` must be a finite numeric matrix.")
-    labels = check_multiclass_y(y, n_classes=mat.shape[1], arg="y")
-    if mat.shape[0] != labels.codes.size:
-        raise ProbcalError("Arguments `x` and `y` must have the same number of observations.")
+    labels = multiclass_labels(mat, y, x_arg="x")
     folds = check_folds(folds, labels.codes)
 
     fold_id = stratified_folds(labels.codes, folds, seed=seed, rng=rng)
     oof = np.full(mat.shape, np.nan)
-    fold_calibrators = []
-    for fold in range(1, folds + 1):
-        assessment = fold_id == fold
-        analysis = ~assessment
-        # As in R, the fold calibrators see integer codes (levels "1".."K").
-        fitted = _fit_calibrator_mc(method, mat[analysis], labels.codes[analysis], **kwargs)
-        fold_calibrators.append(fitted)
-        oof[assessment, :] = fitted.predict(mat[assessment])
+    # As in R, the fold calibrators see integer codes (levels "1".."K").
+    fold_calibrators = _cross_fit(lambda xa, ya: _fit_calibrator_mc(method, xa, ya, **kwargs),
+                                  mat, labels.codes, fold_id, folds, oof)
     # As in R, the final calibrator sees the caller's x and y (factor levels kept).
     final = _fit_calibrator_mc(method, x, y, **kwargs)
     return new_calibrator(
@@ -273,5 +277,5 @@ def _cal_cv_multiclass(x, y, method, folds, seed, rng, call, **kwargs) -> CalCv:
         k=labels.k,
         levels=list(labels.levels),
         call=call,
-        _r_classes=("cal_cv",) + _MULTICLASS,
+        _r_classes=("cal_cv",) + MULTICLASS,
     )

@@ -4,8 +4,8 @@ R equivalent: ``probcal::cal_dirichlet()`` (``R/scaling.R``) with the
 internal ``fit_multinomial()`` (``R/multiclass.R``) and
 ``select_dirichlet_lambda()``.
 
-Each fit runs R's BFGS on R's arithmetic (see :mod:`._vector_scaling` for
-why), so weights, biases, the selected ``lambda`` and predictions are R's.
+Each fit runs R's BFGS on R's arithmetic (see :mod:`._optim` for why), so
+weights, biases, the selected ``lambda`` and predictions are R's.
 """
 
 from __future__ import annotations
@@ -15,18 +15,24 @@ import numbers
 
 import numpy as np
 
-from .._checks import ProbcalError, check_eps, check_multiclass_y, check_prob_matrix
+from .._checks import ProbcalError, check_eps, check_prob_matrix
 from ._base import (
+    MULTICLASS,
     Calibrator,
     as_character,
+    check_newdata_columns,
+    clip_eps,
+    col_sums,
     format_call,
+    multiclass_labels,
     multiclass_log_loss,
     new_calibrator,
+    one_hot,
     r_log,
     r_sum,
     softmax,
 )
-from ._vector_scaling import _MULTICLASS, _SoftmaxCache, _wrong_columns, matprod_t, one_hot, vmmin
+from ._optim import SoftmaxCache, vmmin
 
 __all__ = ["cal_dirichlet", "CalDirichlet", "fit_multinomial"]
 
@@ -34,6 +40,18 @@ __all__ = ["cal_dirichlet", "CalDirichlet", "fit_multinomial"]
 _LAMBDA_GRID = (0.0, 1e-4, 1e-3, 1e-2, 1e-1)
 _LAMBDA_FALLBACK = 1e-3
 _LAMBDA_MESSAGE = "Argument `lambda` must be `NULL` or a single non-negative number."
+
+
+def matprod_t(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """R ``x %*% t(w)`` in the reference BLAS order (``dgemm``/``dgemv``).
+
+    Each entry is a double-precision sum over the inner index taken in
+    order, which is what the reference BLAS that R uses on Debian computes.
+    """
+    out = x[:, 0:1] * w[:, 0][np.newaxis, :]
+    for col in range(1, x.shape[1]):
+        out = out + x[:, col:col + 1] * w[:, col][np.newaxis, :]
+    return out
 
 
 def _crossprod_seq(resid: np.ndarray, features: np.ndarray) -> np.ndarray:
@@ -75,7 +93,7 @@ def fit_multinomial(features: np.ndarray, codes: np.ndarray, k: int, lambda_: fl
         weight, bias = unpack(par)
         return matprod_t(features, weight) + bias[np.newaxis, :]
 
-    prob_of = _SoftmaxCache(logits_of)
+    prob_of = SoftmaxCache(logits_of)
 
     def objective(par):
         value = multiclass_log_loss(prob_of(par), codes)
@@ -88,7 +106,7 @@ def fit_multinomial(features: np.ndarray, codes: np.ndarray, k: int, lambda_: fl
     def gradient(par):
         resid = (prob_of(par) - targets) / n
         grad_weight = _crossprod_seq(resid, features)
-        grad_bias = np.cumsum(resid, axis=0, dtype=np.longdouble)[-1].astype(np.float64)
+        grad_bias = col_sums(resid)
         if penalise:
             weight, bias = unpack(par)
             penalized = weight if mask is None else weight * mask
@@ -153,10 +171,6 @@ def _check_lambda(value):
     return value
 
 
-def _clip(p: np.ndarray, eps: float) -> np.ndarray:
-    return np.minimum(np.maximum(p, eps), 1 - eps)
-
-
 class CalDirichlet(Calibrator):
     """A fitted Dirichlet calibrator.
 
@@ -177,9 +191,8 @@ class CalDirichlet(Calibrator):
 
     def _predict(self, newdata):
         mat = check_prob_matrix(newdata, arg="newdata")
-        if mat.shape[1] != self.k:
-            raise _wrong_columns(self.k)
-        features = r_log(_clip(mat, self.eps))
+        check_newdata_columns(mat, self.k)
+        features = r_log(clip_eps(mat, self.eps))
         return softmax(matprod_t(features, self.weight) + self.bias[np.newaxis, :])
 
     def summary_params(self):
@@ -197,8 +210,7 @@ def cal_dirichlet(p, y, lambda_=None, eps=1e-12, **kwargs) -> CalDirichlet:
     the ODIR penalty ``lambda * (sum of squared off-diagonal W + sum b^2)``
     with R's BFGS (start ``W = I``, ``b = 0``, ``maxit = 500``), run on R's
     arithmetic so that the fitted values are R's (see
-    :func:`~pycalib_r.calibrators._vector_scaling.cal_vector_scaling` for why
-    this matters with BFGS).
+    :mod:`pycalib_r.calibrators._optim` for why this matters with BFGS).
 
     With ``lambda_=None``, ``lambda`` is chosen from ``0, 1e-4, 1e-3, 1e-2,
     1e-1`` by held-out log-likelihood on ``min(3, smallest class count)``
@@ -256,13 +268,11 @@ def cal_dirichlet(p, y, lambda_=None, eps=1e-12, **kwargs) -> CalDirichlet:
     if kwargs:
         raise TypeError(f"cal_dirichlet() got an unexpected keyword argument {next(iter(kwargs))!r}")
     mat = check_prob_matrix(p, arg="p")
-    labels = check_multiclass_y(y, n_classes=mat.shape[1], arg="y")
-    if mat.shape[0] != labels.codes.size:
-        raise ProbcalError("Arguments `p` and `y` must have the same number of observations.")
+    labels = multiclass_labels(mat, y, x_arg="p")
     lam_given = _check_lambda(lambda_)
     eps_value = check_eps(eps)
     k = mat.shape[1]
-    features = r_log(_clip(mat, eps_value))
+    features = r_log(clip_eps(mat, eps_value))
     lam = _select_lambda(features, labels.codes, k) if lam_given is None else lam_given
     weight, bias, value, convergence = fit_multinomial(features, labels.codes, k, lambda_=lam)
     return new_calibrator(
@@ -280,5 +290,5 @@ def cal_dirichlet(p, y, lambda_=None, eps=1e-12, **kwargs) -> CalDirichlet:
         levels=list(labels.levels),
         call=format_call("cal_dirichlet", p="\x00p", y="\x00y", **{"lambda": lam_given},
                          eps=None if eps_value == 1e-12 else eps_value),
-        _r_classes=("cal_dirichlet",) + _MULTICLASS,
+        _r_classes=("cal_dirichlet",) + MULTICLASS,
     )

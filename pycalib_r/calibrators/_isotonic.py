@@ -5,11 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import check_binary_y, check_probability, check_same_length
-from ._base import Calibrator, as_character, format_call, new_calibrator
+from ._base import Calibrator, as_character, format_call, new_calibrator, r_mean
 
 __all__ = ["cal_isotonic", "CalIsotonic", "IsoregFit", "isoreg"]
-
-_LD = np.longdouble
 
 
 class IsoregFit:
@@ -92,17 +90,14 @@ def isoreg(x, y) -> IsoregFit:
 
 
 def _r_mean_runs(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """R ``mean()`` of each run (long-double two-pass), done only where a run varies."""
+    """R ``mean()`` of each run, computed only where a run varies (a constant run's mean is its value)."""
     out = values[starts].copy()
     ends = starts + lengths
     for i in np.flatnonzero(lengths > 1):
         seg = values[starts[i]:ends[i]]
         if np.all(seg == seg[0]):
             continue
-        n = _LD(seg.size)
-        s = np.cumsum(seg, dtype=_LD)[-1] / n
-        t = np.cumsum(seg.astype(_LD) - s, dtype=_LD)[-1]
-        out[i] = float(s + t / n)
+        out[i] = r_mean(seg)
     return out
 
 

@@ -8,9 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import ProbcalError, _as_matrix, check_logit_matrix, check_multiclass_y, match_arg
-from ._base import Calibrator, format_call, new_calibrator, r_rowsums
-from ._vector_scaling import _MULTICLASS, _wrong_columns
+from .._checks import ProbcalError, _as_matrix, check_logit_matrix, match_arg
+from ._base import (
+    MULTICLASS,
+    Calibrator,
+    check_newdata_columns,
+    format_call,
+    multiclass_labels,
+    new_calibrator,
+    r_rowsums,
+)
 
 __all__ = ["cal_ovr", "CalOvr", "fit_calibrator", "renormalize_rows"]
 
@@ -79,8 +86,7 @@ class CalOvr(Calibrator):
     def _predict(self, newdata):
         mat = _as_matrix(newdata, "newdata",
                          "Argument `newdata` must be a numeric matrix with one column per class.")
-        if mat.shape[1] != self.k:
-            raise _wrong_columns(self.k)
+        check_newdata_columns(mat, self.k)
         columns = [np.asarray(cal.predict(mat[:, j]), dtype=np.float64)
                    for j, cal in enumerate(self.calibrators)]
         return renormalize_rows(np.column_stack(columns))
@@ -145,9 +151,7 @@ def cal_ovr(x, y, method=OVR_METHODS, **kwargs) -> CalOvr:
     method_given = method if isinstance(method, str) else None
     method = match_arg(method, OVR_METHODS, arg="method")
     mat = check_logit_matrix(x, arg="x")
-    labels = check_multiclass_y(y, n_classes=mat.shape[1], arg="y")
-    if mat.shape[0] != labels.codes.size:
-        raise ProbcalError("Arguments `x` and `y` must have the same number of observations.")
+    labels = multiclass_labels(mat, y, x_arg="x")
     if method in ("beta", "isotonic", "histogram") and ((mat < 0) | (mat > 1)).any():
         raise ProbcalError(f'Argument `x` must contain probabilities in `[0, 1]` for "{method}".')
     if np.unique(labels.codes).size != labels.k:
@@ -166,5 +170,5 @@ def cal_ovr(x, y, method=OVR_METHODS, **kwargs) -> CalOvr:
         k=labels.k,
         levels=list(labels.levels),
         call=format_call("cal_ovr", x="\x00x", y="\x00y", method=method_given, **kwargs),
-        _r_classes=("cal_ovr",) + _MULTICLASS,
+        _r_classes=("cal_ovr",) + MULTICLASS,
     )

@@ -23,6 +23,7 @@ from ._base import (
     as_character,
     format_call,
     new_calibrator,
+    plogis,
     r_exp,
     r_log,
     r_sum,
@@ -423,9 +424,7 @@ class CalPlatt(Calibrator):
         # R passes eta to inv_logit(), whose input check rejects the NA an
         # aliased slope produces.
         eta = as_numeric_vector(eta, arg="x")
-        with np.errstate(over="ignore"):
-            # plogis(eta) = 1 / (1 + exp(-eta)) with the C library's exp
-            return 1 / (1 + r_exp(-eta))
+        return plogis(eta)
 
     def summary_params(self):
         return {name: rounded(value, 4) for name, value in self.coefficients.items()}

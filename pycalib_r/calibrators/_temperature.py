@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import math
-import warnings
-from typing import Callable, Tuple
 
 import numpy as np
 
@@ -12,124 +10,30 @@ from .._checks import (
     as_numeric_vector,
     check_binary_y,
     check_logit_matrix,
-    check_multiclass_y,
     check_same_length,
     is_matrix,
 )
 from .._errors import ProbcalError
 from ._base import (
+    MULTICLASS,
     Calibrator,
     binary_log_loss,
+    check_newdata_columns,
     format_call,
+    multiclass_labels,
     multiclass_log_loss,
     new_calibrator,
-    r_exp,
+    plogis,
     rounded,
     softmax,
 )
+from ._optim import optim_brent
 
-__all__ = ["cal_temperature", "CalTemperature", "brent_fmin", "optim_brent"]
+__all__ = ["cal_temperature", "CalTemperature"]
 
-_DBL_EPS = 2.220446049250313e-16
-_DBL_MAX = 1.7976931348623157e308
-_RELTOL = math.sqrt(_DBL_EPS)  # optim()'s default control$reltol
+# probcal's search interval for the temperature.
 _LOWER = 1e-3
 _UPPER = 1e3
-
-
-def brent_fmin(ax: float, bx: float, f: Callable[[float], float], tol: float) -> float:
-    """Brent's one-dimensional minimiser, step for step as R's ``Brent_fmin()``.
-
-    R equivalent: the C routine behind ``optimize(f, c(ax, bx), tol = tol)``
-    (``src/library/stats/src/optimize.c``); golden-section and parabolic steps
-    and the stopping rule are R's, so the same objective gives the same ``x``.
-    """
-    c = (3.0 - math.sqrt(5.0)) * 0.5
-    eps = math.sqrt(_DBL_EPS)
-    a = ax
-    b = bx
-    v = a + c * (b - a)
-    w = v
-    x = v
-    d = 0.0
-    e = 0.0
-    fx = f(x)
-    fv = fx
-    fw = fx
-    tol3 = tol / 3.0
-    while True:
-        xm = (a + b) * 0.5
-        tol1 = eps * abs(x) + tol3
-        t2 = tol1 * 2.0
-        if abs(x - xm) <= t2 - (b - a) * 0.5:
-            break
-        p = 0.0
-        q = 0.0
-        r = 0.0
-        if abs(e) > tol1:
-            r = (x - w) * (fx - fv)
-            q = (x - v) * (fx - fw)
-            p = (x - v) * q - (x - w) * r
-            q = (q - r) * 2.0
-            if q > 0.0:
-                p = -p
-            else:
-                q = -q
-            r = e
-            e = d
-        if abs(p) >= abs(q * 0.5 * r) or p <= q * (a - x) or p >= q * (b - x):
-            e = (b - x) if x < xm else (a - x)
-            d = c * e
-        else:
-            d = p / q
-            u = x + d
-            if u - a < t2 or b - u < t2:
-                d = tol1
-                if x >= xm:
-                    d = -d
-        if abs(d) >= tol1:
-            u = x + d
-        elif d > 0.0:
-            u = x + tol1
-        else:
-            u = x - tol1
-        fu = f(u)
-        if fu <= fx:
-            if u < x:
-                b = x
-            else:
-                a = x
-            v, w, x = w, x, u
-            fv, fw, fx = fw, fx, fu
-        else:
-            if u < x:
-                a = u
-            else:
-                b = u
-            if fu <= fw or w == x:
-                v, fv = w, fw
-                w, fw = u, fu
-            elif fu <= fv or v == x or v == w:
-                v, fv = u, fu
-    return x
-
-
-def optim_brent(fn: Callable[[float], float], lower: float, upper: float) -> Tuple[float, float, int]:
-    """R ``optim(par, fn, method = "Brent", lower, upper)`` with default control.
-
-    Returns ``(par, value, convergence)``; like R's ``do_fmin``, a non-finite
-    objective is replaced by the largest double (with R's warning).
-    """
-
-    def guarded(x: float) -> float:
-        val = float(fn(x))
-        if not math.isfinite(val):
-            warnings.warn("NA/Inf replaced by maximum positive value", RuntimeWarning, stacklevel=3)
-            return _DBL_MAX
-        return val
-
-    par = brent_fmin(lower, upper, guarded, _RELTOL)
-    return par, float(fn(par)), 0
 
 
 class CalTemperature(Calibrator):
@@ -151,22 +55,29 @@ class CalTemperature(Calibrator):
             if k is None:
                 # R compares ncol(newdata) with a NULL `k` and `if ()` fails.
                 raise ProbcalError("argument is of length zero")
-            if mat.shape[1] != k:
-                raise ProbcalError(
-                    f"Argument `newdata` must have {k} column{'' if k == 1 else 's'}, one per class."
-                )
+            check_newdata_columns(mat, k)
             return softmax(mat / self.temperature)
         z = as_numeric_vector(newdata, arg="newdata")
         with np.errstate(over="ignore"):
-            return 1 / (1 + r_exp(-(z / self.temperature)))
+            scaled = z / self.temperature
+        # R's inv_logit() checks its argument: huge logits over a small
+        # temperature overflow to +-Inf and are refused, as in R.
+        return plogis(as_numeric_vector(scaled, arg="x"))
 
     def summary_params(self):
         return {"Temperature": rounded(self.temperature, 4)}
 
 
-def _plogis(z: np.ndarray) -> np.ndarray:
-    with np.errstate(over="ignore"):
-        return 1 / (1 + r_exp(-z))
+def _fit_temperature(objective):
+    """R's ``optim(par = 1, objective, method = "Brent", lower = 1e-3, upper = 1e3)``
+    and the check on its result, as both ``cal_temperature()`` branches make them.
+
+    Returns ``(temperature, value, convergence)``.
+    """
+    temperature, value, convergence = optim_brent(objective, _LOWER, _UPPER)
+    if not math.isfinite(temperature) or temperature <= 0:
+        raise ProbcalError("The fitted temperature must be positive and finite.")
+    return temperature, value, convergence
 
 
 def cal_temperature(logits, y) -> CalTemperature:
@@ -209,11 +120,9 @@ def cal_temperature(logits, y) -> CalTemperature:
     check_same_length(z, y_arr, x_arg="logits", y_arg="y")
 
     def objective(temperature: float) -> float:
-        return binary_log_loss(_plogis(z / temperature), y_arr)
+        return binary_log_loss(plogis(z / temperature), y_arr)
 
-    temperature, value, convergence = optim_brent(objective, _LOWER, _UPPER)
-    if not math.isfinite(temperature) or temperature <= 0:
-        raise ProbcalError("The fitted temperature must be positive and finite.")
+    temperature, value, convergence = _fit_temperature(objective)
     return new_calibrator(
         CalTemperature,
         method="temperature scaling",
@@ -228,17 +137,13 @@ def cal_temperature(logits, y) -> CalTemperature:
 
 def _cal_temperature_multiclass(logits, y) -> CalTemperature:
     mat = check_logit_matrix(logits, arg="logits")
-    labels = check_multiclass_y(y, n_classes=mat.shape[1], arg="y")
-    if mat.shape[0] != labels.codes.size:
-        raise ProbcalError("Arguments `logits` and `y` must have the same number of observations.")
+    labels = multiclass_labels(mat, y, x_arg="logits")
     codes = labels.codes
 
     def objective(temperature: float) -> float:
         return multiclass_log_loss(softmax(mat / temperature), codes)
 
-    temperature, value, convergence = optim_brent(objective, _LOWER, _UPPER)
-    if not math.isfinite(temperature) or temperature <= 0:
-        raise ProbcalError("The fitted temperature must be positive and finite.")
+    temperature, value, convergence = _fit_temperature(objective)
     return new_calibrator(
         CalTemperature,
         method="multiclass temperature scaling",
@@ -250,5 +155,5 @@ def _cal_temperature_multiclass(logits, y) -> CalTemperature:
         k=labels.k,
         levels=list(labels.levels),
         call=format_call("cal_temperature", ("logits", "y")),
-        _r_classes=("cal_temperature", "cal_multiclass", "calibrator"),
+        _r_classes=("cal_temperature",) + MULTICLASS,
     )
