@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import numbers
 import secrets
+import sys
 import warnings
 
 import numpy as np
@@ -58,6 +59,12 @@ _N_KEY = 624
 _STATE_LEN = _N_KEY + 2
 # Bulk generation is chunked so temporaries stay a few tens of MB.
 _CHUNK = 1 << 21
+# R_unif_index tries per pass of the bulk index sampler: words, candidates
+# and the acceptance mask of one pass (about 1.2 MB at 2 words a try) stay in
+# L2, which is what makes the passes cheaper than generating the words.
+_INDEX_CHUNK = 1 << 16
+# Byte order decides where a word's high half sits in a uint16/uint8 view.
+_LITTLE = sys.byteorder == "little"
 _min = min  # methods take R's `min`/`max` argument names, shadowing the builtins
 
 
@@ -109,6 +116,66 @@ def _below(v, dn):
     if dn == math.floor(dn):
         return v < np.uint64(int(dn))
     return v.astype(np.float64) < dn
+
+
+def _words32(gen, n):
+    """``n`` raw MT19937 words as uint32 from a Generator on the stream's bit
+    generator: for the full 32-bit range numpy returns ``next_uint32``
+    itself, one word per value (the same words as ``random_raw``, at half
+    the memory)."""
+    return gen.integers(0, 4294967296, size=n, dtype=np.uint32)
+
+
+class _IndexJoin:
+    """How ``rbits(bits)`` candidates are assembled from raw words.
+
+    R joins ``nchunk`` 16-bit chunks (each ``word >> 16``) high to low and
+    masks the result to ``bits`` bits. Only the last ``ceil(bits / 16)``
+    chunks survive the mask, so the candidate is built by copying those
+    chunks' high halves (a uint16 view of the words) into the 16-bit pieces
+    of an unsigned integer just wide enough (16, 32 or 64 bits), masking the
+    top piece on the way: one strided copy per piece, no shifts and no
+    64-bit temporaries.
+    """
+
+    __slots__ = ("bits", "nchunk", "dtype", "width", "pieces", "thresh", "all_ok")
+
+    def __init__(self, bits, dn):
+        self.bits = bits
+        self.nchunk = bits // 16 + 1
+        npiece = _min(max(1, -(-bits // 16)), self.nchunk)
+        self.width = 1 if npiece == 1 else (2 if npiece == 2 else 4)
+        self.dtype = np.dtype({1: np.uint16, 2: np.uint32, 4: np.uint64}[self.width])
+        mask = (1 << bits) - 1
+        hi = 1 if _LITTLE else 0  # the high half of a word in its uint16 pair
+        pieces = []
+        for j in range(npiece):  # j = 0 is the least significant piece
+            col = j if _LITTLE else self.width - 1 - j
+            src = 2 * (self.nchunk - 1 - j) + hi
+            pieces.append((col, src, (mask >> (16 * j)) & 0xFFFF))
+        self.pieces = pieces
+        # For an integer candidate v, v < dn is v < ceil(dn); a threshold
+        # beyond every candidate accepts all tries.
+        thresh = math.ceil(dn)
+        self.all_ok = thresh > mask
+        self.thresh = None if self.all_ok else self.dtype.type(thresh)
+
+    def buffer(self, ntry):
+        """Zeroed piece buffer for ``ntry`` candidates (unused pieces stay 0)."""
+        return np.zeros((ntry, self.width), dtype=np.uint16)
+
+    def join(self, w, buf):
+        """Candidates for the tries in ``w`` (``ntry * nchunk`` words),
+        written into ``buf[:ntry]``; returns them as a 1-D view."""
+        ntry = w.size // self.nchunk
+        w16 = w.view(np.uint16).reshape(ntry, 2 * self.nchunk)
+        b = buf[:ntry]
+        for col, src, m in self.pieces:
+            if m == 0xFFFF:
+                b[:, col] = w16[:, src]
+            else:
+                np.bitwise_and(w16[:, src], np.uint16(m), out=b[:, col])
+        return b.view(self.dtype).reshape(ntry)
 
 
 def _index_bits(dn):
@@ -1252,48 +1319,86 @@ class RRandom:
 
     def _index_candidates(self, ntry, nchunk, mask):
         """``ntry`` tries of R's ``rbits``: 16-bit chunks of ``nchunk`` words
-        joined high to low, masked to the needed bits. R's chunk
+        joined high to low, masked to the needed bits (uint64). R's chunk
         ``(int) floor(unif_rand() * 65536)`` is exactly ``word >> 16`` (the
         product is exact, and the fixed-up 0 word still gives 0)."""
-        w = self._raw(ntry * nchunk)
-        w >>= np.uint64(16)
-        if nchunk == 1:
-            v = w
-        else:
-            ch = w.reshape(ntry, nchunk)
-            v = ch[:, 0].copy()
-            for j in range(1, nchunk):
-                v <<= np.uint64(16)
-                v |= ch[:, j]
-        v &= mask
-        return v
+        join = _IndexJoin(int(mask).bit_length(), 0.0)
+        w = _words32(np.random.Generator(self._bg), ntry * nchunk)
+        return join.join(w, join.buffer(ntry)).astype(np.uint64)
 
-    def _unif_index_bulk(self, dn, count):
-        """``count`` successive ``R_unif_index(dn)`` values (0-based, int64)."""
-        out = np.empty(count, dtype=np.int64)
+    def _unif_index_fill(self, dn, out, offset=0):
+        """Fill ``out`` (1-D, contiguous, integer) with successive
+        ``R_unif_index(dn) + offset`` values, leaving the stream where R
+        leaves it. ``out``'s type must hold ``dn - 1 + offset``.
+
+        Passes of ``_INDEX_CHUNK`` tries are drawn while at least that many
+        values are still needed (every try of such a pass is then consumed,
+        accepted or not). Only the last, smaller passes can overshoot; those
+        alone snapshot the state, and when they end early the stream is
+        rewound and advanced by exactly the words R used.
+        """
+        count = out.size
         if count == 0:
             return out
         if dn <= 0:
-            out[:] = 0
+            out[:] = offset
             return out
-        bits = _index_bits(dn)
-        nchunk = bits // 16 + 1
-        mask = np.uint64((1 << bits) - 1)
-        rate = float(dn) / float(2 ** bits)
+        join = _IndexJoin(_index_bits(dn), dn)
+        nchunk = join.nchunk
+        rate = _min(1.0, float(dn) / float(2 ** join.bits))
+        big = _INDEX_CHUNK
+        gen = np.random.Generator(self._bg)
+        buf = join.buffer(_min(big, count if join.all_ok else int(count / rate * 1.02) + 32))
+        # Accepted candidates go straight into `out` through an unsigned view
+        # when the widths agree (they are below dn, so the signed type reads
+        # them unchanged); otherwise through a small buffer and a casting copy.
+        direct = out.dtype.kind in "iu" and out.dtype.itemsize == join.dtype.itemsize
+        dst = out.view(join.dtype) if direct else out
+        tmp = None if direct else np.empty(buf.shape[0], dtype=join.dtype)
+        sel = np.empty(buf.shape[0], dtype=bool)
+        off = join.dtype.type(offset) if direct else offset
         done = 0
         while done < count:
             need = count - done
-            ntry = _min(int(need / rate * 1.02) + 32, _CHUNK)
-            snap = self._bg.state
-            v = self._index_candidates(ntry, nchunk, mask)
-            acc = np.flatnonzero(_below(v, dn))[:need]
-            out[done:done + acc.size] = v[acc].astype(np.int64)
-            done += acc.size
-            used = (int(acc[-1]) + 1) if acc.size == need else ntry
-            if used != ntry:
+            snap = None
+            if join.all_ok or need >= big:
+                ntry = _min(need, big)
+            else:
+                ntry = _min(int(need / rate * 1.02) + 32, big)
+                snap = self._bg.state
+            v = join.join(_words32(gen, ntry * nchunk), buf)
+            used = ntry
+            if join.all_ok:
+                k = ntry
+                target = dst[done:done + k]
+                target[...] = v
+            else:
+                s = sel[:ntry]
+                np.less(v, join.thresh, out=s)
+                k = int(np.count_nonzero(s))
+                if k >= need:
+                    # The need-th acceptance ends R's loop; a pass of `big`
+                    # tries only gets here when every try was accepted.
+                    used = int(np.flatnonzero(s)[need - 1]) + 1
+                    s, v, k = s[:used], v[:used], need
+                if direct:
+                    target = dst[done:done + k]
+                    np.compress(s, v, out=target)
+                else:
+                    np.compress(s, v, out=tmp[:k])
+                    target = dst[done:done + k]
+                    target[...] = tmp[:k]
+            if offset:
+                target += off
+            if snap is not None and used != ntry:
                 self._bg.state = snap
                 self._advance(used * nchunk)
+            done += k
         return out
+
+    def _unif_index_bulk(self, dn, count, offset=0):
+        """``count`` successive ``R_unif_index(dn) + offset`` values (int64)."""
+        return self._unif_index_fill(dn, np.empty(count, dtype=np.int64), offset)
 
     def sample_int(self, n, size=None, replace=False, prob=None, useHash=None):  # noqa: N803
         """Random integers in 1..n, as R's ``sample.int``.
@@ -1367,7 +1472,7 @@ class RRandom:
         # R passes (int) n below INT_MAX and the double itself above it.
         dni = float(int(dn)) if (dn <= _INT_MAX and k <= _INT_MAX) else dn
         if repl or k < 2:
-            return self._unif_index_bulk(dni, k) + 1
+            return self._unif_index_bulk(dni, k, 1)
         return self._sample_noreplace(dni, k)
 
     def _sample_noreplace(self, dn, k):
@@ -1564,10 +1669,19 @@ class RRandom:
         n = _check_nonneg_int(n, "n")
         total = n_boot * n
         out = np.empty(total, dtype=dtype)
-        for start in range(0, total, _CHUNK):
-            m = _min(_CHUNK, total - start)
-            bit = (self._raw(m) >> np.uint64(16)) & np.uint64(1)
-            out[start:start + m] = bit.astype(np.int8) * 2 - 1
+        if total == 0:
+            return out.reshape(n_boot, n)
+        gen = np.random.Generator(self._bg)
+        step = _min(4 * _INDEX_CHUNK, total)
+        two = np.empty(step, dtype=np.uint8)
+        # Bit 16 of a word is bit 0 of its third byte (little-endian).
+        lead = 2 if _LITTLE else 1
+        for start in range(0, total, step):
+            m = _min(step, total - start)
+            t = two[:m]
+            np.bitwise_and(_words32(gen, m).view(np.uint8)[lead::4], 1, out=t)
+            np.left_shift(t, 1, out=t)
+            np.subtract(t.view(np.int8), 1, out=out[start:start + m], casting="unsafe")
         return out.reshape(n_boot, n)
 
     def sample_int_replace(self, n, size, n_rep):
@@ -1592,10 +1706,8 @@ class RRandom:
         n_rep = _check_nonneg_int(n_rep, "n_rep")
         if n == 0 and size > 0:
             raise ProbcalError("invalid first argument")
-        idx = self._unif_index_bulk(float(n), size * n_rep) + 1
-        if n <= _INT_MAX:
-            idx = idx.astype(np.int32)
-        return idx.reshape(n_rep, size)
+        out = np.empty(size * n_rep, dtype=np.int32 if n <= _INT_MAX else np.int64)
+        return self._unif_index_fill(float(n), out, 1).reshape(n_rep, size)
 
     def __repr__(self):
         pos = self._bg.state["state"]["pos"]

@@ -8,7 +8,6 @@ rpy2 and require bit equality of the values and of ``.Random.seed``.
 
 from __future__ import annotations
 
-import time
 import warnings
 
 import numpy as np
@@ -306,17 +305,31 @@ def test_qnorm_port_boundaries():
     assert np.isnan(q[4])
 
 
-def test_runif_speed():
-    g = RRandom(1)
-    g.runif(10_000_000)
-    best = min(_timed(lambda: g.runif(10_000_000)) for _ in range(3))
-    assert best < 1.0
+def test_words32_are_the_raw_words():
+    # The bulk samplers read words through Generator.integers on the full
+    # uint32 range; that must be numpy's next_uint32, one word per value.
+    a, b = RRandom(11), RRandom(11)
+    w = _rng._words32(np.random.Generator(a._bg), 5000)
+    assert w.dtype == np.uint32
+    assert np.array_equal(w, b._raw(5000))
+    assert np.array_equal(a.get_state(), b.get_state())
 
 
-def _timed(f):
-    t = time.perf_counter()
-    f()
-    return time.perf_counter() - t
+@pytest.mark.parametrize("chunk", [5, 64, 1 << 16])
+def test_bulk_index_independent_of_pass_size(monkeypatch, chunk):
+    # Values and the stream position must not depend on how the tries are
+    # cut into passes; the reference is one R_unif_index at a time.
+    for dn, count in [(2.0, 300), (37.0, 500), (65536.0, 200), (70000.0, 400),
+                      (5.7, 300), (3e9, 100), (2.0 ** 48 + 1, 50), (1.0, 20)]:
+        ref = RRandom(3)
+        with _rng._Cursor(ref) as cur:
+            expected = [cur.unif_index(dn) for _ in range(count)]
+        monkeypatch.setattr(_rng, "_INDEX_CHUNK", chunk)
+        g = RRandom(3)
+        got = g._unif_index_bulk(dn, count)
+        monkeypatch.undo()
+        assert got.tolist() == expected, dn
+        assert np.array_equal(g.get_state(), ref.get_state()), dn
 
 
 # --- R parity (bit for bit, through rpy2) -------------------------------------------
@@ -454,6 +467,37 @@ def test_r_batch_primitives_parity(r, seed):
         g.set_seed(seed)
         _same(r, g, g.sample_int_replace(n, 40, 12).ravel(),
               f"c(replicate(12, sample.int({n}, 40, replace = TRUE)))", seed)
+
+
+@pytest.mark.r_parity
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_r_batch_primitives_across_passes(r, monkeypatch, seed):
+    # Default pass size: 120000 draws of n = 1e5 take about 2.4 passes.
+    g = RRandom(seed)
+    _same(r, g, g.sample_int_replace(100000, 3000, 40).ravel(),
+          "c(replicate(40, sample.int(100000, 3000, replace = TRUE)))", seed)
+    # Tiny passes, so every call crosses many boundaries and ends inside one.
+    for chunk in (97, 1000):
+        monkeypatch.setattr(_rng, "_INDEX_CHUNK", chunk)
+        for n, size, n_rep in [(100000, 3000, 7), (70000, 2999, 7), (37, 1001, 3),
+                               (65537, 500, 3), (2**31 - 1, 700, 2)]:
+            g.set_seed(seed)
+            _same(r, g, g.sample_int_replace(n, size, n_rep).ravel(),
+                  f"c(replicate({n_rep}, sample.int({n}, {size}, replace = TRUE)))", seed)
+        g.set_seed(seed)
+        _same(r, g, g.sample_int(3e9, 900, True), "sample.int(3e9, 900, TRUE)", seed)
+        g.set_seed(seed)
+        _same(r, g, g.rademacher(5, 1003).ravel(),
+              "c(replicate(5, sample(c(-1, 1), 1003, replace = TRUE)))", seed)
+        # Back-to-back calls: each one starts where the previous left R.
+        g.set_seed(seed)
+        r.r(f"set.seed({seed})")
+        for n, size, n_rep in [(70000, 1234, 2), (5, 77, 3), (100000, 999, 1)]:
+            pv = g.sample_int_replace(n, size, n_rep).ravel()
+            rv = _rv(r, f"c(replicate({n_rep}, sample.int({n}, {size}, replace = TRUE)))")
+            assert np.array_equal(pv, rv)
+            assert np.array_equal(g.get_state(), _rv(r, ".Random.seed"))
+        monkeypatch.undo()
 
 
 @pytest.mark.r_parity

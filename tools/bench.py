@@ -189,6 +189,14 @@ def main(argv=None) -> int:
     t = best_time(lambda: cal_ci(p, y, "skce", n_boot=n_boot, rng=_rng.RRandom(1), progress=False), repeat)
     rep.line(f"  20,000 rows: {t:.2f} s")
 
+    # -- R's uniform stream -----------------------------------------------------------
+    rep.line("runif(10,000,000) [R's Mersenne-Twister stream]")
+    t = best_time(lambda: _rng.RRandom(1).runif(10_000_000), repeat)
+    rep.target(f"10,000,000 uniforms: {t:.2f} s (target < 1 s)", t < 1.0)
+    if rr is not None:
+        t_r = rr.time("set.seed(1); stats::runif(1e7)")
+        rep.line(f"  R {t_r:.2f} s, Python {t:.2f} s, ratio {t_r / t:.1f}x")
+
     # -- mmce on 1,000,000 rows, linear memory ----------------------------------------
     rep.line("mmce(p, y) [binary, bandwidth 0.2]")
     p, y = binary_data(1_000_000, 9)
