@@ -30,6 +30,7 @@ from .. import _format
 from .._checks import MulticlassLabels, check_multiclass_y
 from .._errors import ProbcalError
 from .._options import get_option
+from .._rng import _pow_di  # R's R_pow_di, shared with rbinom
 
 __all__ = [
     "Calibrator",
@@ -412,15 +413,15 @@ def _fround(x: float, digits: float) -> float:
     if l10x + dig > 15:
         return sgn * x
     if dig <= 308:
-        pow10 = _r_pow_di(10.0, dig)
+        pow10 = _pow_di(10.0, dig)
         x10 = x * pow10
         i10 = math.floor(x10)
         xd = i10 / pow10
         xu = math.ceil(x10) / pow10
     else:
         e10 = dig - 308
-        p10 = _r_pow_di(10.0, e10)
-        pow10 = _r_pow_di(10.0, 308)
+        p10 = _pow_di(10.0, e10)
+        pow10 = _pow_di(10.0, 308)
         x10 = (x * pow10) * p10
         i10 = math.floor(x10)
         xd = i10 / pow10 / p10
@@ -428,26 +429,6 @@ def _fround(x: float, digits: float) -> float:
     du = xu - x
     dd = x - xd
     return sgn * (xu if (du < dd or (math.fmod(i10, 2.0) == 1 and du == dd)) else xd)
-
-
-def _r_pow_di(x: float, n: int) -> float:
-    # R_pow_di: repeated squaring, reciprocal for negative powers.
-    pow_ = 1.0
-    if n != 0:
-        inv = n < 0
-        if inv:
-            n = -n
-        while True:
-            if n & 1:
-                pow_ *= x
-            n >>= 1
-            if n:
-                x *= x
-            else:
-                break
-        if inv:
-            pow_ = 1.0 / pow_
-    return pow_
 
 
 def r_exp(x) -> np.ndarray:
