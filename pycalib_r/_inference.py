@@ -106,6 +106,37 @@ class CalTest(_RList):
     Items use R's names: ``res["p.value"]``, ``res["data.name"]``.
     ``str(res)`` is what R's ``print(res)`` writes (without the final
     newline, which ``print`` adds).
+
+    R equivalent: the list of class ``c("cal_test", "htest")`` returned by
+    ``probcal::cal_test()``, and its ``print()`` method.
+
+    Examples
+    --------
+    Overconfident predictions (probcal 0.2.0's help page example; R names
+    the data by deparsing the call, here given as ``data_name``):
+
+    >>> import numpy as np
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(41)
+    >>> p2 = pc.runif(300)
+    >>> y2 = pc.rbinom(300, 1, np.clip(p2 - 0.25, 0, 1))
+    >>> res = pc.cal_test(p2, y2, data_name="p2 and y2")
+    >>> print(res)
+    <BLANKLINE>
+    ── Kernel calibration test ─────────────────────────────────────────────────────
+    Method: Bootstrap kernel calibration test (SKCE_uq, 999 resamples)
+    Target: binary calibration
+    Data: p2 and y2
+    Statistic: SKCE_uq = 0.02973914
+    Estimate: SKCE_uq = 0.02973914
+    p-value: 0.001
+    Alternative hypothesis: the model is not calibrated.
+    >>> res["p.value"], res.p_value
+    (0.001, 0.001)
+    >>> res.keys()
+    ['statistic', 'p.value', 'method', 'data.name', 'estimate', 'target']
+
+    The printed text is the R help page's output, byte for byte.
     """
 
     r_class = ("cal_test", "htest")
@@ -151,6 +182,35 @@ class CalCI(_RList):
     n_boot : int
 
     ``str(res)`` is what R's ``print(res)`` writes (without the final newline).
+    Items use R's names too: ``res["conf_level"]``, ``res["n_boot"]``.
+
+    R equivalent: the list of class ``cal_ci`` returned by
+    ``probcal::cal_ci()``, and its ``print()`` method.
+
+    Examples
+    --------
+    probcal 0.2.0's help page example: the ECE interval, then the SKCE one
+    from the continuing stream. SKCE_uq can be negative, so its interval is
+    not clamped at 0.
+
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(42)
+    >>> p = pc.runif(300)
+    >>> y = pc.rbinom(300, 1, p)
+    >>> ci_ece = pc.cal_ci(p, y, metric="ece", bins=10, n_boot=199)
+    >>> ci = pc.cal_ci(p, y, metric="skce", n_boot=199)
+    >>> print(ci)
+    <BLANKLINE>
+    ── Calibration metric confidence interval ──────────────────────────────────────
+    Metric: SKCE
+    Estimate: -0.0001383
+    Confidence level: 95.0%
+    Interval: [-0.000219, 0.001565]
+    Method: percentile bootstrap (199 resamples)
+    >>> ci.conf_level, ci["n_boot"], ci.lower < 0
+    (0.95, 199, True)
+
+    The printed text is the R help page's output, byte for byte.
     """
 
     r_class = ("cal_ci",)

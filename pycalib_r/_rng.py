@@ -862,6 +862,24 @@ class RRandom:
 
     R equivalent: the global stream behind ``set.seed()`` / ``.Random.seed``
     with ``RNGkind("Mersenne-Twister", "Inversion", "Rejection")``.
+
+    Examples
+    --------
+    An independent stream, as after ``set.seed(1)`` in R; pass it as
+    ``rng=`` to any function that draws random numbers.
+
+    >>> import pycalib_r as pc
+    >>> rng = pc.RRandom(1)
+    >>> rng.runif(3)
+    array([0.26550866, 0.3721239 , 0.57285336])
+
+    R: ``set.seed(1); runif(3)`` prints ``[1] 0.2655087 0.3721239 0.5728534``.
+    The state is R's ``.Random.seed`` (kind code, position, key):
+
+    >>> rng.get_state()[:3]
+    array([     10403,          3, 1654269195], dtype=int32)
+
+    R: ``.Random.seed[1:3]`` prints ``[1]      10403          3 1654269195``.
     """
 
     def __init__(self, seed=None):
@@ -1878,7 +1896,28 @@ def _global_stream():
 def set_seed(seed):
     """Seed the package's global R stream, as R's ``set.seed(seed)``.
 
+    Parameters
+    ----------
+    seed : int
+        As R's ``set.seed(seed)``.
+
+    Returns
+    -------
+    None
+
     R equivalent: ``set.seed(seed)``.
+
+    Examples
+    --------
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(42)
+    >>> pc.runif(3)
+    array([0.91480604, 0.93707541, 0.28613953])
+    >>> pc.set_seed(42)  # the same seed gives the same draws again
+    >>> pc.runif(3)
+    array([0.91480604, 0.93707541, 0.28613953])
+
+    R: ``set.seed(42); runif(3)`` prints ``[1] 0.9148060 0.9370754 0.2861395``.
     """
     global _GLOBAL
     if _GLOBAL is None:
@@ -1891,6 +1930,15 @@ def runif(n, min=0, max=1):  # noqa: A002
     """R's ``runif`` on the global stream (see :meth:`RRandom.runif`).
 
     R equivalent: ``runif(n, min = 0, max = 1)``.
+
+    Examples
+    --------
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(42)
+    >>> pc.runif(3)
+    array([0.91480604, 0.93707541, 0.28613953])
+
+    R: ``set.seed(42); runif(3)`` prints ``[1] 0.9148060 0.9370754 0.2861395``.
     """
     return _global_stream().runif(n, min, max)
 
@@ -1899,6 +1947,15 @@ def rnorm(n, mean=0, sd=1):
     """R's ``rnorm`` on the global stream (see :meth:`RRandom.rnorm`).
 
     R equivalent: ``rnorm(n, mean = 0, sd = 1)``.
+
+    Examples
+    --------
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(42)
+    >>> pc.rnorm(3)
+    array([ 1.37095845, -0.56469817,  0.36312841])
+
+    R: ``set.seed(42); rnorm(3)`` prints ``[1]  1.3709584 -0.5646982  0.3631284``.
     """
     return _global_stream().rnorm(n, mean, sd)
 
@@ -1907,6 +1964,15 @@ def rbinom(n, size, prob):
     """R's ``rbinom`` on the global stream (see :meth:`RRandom.rbinom`).
 
     R equivalent: ``rbinom(n, size, prob)``.
+
+    Examples
+    --------
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(42)
+    >>> pc.rbinom(5, 10, 0.3)
+    array([5, 5, 2, 4, 3])
+
+    R: ``set.seed(42); rbinom(5, 10, 0.3)`` prints ``[1] 5 5 2 4 3``.
     """
     return _global_stream().rbinom(n, size, prob)
 
@@ -1915,6 +1981,25 @@ def sample(x, size=None, replace=False, prob=None):
     """R's ``sample`` on the global stream (see :meth:`RRandom.sample`).
 
     R equivalent: ``sample(x, size, replace = FALSE, prob = NULL)``.
+
+    Examples
+    --------
+    A single number n >= 1 means ``1..n``, as in R:
+
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(42)
+    >>> pc.sample(10)
+    array([ 1,  5, 10,  8,  2,  4,  6,  9,  7,  3])
+
+    R: ``set.seed(42); sample(10)`` prints
+    ``[1]  1  5 10  8  2  4  6  9  7  3``. A list comes back as a list:
+
+    >>> pc.set_seed(42)
+    >>> pc.sample(["a", "b", "c"], 5, replace=True)
+    ['a', 'a', 'a', 'a', 'b']
+
+    R: ``set.seed(42); sample(c("a", "b", "c"), 5, replace = TRUE)`` prints
+    ``[1] "a" "a" "a" "a" "b"``.
     """
     return _global_stream().sample(x, size, replace, prob)
 
@@ -1923,6 +2008,15 @@ def sample_int(n, size=None, replace=False, prob=None, useHash=None):  # noqa: N
     """R's ``sample.int`` on the global stream (see :meth:`RRandom.sample_int`).
 
     R equivalent: ``sample.int(n, size = n, replace = FALSE, prob = NULL, useHash)``.
+
+    Examples
+    --------
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(42)
+    >>> pc.sample_int(100, 5)
+    array([49, 65, 25, 74, 18])
+
+    R: ``set.seed(42); sample.int(100, 5)`` prints ``[1] 49 65 25 74 18``.
     """
     return _global_stream().sample_int(n, size, replace, prob, useHash)
 

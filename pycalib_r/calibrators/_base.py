@@ -135,6 +135,30 @@ class Calibrator:
 
     Subclasses set :attr:`r_class`, implement ``_predict(newdata)`` (returning
     a numpy array) and ``summary_params()``.
+
+    Examples
+    --------
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(42)
+    >>> p = pc.runif(200)
+    >>> y = pc.rbinom(200, 1, p)
+    >>> fit = pc.cal_platt(p, y)
+    >>> print(fit)
+    <BLANKLINE>
+    ── ⚖ probcal calibrator ────────────────────────────────────────────────────────
+    Method: Platt scaling
+    Observations: 200
+    Input: scores or probabilities
+    >>> fit.r_classes
+    ('cal_platt', 'calibrator')
+    >>> fit.keys()
+    ['method', 'n', 'input', 'coefficients', 'fit', 'target_pos', 'target_neg', 'call']
+    >>> fit["n"], fit.n
+    (200, 200)
+
+    R: ``print(fit)`` writes the same text; ``class(fit)`` is
+    ``[1] "cal_platt"  "calibrator"`` and ``names(fit)`` lists the same
+    components in the same order.
     """
 
     r_class: str = "calibrator"
@@ -233,7 +257,34 @@ class CalibratorSummary:
 def predict(fit: Calibrator, newdata):
     """Calibrated probabilities from a fitted calibrator.
 
+    Parameters
+    ----------
+    fit : Calibrator
+        A fitted calibrator (``cal_platt()``, ``cal_histogram()``, ...).
+    newdata : array_like
+        Uncalibrated probabilities or scores: a vector for binary
+        calibrators, a matrix or DataFrame with one column per class for
+        multiclass ones.
+
+    Returns
+    -------
+    numpy.ndarray, pandas.Series or pandas.DataFrame
+        See :meth:`Calibrator.predict`.
+
     R equivalent: ``predict(object, newdata)`` (the probcal methods).
+
+    Examples
+    --------
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(42)
+    >>> p = pc.runif(200)
+    >>> y = pc.rbinom(200, 1, p)
+    >>> fit = pc.cal_platt(p, y)
+    >>> pc.predict(fit, [0.1, 0.5, 0.9])
+    array([0.14716891, 0.51050671, 0.86307244])
+
+    R: ``predict(fit, c(0.1, 0.5, 0.9))`` prints
+    ``[1] 0.1471689 0.5105067 0.8630724``.
     """
     return fit.predict(newdata)
 
@@ -241,7 +292,37 @@ def predict(fit: Calibrator, newdata):
 def summary(fit: Calibrator) -> CalibratorSummary:
     """R ``summary(fit)`` for a calibrator: ``str()``/``print()`` it to see R's text.
 
+    Parameters
+    ----------
+    fit : Calibrator
+        A fitted calibrator.
+
+    Returns
+    -------
+    CalibratorSummary
+        Its ``str()`` is R's printed summary; the calibrator is in ``.object``.
+
     R equivalent: ``summary(object)``.
+
+    Examples
+    --------
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(42)
+    >>> p = pc.runif(200)
+    >>> y = pc.rbinom(200, 1, p)
+    >>> print(pc.summary(pc.cal_platt(p, y)))
+    <BLANKLINE>
+    ── ⚖ probcal calibrator ────────────────────────────────────────────────────────
+    Method: Platt scaling
+    Observations: 200
+    Input: scores or probabilities
+    <BLANKLINE>
+    ── Parameters ──
+    <BLANKLINE>
+    (Intercept): -2.2067
+    x: 4.4975
+
+    R: ``summary(cal_platt(p, y))`` writes the same text.
     """
     return fit.summary()
 
