@@ -21,7 +21,6 @@ import json
 import math
 import os
 import random
-import time
 
 import numpy as np
 import pytest
@@ -50,7 +49,10 @@ def _sample_cases():
 
 
 SAMPLE = _sample_cases()
-LIVE_SEED = int(os.environ.get("PYCALIB_R_LIVE_SEED", str(int(time.time()) % 1_000_000)))
+# The fresh cases use seeds the stored fixtures do not use; the default is
+# fixed so that CI results never depend on the clock. Set PYCALIB_R_LIVE_SEED
+# to explore other draws.
+LIVE_SEED = int(os.environ.get("PYCALIB_R_LIVE_SEED", "917263"))
 
 
 # ---------------------------------------------------------------------------
