@@ -377,7 +377,9 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
 
     Examples
     --------
-    >>> fig = reliability_diagram([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1], bins=2)  # doctest: +SKIP
+    >>> fig = reliability_diagram([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1], bins=2)
+    >>> [t.get_text() for t in fig.texts]  # R: title and subtitle of the ggplot
+    ['Reliability diagram', 'ECE = 0.1500']
     >>> fig.savefig("reliability.png")  # doctest: +SKIP
     """
     kind, table = _diagram_data(p, y, bins, type)
