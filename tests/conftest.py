@@ -52,6 +52,25 @@ def probcal_r(r):
     return r
 
 
+# What cli prints to the console (stderr under Rscript) for one R expression,
+# captured as a single string, colours off, width 80.
+_R_CLI_CAPTURE = """
+function(code) {
+  app <- cli::start_app(.auto_close = FALSE)
+  out <- capture.output(eval(parse(text = code)), type = "message")
+  cli::stop_app(app)
+  paste(out, collapse = "\\n")
+}
+"""
+
+
+@pytest.fixture(scope="session")
+def r_cli_capture(r):
+    """The R function ``function(code)`` that returns cli's printed text of ``code``."""
+    r.r("options(cli.num_colors = 1L, width = 80)")
+    return r.r(_R_CLI_CAPTURE)
+
+
 @pytest.fixture(scope="session")
 def seeds_dir():
     if not SEEDS.is_dir():

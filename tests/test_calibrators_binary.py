@@ -309,21 +309,9 @@ def test_component_names_match_probcal(probcal_r):
 # R parity: print() and summary() text
 # ---------------------------------------------------------------------------
 
-_R_CAPTURE = """
-function(code) {
-  app <- cli::start_app(.auto_close = FALSE)
-  out <- capture.output(eval(parse(text = code)), type = "message")
-  cli::stop_app(app)
-  paste(out, collapse = "\\n")
-}
-"""
-
-
 @pytest.fixture(scope="module")
-def r_text(probcal_r):
-    probcal_r.r("options(cli.num_colors = 1L, width = 80)")
-    fun = probcal_r.r(_R_CAPTURE)
-    return lambda code: fun(code)[0]
+def r_text(probcal_r, r_cli_capture):
+    return lambda code: r_cli_capture(code)[0]
 
 
 def _print_cases():

@@ -45,15 +45,6 @@ make_multiclass <- function(n, k, seed) {
 }
 """
 
-_R_CAPTURE = """
-function(code) {
-  app <- cli::start_app(.auto_close = FALSE)
-  out <- capture.output(eval(parse(text = code)), type = "message")
-  cli::stop_app(app)
-  paste(out, collapse = "\\n")
-}
-"""
-
 # (id, n, k, seed, factor levels or None): fixed before any result was seen.
 DATASETS = [
     ("n150-k3", 150, 3, 101, None),
@@ -80,9 +71,8 @@ def rr(probcal_r):
 
 
 @pytest.fixture(scope="module")
-def r_text(rr):
-    fun = rr.r(_R_CAPTURE)
-    return lambda code: fun(code)[0]
+def r_text(rr, r_cli_capture):
+    return lambda code: r_cli_capture(code)[0]
 
 
 def _load(rr, n, k, seed, levels, name="d"):

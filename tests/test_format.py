@@ -384,15 +384,6 @@ def test_display_width_matches_cli(r):
 # cli
 # ---------------------------------------------------------------------------
 
-_R_CLI_CAPTURE = """
-function(code) {
-  app <- cli::start_app(.auto_close = FALSE)
-  out <- capture.output(eval(parse(text = code)), type = "message")
-  cli::stop_app(app)
-  paste(out, collapse = "\\n")
-}
-"""
-
 _TITLES = [
     "probcal calibrator", "\u2696 probcal calibrator", "Kernel calibration test",
     "Calibration metric confidence interval", "Parameters", "x" * 75, "x" * 76, "x" * 77,
@@ -402,11 +393,10 @@ _TITLES = [
 
 
 @pytest.fixture(scope="module")
-def cli_capture(r):
+def cli_capture(r, r_cli_capture):
     if not r.r("l10n_info()[['UTF-8']]")[0]:
         pytest.fail("the cli parity tests need R running in a UTF-8 locale")
-    r.r("options(cli.num_colors = 1L, width = 80)")
-    fun = r.r(_R_CLI_CAPTURE)
+    fun = r_cli_capture
 
     def run(codes):
         return _strs(r.r["vapply"](r.StrVector(codes), fun, ""))
