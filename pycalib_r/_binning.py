@@ -15,6 +15,8 @@ __all__ = [
     "quantile_r",
     "histogram_breaks",
     "find_bins",
+    "type8_positions",
+    "type8_combine",
     "assign_bins",
     "STRATEGIES",
 ]
@@ -57,21 +59,38 @@ def quantile_r(x, probs, type: int = 7) -> np.ndarray:
         qs[i] = (1 - h) * qs[i] + h * x_hi[i]
         return qs
     if type == 8:
-        a = b = 1.0 / 3.0
-        fuzz = 4 * _DBL_EPS
-        nppm = a + probs * (n + 1 - a - b)
-        j = np.floor(nppm + fuzz).astype(np.int64)
-        h = nppm - j
-        h[np.abs(h) < fuzz] = 0.0
-        padded = np.concatenate(([xs[0], xs[0]], xs, [xs[-1], xs[-1]]))
-        x2 = padded[j + 1]  # R's x[j + 2L], 1-based
-        x3 = padded[j + 2]  # R's x[j + 3L]
-        qs = x2.copy()
-        qs[h == 1] = x3[h == 1]
-        other = (0 < h) & (h < 1) & (x2 != x3)
-        qs[other] = ((1 - h) * x2 + h * x3)[other]
-        return qs
+        k_lo, k_hi, h = type8_positions(probs, n)
+        return type8_combine(xs[k_lo - 1], xs[k_hi - 1], h)
     raise ValueError("only quantile types 7 and 8 are implemented")
+
+
+def type8_positions(probs: np.ndarray, n: int):
+    """R's type-8 quantile as order statistics: ``(k_lo, k_hi, h)``, 1-based.
+
+    The quantile is ``X(k_lo)`` moved a fraction ``h`` towards ``X(k_hi)``
+    (see :func:`type8_combine`); ``j`` uses R 4.2.2's fuzz of four epsilons,
+    and indices beyond the sample are clamped as R's padded ``x`` does.
+    """
+    a = b = 1.0 / 3.0
+    fuzz = 4 * _DBL_EPS
+    nppm = a + probs * (n + 1 - a - b)
+    j = np.floor(nppm + fuzz).astype(np.int64)
+    h = nppm - j
+    h[np.abs(h) < fuzz] = 0.0
+    return np.clip(j, 1, n), np.clip(j + 1, 1, n), h
+
+
+def type8_combine(x_lo: np.ndarray, x_hi: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """R's last step of ``quantile(type = 8)``: take ``x_hi`` where ``h == 1``,
+    interpolate where ``0 < h < 1`` and the neighbours differ (``h`` broadcasts
+    over leading axes of stacked resamples)."""
+    h = np.broadcast_to(h, x_lo.shape)
+    qs = x_lo.copy()
+    one = h == 1
+    qs[one] = x_hi[one]
+    other = (0 < h) & (h < 1) & (x_lo != x_hi)
+    qs[other] = ((1 - h) * x_lo + h * x_hi)[other]
+    return qs
 
 
 def histogram_breaks(p: np.ndarray, bins: int, strategy: str) -> np.ndarray:

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from ._binning import STRATEGIES, find_bins, quantile_r, seq01
+from ._binning import STRATEGIES, find_bins, quantile_r, seq01, type8_combine, type8_positions
 from ._checks import check_bandwidth, check_bins, check_conf_level, is_matrix, match_arg
 from ._errors import ProbcalError
 from ._format import cli_h1, format_pval, format_r, sprintf_pct1
@@ -528,18 +528,10 @@ def _quantile8_sorted_counts(rs: np.ndarray, cum: np.ndarray, n: int, probs: np.
 
     ``rs`` are the sorted original values and ``cum`` (rows) the cumulative
     counts in that order; the k-th order statistic of a resample is
-    ``rs[first position with cum >= k]``. The arithmetic is
-    :func:`pycalib_r._binning.quantile_r`'s, which is R's.
+    ``rs[first position with cum >= k]``. The positions and the
+    interpolation are :func:`pycalib_r._binning.quantile_r`'s, which are R's.
     """
-    eps = np.finfo(np.float64).eps
-    a = b = 1.0 / 3.0
-    fuzz = 4 * eps
-    nppm = a + probs * (n + 1 - a - b)
-    j = np.floor(nppm + fuzz).astype(np.int64)
-    h = nppm - j
-    h[np.abs(h) < fuzz] = 0.0
-    k2 = np.clip(j, 1, n)
-    k3 = np.clip(j + 1, 1, n)
+    k2, k3, h = type8_positions(probs, n)
     n_rep = cum.shape[0]
     # Flattened searchsorted: row offsets keep the rows' cum values apart.
     off = (np.arange(n_rep, dtype=np.int64) * (n + 1))[:, None]
@@ -547,15 +539,7 @@ def _quantile8_sorted_counts(rs: np.ndarray, cum: np.ndarray, n: int, probs: np.
     base = (np.arange(n_rep, dtype=np.int64) * cum.shape[1])[:, None]
     pos2 = np.searchsorted(flat, (k2[None, :] + off).ravel(), side="left").reshape(n_rep, -1) - base
     pos3 = np.searchsorted(flat, (k3[None, :] + off).ravel(), side="left").reshape(n_rep, -1) - base
-    x2 = rs[pos2]
-    x3 = rs[pos3]
-    qs = x2.copy()
-    hh = np.broadcast_to(h, qs.shape)
-    one = hh == 1
-    qs[one] = x3[one]
-    other = (0 < hh) & (hh < 1) & (x2 != x3)
-    qs[other] = ((1 - hh) * x2 + hh * x3)[other]
-    return qs
+    return type8_combine(rs[pos2], rs[pos3], h)
 
 
 class _BinnedEngine:
