@@ -36,6 +36,8 @@ __all__ = [
     "check_conf_level",
     "match_arg",
     "MulticlassLabels",
+    "multiclass_labels",
+    "check_newdata_columns",
 ]
 
 DOUBLE_EPS = 2.220446049250313e-16
@@ -396,3 +398,22 @@ def match_arg(value, choices: Sequence[str], arg: str = "arg") -> str:
     quoted = ", ".join(f"\u201c{c}\u201d" for c in choices)
     _abort(f"'arg' should be one of {quoted}")
     return choices[0]  # unreachable
+
+
+def multiclass_labels(mat: np.ndarray, y, x_arg: str = "p") -> MulticlassLabels:
+    """The label check every multiclass function makes after checking its matrix, in R's order.
+
+    R: ``check_multiclass_y(y, n_classes = ncol(x), arg = "y")``, then the
+    abort when ``nrow(x)`` differs from the number of labels; ``x_arg`` names
+    the matrix argument in that message.
+    """
+    labels = check_multiclass_y(y, n_classes=mat.shape[1], arg="y")
+    if mat.shape[0] != labels.codes.size:
+        _abort(f"Arguments `{x_arg}` and `y` must have the same number of observations.")
+    return labels
+
+
+def check_newdata_columns(mat: np.ndarray, k: int) -> None:
+    """The ``predict()`` check of the multiclass calibrators: ``ncol(newdata)`` must be ``k``."""
+    if mat.shape[1] != k:
+        _abort(f"Argument `newdata` must have {k} column{'' if k == 1 else 's'}, one per class.")

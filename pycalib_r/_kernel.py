@@ -36,7 +36,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from ._checks import check_bandwidth, check_multiclass_y, check_prob_matrix, is_matrix, match_arg
+from ._checks import check_bandwidth, check_prob_matrix, is_matrix, match_arg, multiclass_labels
 from ._errors import ProbcalError
 from ._metrics import binary_inputs, confidence_pair
 
@@ -246,10 +246,8 @@ class ScalarKernel:
 
 
 def _check_h(bandwidth) -> float:
-    h = float(bandwidth)
-    if not (math.isfinite(h) and h > 0):
-        raise ProbcalError("Argument `bandwidth` must be a single positive number.")
-    return h
+    # The low-level sums take only a number (callers resolve "median" first).
+    return check_bandwidth(bandwidth, allow_median=False)
 
 
 def scalar_kernel_sum(r, a, bandwidth) -> float:
@@ -689,9 +687,7 @@ def kernel_data(p, y, type: str) -> KernelData:
     if type == "confidence":
         r, c = confidence_pair(p_mat, y)
         return KernelData("confidence", r.size, r=r, c=c.astype(np.float64))
-    labels = check_multiclass_y(y, n_classes=p_mat.shape[1], arg="y")
-    if p_mat.shape[0] != labels.codes.size:
-        raise ProbcalError("Arguments `p` and `y` must have the same number of observations.")
+    labels = multiclass_labels(p_mat, y, x_arg="p")
     return KernelData(type, p_mat.shape[0], p=p_mat, codes=labels.codes, k=p_mat.shape[1])
 
 

@@ -23,6 +23,7 @@ from ._checks import (
     clip_prob,
     is_matrix,
     match_arg,
+    multiclass_labels,
 )
 from ._errors import ProbcalError
 
@@ -83,9 +84,7 @@ def binary_inputs(p, y):
 
 def confidence_pair(p_mat: np.ndarray, y):
     """Top-label confidence and correctness (first maximal column wins ties)."""
-    labels = check_multiclass_y(y, n_classes=p_mat.shape[1], arg="y")
-    if p_mat.shape[0] != labels.codes.size:
-        raise ProbcalError("Arguments `p` and `y` must have the same number of observations.")
+    labels = multiclass_labels(p_mat, y, x_arg="p")
     predicted = np.argmax(p_mat, axis=1)
     confidence = p_mat[np.arange(p_mat.shape[0]), predicted]
     correct = (predicted + 1 == labels.codes).astype(np.int64)

@@ -27,8 +27,6 @@ import numpy as np
 from scipy import special as _sp
 
 from .. import _format
-from .._checks import MulticlassLabels, check_multiclass_y
-from .._errors import ProbcalError
 from .._options import get_option
 from .._rng import _pow_di  # R's R_pow_di, shared with rbinom
 
@@ -40,8 +38,6 @@ __all__ = [
     "new_calibrator",
     "EMOJI_BALANCE",
     "MULTICLASS",
-    "multiclass_labels",
-    "check_newdata_columns",
     "r_sum",
     "r_mean",
     "r_int_mean",
@@ -388,25 +384,6 @@ def _warn(message: str) -> None:
 
 # The class vector's tail for every multiclass fit: c(<subclass>, "cal_multiclass", "calibrator").
 MULTICLASS = ("cal_multiclass", "calibrator")
-
-
-def multiclass_labels(mat: np.ndarray, y, x_arg: str) -> MulticlassLabels:
-    """The label check every multiclass fit makes after checking its matrix, in R's order.
-
-    R: ``check_multiclass_y(y, n_classes = ncol(x), arg = "y")``, then the
-    abort when ``nrow(x)`` differs from the number of labels; ``x_arg`` names
-    the matrix argument in that message.
-    """
-    labels = check_multiclass_y(y, n_classes=mat.shape[1], arg="y")
-    if mat.shape[0] != labels.codes.size:
-        raise ProbcalError(f"Arguments `{x_arg}` and `y` must have the same number of observations.")
-    return labels
-
-
-def check_newdata_columns(mat: np.ndarray, k: int) -> None:
-    """The ``predict()`` check of the multiclass calibrators: ``ncol(newdata)`` must be ``k``."""
-    if mat.shape[1] != k:
-        raise ProbcalError(f"Argument `newdata` must have {k} column{'' if k == 1 else 's'}, one per class.")
 
 
 # ---------------------------------------------------------------------------

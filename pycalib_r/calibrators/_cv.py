@@ -21,8 +21,9 @@ from .._checks import (
     check_same_length,
     is_matrix,
     match_arg,
+    multiclass_labels,
 )
-from ._base import MULTICLASS, Calibrator, _wrap_output, format_call, multiclass_labels, new_calibrator
+from ._base import MULTICLASS, Calibrator, _wrap_output, format_call, new_calibrator
 from ._ovr import fit_calibrator
 
 __all__ = ["cal_cv", "CalCv", "stratified_folds"]

@@ -15,16 +15,20 @@ import numbers
 
 import numpy as np
 
-from .._checks import ProbcalError, check_eps, check_prob_matrix
+from .._checks import (
+    ProbcalError,
+    check_eps,
+    check_newdata_columns,
+    check_prob_matrix,
+    multiclass_labels,
+)
 from ._base import (
     MULTICLASS,
     Calibrator,
     as_character,
-    check_newdata_columns,
     clip_eps,
     col_sums,
     format_call,
-    multiclass_labels,
     multiclass_log_loss,
     new_calibrator,
     one_hot,

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import ProbcalError, _as_matrix, check_logit_matrix, match_arg
+from .._checks import (
+    ProbcalError,
+    _as_matrix,
+    check_logit_matrix,
+    check_newdata_columns,
+    match_arg,
+    multiclass_labels,
+)
 from ._base import (
     MULTICLASS,
     Calibrator,
-    check_newdata_columns,
     format_call,
-    multiclass_labels,
     new_calibrator,
     r_rowsums,
 )

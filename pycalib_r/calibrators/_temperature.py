@@ -10,17 +10,17 @@ from .._checks import (
     as_numeric_vector,
     check_binary_y,
     check_logit_matrix,
+    check_newdata_columns,
     check_same_length,
     is_matrix,
+    multiclass_labels,
 )
 from .._errors import ProbcalError
 from ._base import (
     MULTICLASS,
     Calibrator,
     binary_log_loss,
-    check_newdata_columns,
     format_call,
-    multiclass_labels,
     multiclass_log_loss,
     new_calibrator,
     plogis,

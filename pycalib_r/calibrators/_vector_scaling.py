@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import check_logit_matrix
+from .._checks import check_logit_matrix, check_newdata_columns, multiclass_labels
 from ._base import (
     MULTICLASS,
     Calibrator,
     as_character,
-    check_newdata_columns,
     col_sums,
     format_call,
-    multiclass_labels,
     multiclass_log_loss,
     new_calibrator,
     one_hot,
