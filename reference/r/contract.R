@@ -1,5 +1,5 @@
 # Reference implementation of the probcal 0.2.0 calibration-inference layer,
-# written directly from ../../../shared/spec/inference-contract.md (sections 3-6).
+# written directly from the definition of probcal 0.2.0 in docs/probcal-0.2.0.md (sections 3-6).
 #
 # The probcal 0.2.0 source is not public, so this file is the R side of the
 # parity harness for `skce()`, `cal_test()`, `cal_ci()` and the two new `ece()`
