@@ -9,8 +9,9 @@ identity line, count-sized points with ggplot2's size scale and legend
 breaks, equal aspect on ``[0, 1]`` with ggplot2's 5% expansion, the titles
 and the ``facet_wrap()`` grid.
 
-matplotlib is an optional dependency (``pip install 'pycalib_r[plot]'``); it
-is imported only when a figure is drawn.
+matplotlib is an optional dependency (``pip install matplotlib``, or
+``pip install '.[plot]'`` from a checkout); it is imported only when a figure
+is drawn.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from ._metrics import MULTICLASS_TYPES, bin_table, confidence_pair, ece
 __all__ = ["reliability_table", "reliability_diagram"]
 
 _MATPLOTLIB_MESSAGE = (
-    "reliability_diagram() needs matplotlib: pip install 'pycalib_r[plot]'"
+    "reliability_diagram() needs matplotlib: pip install matplotlib "
+    "(or, from a pycalib_r checkout, pip install '.[plot]')"
 )
 
 # ggplot2's unit conversions: sizes are in mm (`.pt` points per mm) and

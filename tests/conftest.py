@@ -20,7 +20,14 @@ import pytest
 ORIGINAL_ENV = dict(os.environ)
 
 REPO = Path(__file__).resolve().parents[1]
-SEEDS = REPO.parent / "shared" / "seeds"
+# The printed examples of probcal 0.2.0's help pages (tools/store_help_examples.py).
+HELP_EXAMPLES = REPO / "reference" / "help_examples.json"
+
+
+# Why a live probcal comparison skips, and how to run it.
+PROBCAL_MISSING = ("the probcal R package is not installed: to run this comparison, install it "
+                   "into R from CRAN (R -e 'install.packages(\"probcal\")'; tools/run_tests.sh "
+                   "does so by itself when CRAN can be reached)")
 
 
 def _load_r():
@@ -46,8 +53,7 @@ def probcal_r(r):
     # rpy2 3.5 with numpy 2 reads R logicals as None, so ask for an integer.
     ok = r.r('as.integer(suppressWarnings(requireNamespace("probcal", quietly = TRUE)))')[0]
     if ok != 1:
-        pytest.skip("the probcal R package is not installed (it comes from CRAN); "
-                    "the stored fixtures in reference/fixtures cover these cases")
+        pytest.skip(PROBCAL_MISSING + "; the stored fixtures in reference/fixtures cover these cases")
     r.r("suppressPackageStartupMessages(library(probcal))")
     return r
 
@@ -71,11 +77,54 @@ def r_cli_capture(r):
     return r.r(_R_CLI_CAPTURE)
 
 
+def _load_tolerances() -> dict:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python < 3.11
+        import tomli as tomllib
+    with open(REPO / "reference" / "manifest.toml", "rb") as fh:
+        table = tomllib.load(fh)["tolerance"]
+    return {name: {"rel": t["rtol"], "abs": t["atol"]} for name, t in table.items()}
+
+
+# The manifest's tolerance policy as pytest.approx / np.isclose keywords: both
+# the relative and the absolute part, so a small value is never compared with
+# pytest's default absolute tolerance of 1e-12 by accident.
+TOL = _load_tolerances()
+
+
+def within(got, want, policy: str) -> bool:
+    """``|got - want| <= atol + rtol * |want|`` elementwise under the manifest's ``policy``."""
+    import numpy as np
+
+    t = TOL[policy]
+    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
+    if got.shape != want.shape:
+        return False
+    return bool(np.all(np.abs(got - want) <= t["abs"] + t["rel"] * np.abs(want)))
+
+
+def load_help_examples() -> list:
+    """The help pages' examples, in order: dicts with ``topic``, ``code``, ``call``, ``output``."""
+    import json
+
+    data = json.loads(HELP_EXAMPLES.read_text(encoding="utf-8"))
+    return [dict(example, topic=page["topic"]) for page in data["pages"]
+            for example in page["examples"]]
+
+
 @pytest.fixture(scope="session")
-def seeds_dir():
-    if not SEEDS.is_dir():
-        pytest.fail(f"the seed documents are expected at {SEEDS}")
-    return SEEDS
+def help_examples():
+    """The four printed examples of the cal_test and cal_ci help pages (R's own output)."""
+    return load_help_examples()
+
+
+def help_output(call: str) -> str:
+    """What R printed for ``call`` in the help pages."""
+    found = [e["output"] for e in load_help_examples() if e["call"] == call]
+    if len(found) != 1:
+        raise LookupError(f"{len(found)} help-page examples print {call!r}")
+    return found[0]
 
 
 def to_r(ro, x):

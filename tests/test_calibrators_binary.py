@@ -566,7 +566,7 @@ def test_inputs_not_mutated():
                 cal_histogram(p, y, strategy="equal_freq"), cal_temperature(p, y)):
         fit.predict(p)
     cal_temperature(z, yz).predict(z)
-    for before, after in zip(copies, (p, y, z, yz)):
+    for before, after in zip(copies, (p, y, z, yz), strict=True):
         assert np.array_equal(before, after)
     values = np.array([0.5, np.nan, np.nan, 0.25])
     filled = fill_empty_bins(values, np.array([2, 0, 0, 4]), fallback=0.3)

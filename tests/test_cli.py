@@ -12,7 +12,6 @@ import pytest
 
 import pycalib_r as pc
 from tests.conftest import ORIGINAL_ENV
-from tests.test_seeds_text import seed_outputs
 
 
 def _run(*args, stdin=None):
@@ -20,11 +19,11 @@ def _run(*args, stdin=None):
                           text=True, input=stdin, check=False, env=ORIGINAL_ENV)
 
 
-def test_demo_prints_the_seed_examples(seeds_dir):
+def test_demo_prints_the_help_examples(help_examples):
     out = _run("demo")
     assert out.returncode == 0, out.stderr
-    for text in seed_outputs(seeds_dir):
-        assert text in out.stdout
+    for example in help_examples:
+        assert example["output"] in out.stdout
 
 
 @pytest.fixture()

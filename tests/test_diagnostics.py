@@ -65,7 +65,9 @@ def ggplot2(r):
     # as.integer: rpy2 3.5 with numpy 2 may read R logicals as None
     ok = r.r('as.integer(suppressWarnings(requireNamespace("ggplot2", quietly = TRUE)))')[0]
     if ok != 1:
-        pytest.skip("the ggplot2 R package (probcal's plotting dependency) is not installed")
+        pytest.skip("the ggplot2 R package (probcal's plotting dependency) is not installed: "
+                    "install it into R (Debian: apt-get install r-cran-ggplot2, which "
+                    "tools/run_tests.sh does on Debian; elsewhere install.packages(\"ggplot2\"))")
     return r
 
 
@@ -475,7 +477,7 @@ def test_classwise_figure(mpl, k, shape):
     assert fig_text(fig, "supxlabel") == "Mean predicted probability"
     assert fig_text(fig, "supylabel") == "Observed event frequency"
     assert [ax.get_title() for ax in fig.axes] == [str(i) for i in range(1, k + 1)]
-    for ax, level in zip(fig.axes, range(1, k + 1)):
+    for ax, level in zip(fig.axes, range(1, k + 1), strict=True):
         assert ax.get_xlim() == pytest.approx((-0.05, 1.05))
         assert ax.get_ylim() == pytest.approx((-0.05, 1.05))
         rows = table[table["class_label"] == str(level)]
@@ -536,7 +538,8 @@ def test_missing_matplotlib_message(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
     monkeypatch.setitem(sys.modules, "matplotlib.lines", None)
-    with pytest.raises(ImportError, match=r"needs matplotlib: pip install 'pycalib_r\[plot\]'"):
+    # the hint works from a checkout: the package is on no registry
+    with pytest.raises(ImportError, match=r"needs matplotlib: pip install matplotlib .*pip install '\.\[plot\]'"):
         reliability_diagram(p, y)
     # the table needs no matplotlib
     assert len(reliability_table(p, y)) > 0

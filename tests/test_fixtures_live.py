@@ -8,10 +8,12 @@ or rpy2 they fail, as tests/conftest.py arranges):
    and must give what is stored, proving the fixtures are current. Cases from
    probcal itself skip, with a reason, where the probcal R package is not
    installed; contract cases need only reference/r/contract.R.
-2. Fresh random cases (new data and seeds every run) for ece, mce, ace, mmce,
+2. Random cases, held out from the stored fixtures, for ece, mce, ace, mmce,
    skce, cal_test and cal_ci are evaluated in R and compared with pycalib_r.
-   The run's seed is printed in every failure; set PYCALIB_R_LIVE_SEED to
-   replay it. PYCALIB_R_LIVE_SAMPLE sets the size of the stored-case sample
+   By default they come from one fixed seed, so a CI result never depends on
+   the clock; PYCALIB_R_LIVE_SEED=random draws new data and seeds for this
+   run, and PYCALIB_R_LIVE_SEED=N replays seed N. The seed is printed in
+   every failure. PYCALIB_R_LIVE_SAMPLE sets the size of the stored-case sample
    (default 24; "all" re-evaluates every stored case).
 """
 
@@ -26,6 +28,7 @@ import numpy as np
 import pytest
 
 from . import _rcall
+from .conftest import PROBCAL_MISSING
 
 pytestmark = pytest.mark.r_parity
 
@@ -50,9 +53,21 @@ def _sample_cases():
 
 SAMPLE = _sample_cases()
 # The fresh cases use seeds the stored fixtures do not use; the default is
-# fixed so that CI results never depend on the clock. Set PYCALIB_R_LIVE_SEED
-# to explore other draws.
-LIVE_SEED = int(os.environ.get("PYCALIB_R_LIVE_SEED", "917263"))
+# fixed so that CI results never depend on the clock. PYCALIB_R_LIVE_SEED=N
+# replays seed N; PYCALIB_R_LIVE_SEED=random draws a new one (from the OS).
+
+
+def _live_seed() -> int:
+    value = os.environ.get("PYCALIB_R_LIVE_SEED", "917263")
+    if value == "random":
+        return random.SystemRandom().randrange(1, 2**31 - 1)
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"PYCALIB_R_LIVE_SEED must be an integer or 'random', not {value!r}") from None
+
+
+LIVE_SEED = _live_seed()
 
 
 # ---------------------------------------------------------------------------
@@ -155,8 +170,7 @@ def _kind(expected) -> str:
 def test_stored_case_is_current_in_r(item, rh):
     name, case = item
     if case["source"] == "probcal" and not rh.has_probcal:
-        pytest.skip("the probcal R package is not installed (it comes from CRAN); "
-                    "this stored case cannot be re-evaluated")
+        pytest.skip(PROBCAL_MISSING + "; this stored case cannot be re-evaluated")
     fresh = rh.expected(case["r_call"], case["inputs"], _kind(case["expected"]), case["source"])
     stored = case["expected"]
     kind = _kind(stored)

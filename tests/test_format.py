@@ -99,20 +99,20 @@ def _strs(v):
 
 
 def _mismatches(got, want, inputs):
-    return [(inp, g, w) for inp, g, w in zip(inputs, got, want) if g != w]
+    return [(inp, g, w) for inp, g, w in zip(inputs, got, want, strict=True) if g != w]
 
 
 # ---------------------------------------------------------------------------
 # seeds (the expected strings are printed in the R help pages)
 # ---------------------------------------------------------------------------
 
-def _seed_lines(seeds_dir, prefix):
-    path = next(seeds_dir.glob(prefix + "_*.txt"))
-    return path.read_text(encoding="utf-8").splitlines()
+def _seed_lines(help_examples, topic):
+    """The help page's printed lines, as the page shows them (``#> `` prefixed)."""
+    return ["#> " + line for e in help_examples if e["topic"] == topic for line in e["output"].split("\n")]
 
 
-def test_seed_cal_test_strings(seeds_dir):
-    lines = _seed_lines(seeds_dir, "000")
+def test_seed_cal_test_strings(help_examples):
+    lines = _seed_lines(help_examples, "cal_test")
     rules = [ln[3:] for ln in lines if ln.startswith("#> ──")]
     assert rules and all(r == cli_h1("Kernel calibration test").splitlines()[1] for r in rules)
     assert "#> p-value: " + format_pval(0.284) in lines
@@ -121,8 +121,8 @@ def test_seed_cal_test_strings(seeds_dir):
     assert lines[lines.index("#> " + rules[0]) - 1] == "#> "
 
 
-def test_seed_cal_ci_strings(seeds_dir):
-    lines = _seed_lines(seeds_dir, "003")
+def test_seed_cal_ci_strings(help_examples):
+    lines = _seed_lines(help_examples, "cal_ci")
     rule = cli_rule("Calibration metric confidence interval")
     assert "#> " + rule in lines
     assert "#> Confidence level: " + sprintf_pct1(0.95) in lines
@@ -193,8 +193,8 @@ def test_format_r_vec_matches_r(r):
               "mapply(function(i, d, ns) paste(format(.fmt_x[.fmt_g == i], digits = d, "
               "nsmall = ns), collapse = '|'), seq_along(.fmt_len), .fmt_d, .fmt_ns)")
     want = _strs(res)
-    got = ["|".join(format_r_vec(v, d, ns)) for v, d, ns in zip(vecs, digits, nsmall)]
-    bad = _mismatches(got, want, list(zip(vecs, digits, nsmall)))
+    got = ["|".join(format_r_vec(v, d, ns)) for v, d, ns in zip(vecs, digits, nsmall, strict=True)]
+    bad = _mismatches(got, want, list(zip(vecs, digits, nsmall, strict=True)))
     assert not bad, f"{len(bad)} of {len(vecs)} differ, e.g. {bad[:5]}"
 
 
@@ -245,8 +245,8 @@ def test_format_pval_vec_matches_r(r):
     res = r.r(".fmt_g <- rep(seq_along(.fmt_len), .fmt_len); "
               "mapply(function(i, d) paste(format.pval(.fmt_x[.fmt_g == i], digits = d), "
               "collapse = '|'), seq_along(.fmt_len), .fmt_d)")
-    got = ["|".join(format_pval_vec(v, d)) for v, d in zip(vecs, digits)]
-    bad = _mismatches(got, _strs(res), list(zip(vecs, digits)))
+    got = ["|".join(format_pval_vec(v, d)) for v, d in zip(vecs, digits, strict=True)]
+    bad = _mismatches(got, _strs(res), list(zip(vecs, digits, strict=True)))
     assert not bad, f"{len(bad)} of {len(vecs)} differ, e.g. {bad[:5]}"
 
 
@@ -476,7 +476,7 @@ _CLI_CASES = [
 def test_cli_block_sequences_match_r(cli_capture):
     want = cli_capture([code for code, _ in _CLI_CASES])
     got = [render_blocks(blocks) for _, blocks in _CLI_CASES]
-    for (code, _), g, w in zip(_CLI_CASES, got, want):
+    for (code, _), g, w in zip(_CLI_CASES, got, want, strict=True):
         assert g == w, code
 
 

@@ -211,7 +211,7 @@ def test_inputs_never_mutated():
     g.runif(6, lo, hi)
     g.rbinom(6, 5, pb)
     g.sample(x, 3)
-    for a, c in zip((prob, lo, hi, pb), copies):
+    for a, c in zip((prob, lo, hi, pb), copies, strict=True):
         assert np.array_equal(a, c)
     assert x == [10, 20, 30, 40, 50]
 

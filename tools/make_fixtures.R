@@ -217,6 +217,27 @@ main <- function() {
   }
   add(F, "ece-contract-binary-prefix", "ece", 'ece(p, y, bins = 8, strategy = "equal_f")',
       bin_sets$calibrated, source = "contract")
+  # R's type-8 quantile adds a fuzz of 4 * .Machine$double.eps before floor():
+  # these data put a quantile position within that fuzz of an integer, with
+  # ties at the break, so equal-frequency breaks (and the bins they merge)
+  # differ when the fuzz is dropped.
+  type8_fuzz_sets <- list(
+    list(bins = 5L, p = c(0.2, 0.8, 0.2, 1.0, 1.0, 0.8, 0.4, 0.0), y = c(0L, 1L, 1L, 1L, 1L, 0L, 0L, 0L)),
+    list(bins = 6L, p = c(0.5, 0.9, 0.7, 0.7, 0.2, 0.7, 0.0, 0.4, 0.9), y = c(1L, 1L, 1L, 1L, 0L, 1L, 0L, 0L, 1L)),
+    list(bins = 7L, p = c(0.2, 0.0, 0.6, 0.6, 0.1, 0.9, 0.0, 0.1, 0.1), y = c(0L, 0L, 1L, 0L, 0L, 1L, 0L, 0L, 1L)),
+    list(bins = 8L, p = c(0.9, 0.7, 0.9, 0.7, 0.7, 0.6, 0.6, 0.9, 0.0, 0.3, 0.3), y = c(1L, 1L, 1L, 1L, 1L, 1L, 0L, 1L, 0L, 0L, 1L)),
+    list(bins = 8L, p = c(0.3, 0.3, 0.6, 0.5, 0.6, 0.8, 0.9, 0.8, 0.3, 0.3, 0.4, 0.8, 0.9, 1.0, 0.5, 1.0, 0.4, 0.2, 0.7, 1.0, 0.6, 0.3, 0.4, 0.0, 0.7, 1.0, 0.3, 0.7, 0.8, 0.8, 0.1, 1.0, 0.1, 0.8, 0.5, 0.9, 0.9), y = c(0L, 0L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 0L, 1L, 1L, 1L, 1L, 0L, 1L, 1L, 0L, 1L, 1L, 1L, 0L, 0L, 0L, 0L, 1L, 0L, 1L, 1L, 1L, 0L, 1L, 0L, 1L, 0L, 1L, 1L)),
+    list(bins = 8L, p = c(0.3, 0.2, 0.8, 0.6, 0.8, 1.0, 0.6, 0.6, 0.7, 0.4, 0.5, 0.9, 0.4, 0.1, 0.8, 0.1, 0.7, 0.1, 0.2, 0.7, 0.3, 0.8, 0.7, 1.0, 0.3, 0.6, 0.2, 0.3, 0.4, 0.2, 0.2, 0.4, 0.1, 0.6, 0.9, 0.4, 0.6, 1.0, 0.2, 1.0, 0.5, 0.0, 0.2, 0.2, 0.7), y = c(0L, 0L, 1L, 1L, 1L, 1L, 0L, 1L, 1L, 1L, 0L, 1L, 0L, 1L, 1L, 0L, 0L, 0L, 0L, 1L, 0L, 1L, 0L, 1L, 0L, 1L, 0L, 1L, 1L, 0L, 0L, 1L, 0L, 1L, 1L, 1L, 1L, 1L, 0L, 1L, 0L, 0L, 0L, 0L, 1L))
+  )
+  for (d in type8_fuzz_sets) {
+    add(F, "ece-contract-type8-fuzz", "ece",
+        sprintf('ece(p, y, bins = %d, strategy = "equal_freq")', d$bins), d[c("p", "y")],
+        source = "contract")
+    add(F, "ece-contract-type8-fuzz", "ece",
+        sprintf('ece(p, y, bins = %d, debiased = TRUE, strategy = "equal_freq")', d$bins),
+        d[c("p", "y")], source = "contract", tolerance = "kernel")
+  }
+
   for (set_name in c("k3", "k4", "factor3", "ties")) {
     d <- multi_sets[[set_name]]
     for (type in c("classwise", "confidence")) {
@@ -352,6 +373,23 @@ main <- function() {
         source = "contract", tolerance = "kernel")
     add(F, stem, "cal_test", sprintf("{set.seed(seed); %s$estimate}", call), inputs,
         source = "contract", tolerance = "kernel")
+  }
+  # Tiny samples: a quarter to an eighth of the replicates draw all-equal
+  # signs and so reproduce the statistic up to rounding; the p-value counts
+  # them through the tie tolerance (contract section 4).
+  tiny_sets <- list(
+    n3 = list(p = c(0.2, 0.7, 0.4), y = c(1L, 0L, 1L)),
+    n4 = list(p = c(0.9, 0.15, 0.6, 0.35), y = c(0L, 1L, 1L, 0L)),
+    n5 = list(p = c(0.05, 0.5, 0.95, 0.3, 0.8), y = c(1L, 1L, 0L, 0L, 1L)),
+    k3n4 = list(p = matrix(c(0.6, 0.2, 0.2, 0.1, 0.7, 0.2, 0.3, 0.3, 0.4, 0.5, 0.1, 0.4),
+                           ncol = 3, byrow = TRUE), y = c(2L, 2L, 3L, 1L))
+  )
+  for (nm in names(tiny_sets)) {
+    for (seed in c(3L, 17L)) {
+      test_case(paste0("cal_test-tiny-ties-", nm), tiny_sets[[nm]], c("n_boot = 199"), seed)
+      test_case(paste0("cal_test-tiny-ties-", nm), tiny_sets[[nm]],
+                c("n_boot = 99", "bandwidth = 0.05"), seed)
+    }
   }
   test_case("cal_test-seed-example", seed40, character(), 40,
             note = "seed 000: set.seed(40) then data, so the stream here differs from the help page; see cal_test-seed-stream")
@@ -557,6 +595,12 @@ main <- function() {
   calibrator_cases("cal_histogram-equal-freq", "cal_histogram",
                    'cal_histogram(p, y, bins = 8, strategy = "equal_freq")', probs_ties, "closed",
                    c("breaks", "bin_values", "counts", "actual_bins"))
+  for (d in type8_fuzz_sets) {
+    calibrator_cases("cal_histogram-type8-fuzz", "cal_histogram",
+                     sprintf('cal_histogram(p, y, bins = %d, strategy = "equal_freq")', d$bins),
+                     list(p = d$p, y = d$y, newdata = seq(0, 1, by = 0.05)), "closed",
+                     c("breaks", "bin_values", "counts", "actual_bins"))
+  }
   calibrator_cases("cal_histogram-empty-bins", "cal_histogram", "cal_histogram(p, y, bins = 10)",
                    list(p = c(0.02, 0.05, 0.11, 0.15, 0.85, 0.91, 0.97, 0.99),
                         y = c(0L, 0L, 1L, 0L, 1L, 1L, 0L, 1L), newdata = seq(0, 1, by = 0.05)),
