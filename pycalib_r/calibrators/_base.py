@@ -27,6 +27,8 @@ import numpy as np
 from scipy import special as _sp
 
 from .. import _format
+from .._align import check_column_order
+from .._hints import python_face
 from .._options import get_option
 from .._rlist import RList
 from .._rng import _pow_di  # R's R_pow_di, shared with rbinom
@@ -191,6 +193,7 @@ class Calibrator(RList):
     def _predict(self, newdata):  # pragma: no cover - abstract
         raise NotImplementedError
 
+    @python_face
     def predict(self, newdata):
         """Calibrated probabilities for ``newdata``.
 
@@ -201,6 +204,10 @@ class Calibrator(RList):
         a Series with the same index; if it is a DataFrame the result is a
         DataFrame with the same index and the class levels as columns.
         """
+        # Not in R: a DataFrame naming the fitted classes in another order is
+        # refused rather than matched by position (pycalib_r._align).
+        check_column_order(newdata, self.get("levels"), "newdata",
+                           "the levels the calibrator was fitted with", "list(fit.levels)")
         return _wrap_output(self._predict(newdata), newdata, self.get("levels"))
 
     def summary_params(self) -> Dict[str, str]:
