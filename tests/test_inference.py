@@ -271,8 +271,16 @@ def test_progress_bar_never_changes_results(monkeypatch):
     assert str(with_bar) == str(without)
     bar = Progress(10, "x", stream=fake, delay=0.0, interval=0.0)
     bar.advance(5)
+    shown = fake.getvalue()
     bar.close()
-    assert "50.0%" in fake.getvalue()
+    # tqdm's bar: percentage, count, rate; erased at the end (leave=False).
+    assert "50%" in shown and "5/10" in shown and "resample/s" in shown
+    assert fake.getvalue().endswith("\r") or fake.getvalue().endswith("\x1b[A")
+    off = Tty()
+    bar = Progress(10, "x", enabled=False, stream=off, delay=0.0, interval=0.0)
+    bar.advance(10)
+    bar.close()
+    assert off.getvalue() == ""
     quiet = io.StringIO()
     bar = Progress(10, "x", stream=quiet, delay=0.0, interval=0.0)
     bar.advance(10)
