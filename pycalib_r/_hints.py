@@ -171,6 +171,14 @@ def hints_for(err: ProbcalError, bound: Dict[str, Any], fn: Callable) -> List[st
         notes.append("Binary labels are 0/1 numbers or booleans; string labels need mapping, "
                      "e.g. (y == \"positive\").astype(int). (R's word \"factor\" means a "
                      "pandas Categorical, which the multiclass functions accept.)")
+    elif message.startswith("Arguments `") and message.endswith("` and `y` must have the same length."):
+        arg = message[len("Arguments `"):].split("`", 1)[0]
+        values = _values(y)
+        if _ncol(bound.get(arg)) == 2 and values is not None \
+                and len(bound[arg]) == values.size:
+            notes.append(f"`{arg}` has two columns, as predict_proba gives for a binary "
+                         f"problem: pass the positive class's column, {arg}[:, 1] (or "
+                         f"{arg}.iloc[:, 1] for a DataFrame).")
     elif message.startswith("'arg' "):
         hint = _match_arg_hint(message, bound, fn)
         if hint:
@@ -186,20 +194,27 @@ def hints_for(err: ProbcalError, bound: Dict[str, Any], fn: Callable) -> List[st
 # Warnings
 # ---------------------------------------------------------------------------
 
-def _reissue(caught: list, stacklevel: int) -> None:
-    seen: Dict[Tuple[type, str], int] = {}
-    first: Dict[Tuple[type, str], Any] = {}
-    for w in caught:
-        key = (w.category, str(w.message))
-        seen[key] = seen.get(key, 0) + 1
-        first.setdefault(key, w)
-    for key, count in seen.items():
-        category, text = key
-        if count > 1:
-            # R's summary words; R prints them instead of the messages when
-            # there are more than 10, here each distinct message is kept.
-            text = f"{text}\nThere were {count} warnings (identical; reported once)"
-        warnings.warn(text, category, stacklevel=stacklevel + 1)
+class _Counter:
+    """Counts the warnings of one call by (category, text), in order of first appearance.
+
+    Installed as ``warnings.showwarning`` for the call, so memory stays
+    bounded by the number of distinct warnings, however many repeat.
+    """
+
+    def __init__(self):
+        self.counts: Dict[Tuple[type, str], int] = {}
+
+    def __call__(self, message, category, filename, lineno, file=None, line=None):
+        key = (category, str(message))
+        self.counts[key] = self.counts.get(key, 0) + 1
+
+    def reissue(self, stacklevel: int) -> None:
+        for (category, text), count in self.counts.items():
+            if count > 1:
+                # R's summary words; R prints them instead of the messages when
+                # there are more than 10, here each distinct message is kept.
+                text = f"{text}\nThere were {count} warnings (identical; reported once)"
+            warnings.warn(text, category, stacklevel=stacklevel + 1)
 
 
 # ---------------------------------------------------------------------------
@@ -233,8 +248,10 @@ def python_face(fn: Callable) -> Callable:
             return fn(*args, **kwargs)
         _local.depth = 1
         try:
-            with warnings.catch_warnings(record=True) as caught:
+            counter = _Counter()
+            with warnings.catch_warnings():
                 warnings.simplefilter("always")
+                warnings.showwarning = counter
                 try:
                     if x_name is not None and "y" in positions:
                         y = _arg(args, kwargs, "y")
@@ -255,7 +272,7 @@ def python_face(fn: Callable) -> Callable:
                     error = None
         finally:
             _local.depth = 0
-        _reissue(caught, stacklevel=2)
+        counter.reissue(stacklevel=2)
         if error is not None:
             raise error
         return result

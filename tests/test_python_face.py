@@ -178,6 +178,15 @@ def test_two_column_matrix_with_01_labels_hints_the_binary_vector():
     assert pc.ece(p2[:, 1], y01) == pc.ece(P[:, 0], y01)
 
 
+@pytest.mark.parametrize("fn,arg", [(pc.cal_platt, "x"), (pc.cal_isotonic, "p"), (pc.cal_beta, "p")])
+def test_binary_calibrator_given_predict_proba_hints_the_column(fn, arg):
+    p2 = np.column_stack([1 - PB, PB])
+    with pytest.raises(pc.ProbcalError) as info:
+        fn(p2, YB)
+    assert str(info.value) == f"Arguments `{arg}` and `y` must have the same length."
+    assert any(f"{arg}[:, 1]" in n for n in info.value.__notes__)
+
+
 def test_match_arg_note_names_an_argument_passed_through_kwargs():
     with pytest.raises(pc.ProbcalError) as info:
         pc.cal_ci(P, CODES + 1, n_boot=9, type="classy")
