@@ -39,6 +39,8 @@ def interactive(stream=None) -> bool:
             return True
     except (AttributeError, ValueError):
         pass
+    if "ipykernel" not in sys.modules:
+        return False  # not a Jupyter kernel; no need to import IPython to know
     tqdm = _tqdm_class()
     # tqdm.auto picks its notebook class only inside a Jupyter kernel with
     # ipywidgets, where stderr is not a terminal but the widget is shown.

@@ -163,6 +163,14 @@ class RList:
     def _coerce(self, r_name: str, value: Any) -> Any:
         return value
 
+    def __setattr__(self, attr: str, value: Any) -> None:
+        # res.statistic = {...} normalises as res["statistic"] = {...} does.
+        for name in self.__dict__.get("_r_names", ()):
+            if _attr(name) == attr:
+                value = self._coerce(name, value)
+                break
+        object.__setattr__(self, attr, value)
+
     # -- R's list accessors ---------------------------------------------------
     def keys(self) -> List[str]:
         """R ``names(obj)``, in R's order."""

@@ -388,6 +388,15 @@ def test_statistic_and_estimate_are_floats_with_r_names():
     assert json.dumps(float(s)) == json.dumps(s)
 
 
+def test_assigned_statistic_stays_a_named_number():
+    res = pc.cal_test(*_binary(), method="asymptotic")
+    res["statistic"] = {"z": 2.5}
+    assert isinstance(res.statistic, NamedNumber) and res.statistic == 2.5
+    res.estimate = {"SKCE_ul": 0.125}
+    assert res["estimate"].name == "SKCE_ul" and float(res["estimate"]) == 0.125
+    assert "Statistic: z = 2.5\n" in str(res) and "Estimate: SKCE_ul = 0.125\n" in str(res)
+
+
 def test_pvalue_alias():
     res = OBJECTS["CalTest"]
     assert res.pvalue == res.p_value == res["p.value"]
