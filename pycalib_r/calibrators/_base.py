@@ -132,8 +132,11 @@ class Calibrator(RList):
     ``fit["coefficients"]`` are the same object. ``str(fit)`` is the text R's
     ``print(fit)`` writes; :func:`summary` gives R's ``summary(fit)`` text.
 
-    Subclasses set :attr:`r_class`, implement ``_predict(newdata)`` (returning
-    a numpy array) and ``summary_params()``.
+    Subclasses name themselves with ``r_class = "cal_<name>"`` (expanded to
+    R's class tuple; an instance's ``r_class`` is its full ``class()``),
+    implement ``_predict(newdata)`` (returning a numpy array) and
+    ``summary_params()``. The list accessors, item assignment and
+    ``to_dict()`` are :class:`~pycalib_r._rlist.RList`'s.
 
     Examples
     --------

@@ -182,7 +182,9 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
     **kwargs
         Passed on as R's ``...``: ``bins``/``strategy`` (histogram), ``eps``
         (beta, dirichlet), ``lambda``/``lambda_`` (dirichlet),
-        ``base_method`` and the binary method's arguments (ovr).
+        ``base_method`` and the binary method's arguments (ovr). An argument
+        the method does not use is ignored, as in R, but with a
+        ``UserWarning`` naming it (R says nothing).
 
     Returns
     -------

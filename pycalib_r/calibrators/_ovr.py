@@ -128,7 +128,7 @@ def cal_ovr(x, y, method=OVR_METHODS, **kwargs) -> CalOvr:
     **kwargs
         Passed to the binary calibrator as R passes ``...``: ``eps`` to
         ``cal_beta``, ``bins``/``strategy`` to ``cal_histogram``; ignored by
-        the other methods.
+        the other methods, as in R, but with a ``UserWarning`` naming them.
 
     Returns
     -------
