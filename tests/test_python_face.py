@@ -465,3 +465,27 @@ def test_wrapped_functions_keep_signature_and_doc():
 
     assert inspect.signature(pc.ece) == inspect.signature(_metrics.ece)
     assert pc.ece.__doc__ == _metrics.ece.__doc__ and pc.ece.__name__ == "ece"
+
+
+@pytest.mark.r_parity
+@pytest.mark.parametrize("r_call,call,hint", [
+    ("ece(m, y01)", lambda m, y: pc.ece(m, y), "p[:, 1]"),
+    ("cal_test(m, y01)", lambda m, y: pc.cal_test(m, y), "p[:, 1]"),
+    ("cal_platt(m, y01)", lambda m, y: pc.cal_platt(m, y), "x[:, 1]"),
+    ("cal_isotonic(m, y01)", lambda m, y: pc.cal_isotonic(m, y), "p[:, 1]"),
+])
+def test_predict_proba_mistakes_keep_rs_message_live(probcal_r, r_call, call, hint):
+    m = np.column_stack([1 - PB, PB])
+    r_assign(probcal_r, m=m, y01=YB.astype(np.int64))
+    where = "globalenv()"
+    if r_call.startswith("cal_test"):
+        # a probcal 0.2.0 function: the repository's R transcription of the contract
+        contract = (_rcall.REFERENCE / "r" / "contract.R").as_posix()
+        probcal_r.r(f'.face_env <- new.env(); sys.source("{contract}", envir = .face_env)')
+        where = ".face_env"
+    want = probcal_r.r(f"conditionMessage(tryCatch(eval(quote({r_call}), {where}), "
+                       f"error = identity))")[0]
+    with pytest.raises(pc.ProbcalError) as info:
+        call(m, YB)
+    assert str(info.value) == want
+    assert any(hint in n for n in info.value.__notes__)
