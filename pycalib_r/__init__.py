@@ -27,6 +27,16 @@ from .calibrators import (
     summary,
 )
 
+from ._hints import python_face as _python_face
+
+# The Python face (hints in exception notes, refused misaligned columns,
+# warnings at the caller's line) wraps every exported function taking data
+# once, here; the modules keep the plain functions for internal calls.
+ace, ece, mce, mmce, skce, logit, inv_logit = map(
+    _python_face, (ace, ece, mce, mmce, skce, logit, inv_logit))
+cal_test, cal_ci = map(_python_face, (cal_test, cal_ci))
+reliability_diagram, reliability_table = map(_python_face, (reliability_diagram, reliability_table))
+
 __version__ = "0.2.0"
 
 __all__ = [

@@ -45,6 +45,7 @@ from ._kernel import (
 )
 from ._metrics import MULTICLASS_TYPES, ace, binary_inputs, binned_error, confidence_pair, ece, mce, mmce
 from ._progress import Progress
+from ._rlist import NamedNumber, RList
 from ._rng import resolve_rng
 
 __all__ = ["cal_test", "cal_ci", "CalTest", "CalCI"]
@@ -71,39 +72,26 @@ _TARGETS = {
 # Result classes.
 # ---------------------------------------------------------------------------
 
-class _RList:
-    """Attribute access with Python names, item access with R's names."""
-
-    _R_NAMES: dict = {}
-
-    def __getitem__(self, key):
-        name = self._R_NAMES.get(key, key)
-        if name not in self._R_NAMES.values():
-            raise KeyError(key)
-        return getattr(self, name)
-
-    def keys(self):
-        return list(self._R_NAMES)
-
-    def __contains__(self, key):
-        return key in self._R_NAMES or key in self._R_NAMES.values()
-
-    def __repr__(self) -> str:
-        return str(self)
-
-
-class CalTest(_RList):
+class CalTest(RList):
     """Result of :func:`cal_test`: R's ``c("cal_test", "htest")`` list.
 
     Attributes
     ----------
-    statistic, estimate : dict
-        R's named numerics: ``{"SKCE_uq": value}`` (bootstrap) or
-        ``{"z": value}`` and ``{"SKCE_ul": value}`` (asymptotic).
+    statistic, estimate : NamedNumber
+        R's named numerics ``c(SKCE_uq = value)`` (bootstrap) or ``c(z =
+        value)`` and ``c(SKCE_ul = value)`` (asymptotic): floats
+        (``float(res.statistic)``, arithmetic) that keep R's name and read
+        as the dict ``{"SKCE_uq": value}`` (``res.statistic["SKCE_uq"]``).
     p_value : float
+        Also ``res.pvalue`` (scipy's name).
     method, data_name, target : str
+    null_distribution : numpy.ndarray or None
+        The ``n_boot`` bootstrap statistics in draw order (None for the
+        asymptotic test). Not an R component: not in ``keys()``.
 
-    Items use R's names: ``res["p.value"]``, ``res["data.name"]``.
+    Items use R's names: ``res["p.value"]``, ``res["data.name"]``; the
+    R-list accessors (``keys()``, ``items()``, ``get()``, ``in``,
+    ``to_dict()``) are :class:`~pycalib_r._rlist.RList`'s.
     ``str(res)`` is what R's ``print(res)`` writes (without the final
     newline, which ``print`` adds).
 
@@ -140,22 +128,26 @@ class CalTest(_RList):
     """
 
     r_class = ("cal_test", "htest")
-    _R_NAMES = {
-        "statistic": "statistic",
-        "p.value": "p_value",
-        "method": "method",
-        "data.name": "data_name",
-        "estimate": "estimate",
-        "target": "target",
-    }
 
-    def __init__(self, statistic, p_value, method, data_name, estimate, target):
-        self.statistic = dict(statistic)
-        self.p_value = float(p_value)
-        self.method = method
-        self.data_name = data_name
-        self.estimate = dict(estimate)
-        self.target = target
+    def __init__(self, statistic, p_value, method, data_name, estimate, target,
+                 null_distribution=None):
+        self._set_components([("statistic", statistic), ("p.value", p_value), ("method", method),
+                              ("data.name", data_name), ("estimate", estimate), ("target", target)])
+        # Not an R component (R keeps only the p-value): the n_boot bootstrap
+        # statistics, as scipy's results keep theirs.
+        self.null_distribution = None if null_distribution is None else np.asarray(null_distribution)
+
+    def _coerce(self, r_name, value):
+        if r_name in ("statistic", "estimate"):
+            return NamedNumber.from_dict(value)
+        if r_name == "p.value":
+            return float(value)
+        return value
+
+    @property
+    def pvalue(self) -> float:
+        """scipy's name for :attr:`p_value` (R's ``p.value``)."""
+        return self.p_value
 
     def __str__(self) -> str:
         (s_name, s_value), = self.statistic.items()
@@ -172,7 +164,7 @@ class CalTest(_RList):
         return cli_h1("Kernel calibration test") + "\n" + "\n".join(lines)
 
 
-class CalCI(_RList):
+class CalCI(RList):
     """Result of :func:`cal_ci`: R's ``cal_ci`` list.
 
     Attributes
@@ -180,6 +172,9 @@ class CalCI(_RList):
     estimate, lower, upper, conf_level : float
     metric, method : str
     n_boot : int
+    bootstrap_distribution : numpy.ndarray
+        The ``n_boot`` resampled metric values in draw order. Not an R
+        component: not in ``keys()``.
 
     ``str(res)`` is what R's ``print(res)`` writes (without the final newline).
     Items use R's names too: ``res["conf_level"]``, ``res["n_boot"]``.
@@ -214,24 +209,16 @@ class CalCI(_RList):
     """
 
     r_class = ("cal_ci",)
-    _R_NAMES = {
-        "estimate": "estimate",
-        "lower": "lower",
-        "upper": "upper",
-        "conf_level": "conf_level",
-        "metric": "metric",
-        "method": "method",
-        "n_boot": "n_boot",
-    }
 
-    def __init__(self, estimate, lower, upper, conf_level, metric, method, n_boot):
-        self.estimate = float(estimate)
-        self.lower = float(lower)
-        self.upper = float(upper)
-        self.conf_level = float(conf_level)
-        self.metric = metric
-        self.method = method
-        self.n_boot = int(n_boot)
+    def __init__(self, estimate, lower, upper, conf_level, metric, method, n_boot,
+                 bootstrap_distribution=None):
+        self._set_components([("estimate", float(estimate)), ("lower", float(lower)),
+                              ("upper", float(upper)), ("conf_level", float(conf_level)),
+                              ("metric", metric), ("method", method), ("n_boot", int(n_boot))])
+        # Not an R component: the n_boot resampled metric values behind the
+        # percentile interval, as scipy.stats.bootstrap keeps them.
+        self.bootstrap_distribution = (None if bootstrap_distribution is None
+                                       else np.asarray(bootstrap_distribution))
 
     def __str__(self) -> str:
         lines = [
@@ -453,6 +440,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
         raise ProbcalError('Estimator "uq" needs at least two observations.')
     stream = resolve_rng(rng)
     denom = n * (n - 1.0)
+    null = []  # the bootstrap statistics, kept as res.null_distribution
     with Progress(n_boot, "cal_test", enabled=progress) as bar:
         if data.form in ("binary", "confidence"):
             e = data.c - data.r
@@ -467,6 +455,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
                 w = kern.sort_weights(stream.rademacher(b, n)).astype(np.float64)
                 reps = 2.0 * kern.weighted_lower(w) / denom
                 exceed += int(np.count_nonzero(reps >= observed - tol))
+                null.append(reps)
                 done += b
                 bar.advance(b)
         else:
@@ -482,6 +471,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
                 w = stream.rademacher(b, n).astype(np.float64)
                 reps = kern.weighted_offdiag(w) / denom
                 exceed += int(np.count_nonzero(reps >= observed - tol))
+                null.append(reps)
                 done += b
                 bar.advance(b)
     return CalTest(
@@ -491,6 +481,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
         data_name=data_name,
         estimate={"SKCE_uq": observed},
         target=target,
+        null_distribution=np.concatenate(null),
     )
 
 
@@ -763,7 +754,8 @@ def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None
                                   and bool(debiased))
     if not signed:
         lower = max(lower, 0.0)
-    return CalCI(estimate, lower, upper, conf_level, metric, "percentile bootstrap", n_boot)
+    return CalCI(estimate, lower, upper, conf_level, metric, "percentile bootstrap", n_boot,
+                 bootstrap_distribution=replicates)
 
 
 _METRIC_ARGS = {

@@ -1,74 +1,98 @@
-"""A small progress bar on stderr for long resampling loops.
+"""Progress of long resampling loops, shown with tqdm (rate and ETA) when someone is watching.
 
-It draws only when asked to and when stderr is a terminal, so captured or
-redirected output (tests, notebooks' logs, pipes) never sees it, and it
-only reads counters: results are the same with or without it.
+``Progress`` is what the resampling loops of ``cal_test()`` and ``cal_ci()``
+advance. It draws tqdm's bar (``tqdm.auto``: a text bar in terminals, a
+widget in Jupyter) only when
+
+* ``progress=True`` (the default of the functions), and
+* someone can see it: stderr is a terminal, or the code runs in a Jupyter
+  kernel with widgets, and
+* the loop runs longer than half a second (quick calls print nothing).
+
+It only reads the counters it is given, so results are the same with or
+without it. tqdm is a dependency; if it cannot be imported the loops run
+without a bar.
+
+R equivalent: none (probcal prints no progress).
 """
 
 from __future__ import annotations
 
 import sys
-import time
 
-__all__ = ["Progress"]
+__all__ = ["Progress", "interactive"]
+
+
+def _tqdm_class():
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        return None
+    return tqdm
+
+
+def interactive(stream=None) -> bool:
+    """True when a progress bar on ``stream`` (default stderr) would be seen."""
+    stream = sys.stderr if stream is None else stream
+    try:
+        if stream.isatty():
+            return True
+    except (AttributeError, ValueError):
+        pass
+    if "ipykernel" not in sys.modules:
+        return False  # not a Jupyter kernel; no need to import IPython to know
+    tqdm = _tqdm_class()
+    # tqdm.auto picks its notebook class only inside a Jupyter kernel with
+    # ipywidgets, where stderr is not a terminal but the widget is shown.
+    return tqdm is not None and tqdm.__module__.startswith("tqdm.notebook")
 
 
 class Progress:
-    """``Progress(total, label)``; call ``advance(k)`` as work is done, ``close()`` at the end.
+    """``Progress(total, label, enabled)``; ``advance(k)`` as work is done, ``close()`` at the end.
 
-    Usable as a context manager. Redraws at most every ``interval`` seconds
-    and only after ``delay`` seconds, so quick calls print nothing.
-
-    R equivalent: none (probcal prints no progress).
+    Usable as a context manager. The bar appears after ``delay`` seconds and
+    is erased when the loop ends.
     """
 
     def __init__(self, total, label: str = "", enabled: bool = True, stream=None,
-                 delay: float = 0.5, interval: float = 0.1, width: int = 30):
-        self.stream = sys.stderr if stream is None else stream
+                 delay: float = 0.5, interval: float = 0.1):
         self.total = max(int(total), 1)
-        self.label = label
         self.done = 0
-        self.width = width
-        self.delay = delay
-        self.interval = interval
-        self._start = time.monotonic()
-        self._last = 0.0
-        self._drawn = False
-        self.enabled = bool(enabled) and self._isatty()
-
-    def _isatty(self) -> bool:
+        self._bar = None
+        if not (bool(enabled) and interactive(stream)):
+            return
+        tqdm = _tqdm_class()
+        if tqdm is None:  # pragma: no cover - tqdm is a dependency
+            return
+        kwargs = dict(total=self.total, desc=label, unit="resample", leave=False,
+                      delay=delay, mininterval=interval)
+        if stream is not None:
+            kwargs["file"] = stream
         try:
-            return bool(self.stream.isatty())
-        except (AttributeError, ValueError):
-            return False
+            self._bar = tqdm(**kwargs)
+        except Exception:  # noqa: BLE001 - a display problem must not stop the computation
+            self._bar = None
+
+    @property
+    def enabled(self) -> bool:
+        return self._bar is not None
 
     def advance(self, k: int = 1) -> None:
-        self.done = min(self.done + int(k), self.total)
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if now - self._start < self.delay or (now - self._last < self.interval and self.done < self.total):
-            return
-        self._last = now
-        frac = self.done / self.total
-        filled = int(round(frac * self.width))
-        bar = "=" * filled + " " * (self.width - filled)
-        try:
-            self.stream.write(f"\r{self.label} [{bar}] {100 * frac:5.1f}%")
-            self.stream.flush()
-            self._drawn = True
-        except (OSError, ValueError):
-            self.enabled = False
+        k = min(int(k), self.total - self.done)
+        self.done += k
+        if self._bar is not None:
+            try:
+                self._bar.update(k)
+            except Exception:  # noqa: BLE001
+                self._bar = None
 
     def close(self) -> None:
-        if self.enabled and self._drawn:
+        if self._bar is not None:
             try:
-                # Erase the bar so the terminal is left as it was.
-                self.stream.write("\r" + " " * (len(self.label) + self.width + 12) + "\r")
-                self.stream.flush()
-            except (OSError, ValueError):
+                self._bar.close()
+            except Exception:  # noqa: BLE001
                 pass
-        self.enabled = False
+        self._bar = None
 
     def __enter__(self) -> "Progress":
         return self

@@ -254,8 +254,24 @@ def test_progress_bar_never_changes_results(monkeypatch):
     assert str(with_bar) == str(without)
     bar = Progress(10, "x", stream=fake, delay=0.0, interval=0.0)
     bar.advance(5)
+    shown = fake.getvalue()
     bar.close()
-    assert "50.0%" in fake.getvalue()
+    # tqdm's bar: percentage, count, rate; erased at the end (leave=False).
+    assert "50%" in shown and "5/10" in shown and "resample/s" in shown
+    assert fake.getvalue().endswith("\r") or fake.getvalue().endswith("\x1b[A")
+    # In a Jupyter kernel (stderr not a terminal) tqdm.auto's widget class is used.
+    from pycalib_r import _progress
+
+    monkeypatch.setitem(sys.modules, "ipykernel", sys)
+    monkeypatch.setattr(_progress, "_tqdm_class", lambda: type("tqdm", (), {"__module__": "tqdm.notebook"}))
+    assert _progress.interactive(io.StringIO())
+    monkeypatch.delitem(sys.modules, "ipykernel")
+    assert not _progress.interactive(io.StringIO())
+    off = Tty()
+    bar = Progress(10, "x", enabled=False, stream=off, delay=0.0, interval=0.0)
+    bar.advance(10)
+    bar.close()
+    assert off.getvalue() == ""
     quiet = io.StringIO()
     bar = Progress(10, "x", stream=quiet, delay=0.0, interval=0.0)
     bar.advance(10)

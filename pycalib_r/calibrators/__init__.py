@@ -16,6 +16,14 @@ from ._platt import CalPlatt, GlmFit, cal_platt
 from ._temperature import CalTemperature, cal_temperature
 from ._vector_scaling import cal_vector_scaling
 
+from .._hints import python_face as _python_face
+
+# R's errors get hints, and warnings point at the caller (see pycalib_r._hints).
+(cal_platt, cal_temperature, cal_beta, cal_isotonic, cal_histogram, cal_vector_scaling,
+ cal_dirichlet, cal_ovr, cal_cv, predict) = map(_python_face, (
+    cal_platt, cal_temperature, cal_beta, cal_isotonic, cal_histogram, cal_vector_scaling,
+    cal_dirichlet, cal_ovr, cal_cv, predict))
+
 __all__ = [
     "Calibrator",
     "CalibratorSummary",

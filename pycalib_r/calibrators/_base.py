@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 from scipy import special as _sp
 
 from .. import _format
+from .._align import check_column_order
+from .._hints import python_face
 from .._options import get_option
+from .._rlist import RList
 from .._rng import _pow_di  # R's R_pow_di, shared with rbinom
 
 __all__ = [
@@ -116,7 +119,7 @@ def _summary_text(obj: "Calibrator") -> str:
 # ---------------------------------------------------------------------------
 
 
-class Calibrator:
+class Calibrator(RList):
     """A fitted probcal calibrator.
 
     R equivalent: the list returned by probcal's internal
@@ -129,8 +132,11 @@ class Calibrator:
     ``fit["coefficients"]`` are the same object. ``str(fit)`` is the text R's
     ``print(fit)`` writes; :func:`summary` gives R's ``summary(fit)`` text.
 
-    Subclasses set :attr:`r_class`, implement ``_predict(newdata)`` (returning
-    a numpy array) and ``summary_params()``.
+    Subclasses name themselves with ``r_class = "cal_<name>"`` (expanded to
+    R's class tuple; an instance's ``r_class`` is its full ``class()``),
+    implement ``_predict(newdata)`` (returning a numpy array) and
+    ``summary_params()``. The list accessors, item assignment and
+    ``to_dict()`` are :class:`~pycalib_r._rlist.RList`'s.
 
     Examples
     --------
@@ -157,55 +163,40 @@ class Calibrator:
     components in the same order.
     """
 
-    r_class: str = "calibrator"
+    r_class: Tuple[str, ...] = ("calibrator",)
+    # R's first class, the subclass name new_calibrator() is given.
+    _subclass: str = "calibrator"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # Subclasses name themselves with one string (r_class = "cal_platt");
+        # every RList's r_class is a tuple, R's class(), so it is expanded here.
+        own = cls.__dict__.get("r_class")
+        if isinstance(own, str):
+            cls._subclass = own
+            cls.r_class = (own, "calibrator")
 
     def __init__(self, _r_classes: Optional[Tuple[str, ...]] = None, **components: Any):
-        self._r_names = []
         if _r_classes is None:
-            _r_classes = (self.r_class, "calibrator")
-        self._r_classes = tuple(_r_classes)
-        for name, value in components.items():
-            self._r_names.append(name)
-            setattr(self, name.replace(".", "_"), value)
+            _r_classes = (self._subclass, "calibrator")
+        self.r_class = tuple(_r_classes)
+        self._set_components(components.items())
 
-    # -- R list behaviour ---------------------------------------------------
+    # -- R list behaviour (keys, items, get, [], in: see RList) ---------------
     @property
     def r_classes(self) -> Tuple[str, ...]:
-        """R's ``class(fit)``."""
-        return self._r_classes
+        """R's ``class(fit)`` (the same tuple as :attr:`r_class`)."""
+        return self.r_class
 
     def inherits(self, what: str) -> bool:
         """R ``inherits(fit, what)``."""
-        return what in self._r_classes
-
-    def keys(self) -> List[str]:
-        """R ``names(fit)``, in R's order."""
-        return list(self._r_names)
-
-    def items(self) -> Iterable[Tuple[str, Any]]:
-        return [(k, self[k]) for k in self._r_names]
-
-    def __getitem__(self, r_name: str) -> Any:
-        if r_name not in self._r_names:
-            raise KeyError(r_name)
-        return getattr(self, r_name.replace(".", "_"))
-
-    def __contains__(self, r_name: str) -> bool:
-        return r_name in self._r_names
-
-    def get(self, r_name: str, default: Any = None) -> Any:
-        """``fit$name`` in R: the component, or ``default`` (R's ``NULL``) if absent."""
-        if r_name in self._r_names:
-            return self[r_name]
-        return default
-
-    def __dir__(self):
-        return sorted(set(super().__dir__()) | {n.replace(".", "_") for n in self._r_names})
+        return what in self.r_class
 
     # -- behaviour ------------------------------------------------------------
     def _predict(self, newdata):  # pragma: no cover - abstract
         raise NotImplementedError
 
+    @python_face
     def predict(self, newdata):
         """Calibrated probabilities for ``newdata``.
 
@@ -216,6 +207,10 @@ class Calibrator:
         a Series with the same index; if it is a DataFrame the result is a
         DataFrame with the same index and the class levels as columns.
         """
+        # Not in R: a DataFrame naming the fitted classes in another order is
+        # refused rather than matched by position (pycalib_r._align).
+        check_column_order(newdata, self.get("levels"), "newdata",
+                           "the levels the calibrator was fitted with", "list(fit.levels)")
         return _wrap_output(self._predict(newdata), newdata, self.get("levels"))
 
     def summary_params(self) -> Dict[str, str]:

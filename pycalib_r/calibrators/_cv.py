@@ -23,6 +23,7 @@ from .._checks import (
     match_arg,
     multiclass_labels,
 )
+from .._hints import warn_unused_dots
 from ._base import MULTICLASS, Calibrator, _wrap_output, format_call, new_calibrator
 from ._ovr import fit_calibrator
 
@@ -130,10 +131,12 @@ def _fit_calibrator_mc(method: str, x, y, **kwargs) -> Calibrator:
     if method == "dirichlet":
         from ._dirichlet import cal_dirichlet
         return cal_dirichlet(x, y, **kwargs)
-    from ._ovr import cal_ovr
+    from ._ovr import _cal_ovr
     dots = dict(kwargs)
     base_method = dots.pop("base_method", None)
-    return cal_ovr(x, y, method="platt" if base_method is None else base_method, **dots)
+    # cal_cv() has already warned about the arguments cal_ovr() ignores.
+    return _cal_ovr(x, y, "platt" if base_method is None else base_method, dots,
+                    check_dots=False)
 
 
 def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> CalCv:
@@ -179,7 +182,9 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
     **kwargs
         Passed on as R's ``...``: ``bins``/``strategy`` (histogram), ``eps``
         (beta, dirichlet), ``lambda``/``lambda_`` (dirichlet),
-        ``base_method`` and the binary method's arguments (ovr).
+        ``base_method`` and the binary method's arguments (ovr). An argument
+        the method does not use is ignored, as in R, but with a
+        ``UserWarning`` naming it (R says nothing).
 
     Returns
     -------
@@ -212,6 +217,7 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
                                       and folds == 5) else folds,
                        seed=seed, **kwargs)
     method = match_arg(method, CV_METHODS, arg="method")
+    warn_unused_dots("cal_cv", method, kwargs, multiclass=is_matrix(x))
     if is_matrix(x):
         return _cal_cv_multiclass(x, y, method, folds, seed, rng, call, **kwargs)
     if method in _MATRIX_ONLY:

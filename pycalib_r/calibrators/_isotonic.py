@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import check_binary_y, check_probability, check_same_length
+from .._rlist import RList
 from ._base import Calibrator, as_character, format_call, new_calibrator, r_mean
 
 __all__ = ["cal_isotonic", "CalIsotonic", "IsoregFit", "isoreg"]
 
 
-class IsoregFit:
+class IsoregFit(RList):
     """R's ``isoreg`` object: ``x``, ``y``, ``yf``, ``yc``, ``iKnots``, ``isOrd``, ``ord``, ``call``.
 
     R equivalent: the value of ``stats::isoreg(x, y)``. ``iKnots`` and ``ord``
@@ -18,18 +19,11 @@ class IsoregFit:
     was strictly increasing.
     """
 
-    def __init__(self, x, y, yf, yc, iKnots, isOrd, ord, call):
-        self.x = x
-        self.y = y
-        self.yf = yf
-        self.yc = yc
-        self.iKnots = iKnots
-        self.isOrd = isOrd
-        self.ord = ord
-        self.call = call
+    r_class = ("isoreg",)
 
-    def __getitem__(self, r_name: str):
-        return getattr(self, r_name)
+    def __init__(self, x, y, yf, yc, iKnots, isOrd, ord, call):
+        self._set_components([("x", x), ("y", y), ("yf", yf), ("yc", yc), ("iKnots", iKnots),
+                              ("isOrd", isOrd), ("ord", ord), ("call", call)])
 
     def __repr__(self) -> str:
         return f"<IsoregFit: n = {self.x.size}, {self.iKnots.size} knots>"

@@ -16,6 +16,7 @@ from .._checks import (
     match_arg,
     multiclass_labels,
 )
+from .._hints import warn_unused_dots
 from ._base import (
     MULTICLASS,
     Calibrator,
@@ -127,7 +128,7 @@ def cal_ovr(x, y, method=OVR_METHODS, **kwargs) -> CalOvr:
     **kwargs
         Passed to the binary calibrator as R passes ``...``: ``eps`` to
         ``cal_beta``, ``bins``/``strategy`` to ``cal_histogram``; ignored by
-        the other methods.
+        the other methods, as in R, but with a ``UserWarning`` naming them.
 
     Returns
     -------
@@ -153,8 +154,15 @@ def cal_ovr(x, y, method=OVR_METHODS, **kwargs) -> CalOvr:
     >>> fit.predict(p).sum(axis=1).round(12).tolist()
     [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
     """
+    return _cal_ovr(x, y, method, kwargs, check_dots=True)
+
+
+def _cal_ovr(x, y, method, kwargs, check_dots: bool) -> CalOvr:
+    """``cal_ovr()``'s body; ``cal_cv()`` calls it with its own check of ``...`` done."""
     method_given = method if isinstance(method, str) else None
     method = match_arg(method, OVR_METHODS, arg="method")
+    if check_dots:
+        warn_unused_dots("cal_ovr", method, kwargs)
     mat = check_logit_matrix(x, arg="x")
     labels = multiclass_labels(mat, y, x_arg="x")
     if method in ("beta", "isotonic", "histogram") and ((mat < 0) | (mat > 1)).any():

@@ -17,6 +17,7 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from .._checks import as_numeric_vector, check_binary_y, check_same_length
+from .._rlist import RList
 from ._base import (
     Calibrator,
     _warn,
@@ -230,7 +231,7 @@ def _validmu(mu: np.ndarray) -> bool:
     return bool(np.isfinite(mu).all() and ((mu > 0) & (mu < 1)).all())
 
 
-class GlmFit:
+class GlmFit(RList):
     """The parts of R's ``glm`` object that a binomial calibration fit carries.
 
     R equivalent: the ``fit`` component of ``cal_platt()``/``cal_beta()``
@@ -243,12 +244,20 @@ class GlmFit:
     ``pivot``, ``tol``), ``family`` (``"binomial"``) and ``link`` (``"logit"``).
     """
 
+    r_class = ("glm", "lm")
+    # R's names(glm.fit(...)) in R's order; the keyword arguments use
+    # underscores (fitted_values) for R's dots (fitted.values).
+    _R_NAMES = ("coefficients", "residuals", "fitted.values", "effects", "R", "rank", "qr",
+                "family", "linear.predictors", "deviance", "aic", "null.deviance", "iter",
+                "weights", "prior.weights", "df.residual", "df.null", "y", "converged",
+                "boundary")
+
     def __init__(self, **kw):
+        self._set_components((name, kw.pop(name.replace(".", "_"))) for name in self._R_NAMES
+                             if name.replace(".", "_") in kw)
+        # Not R components: the family's link, and the warnings glm.fit gave.
         for key, value in kw.items():
             setattr(self, key, value)
-
-    def __getitem__(self, r_name: str):
-        return getattr(self, r_name.replace(".", "_"))
 
     def __repr__(self) -> str:
         coefs = ", ".join(f"{k}={as_character(v)}" for k, v in self.coefficients.items())
