@@ -163,6 +163,9 @@ class CalTest(RList):
         ]
         return cli_h1("Kernel calibration test") + "\n" + "\n".join(lines)
 
+    # The console shows the object as R prints it.
+    __repr__ = __str__
+
 
 class CalCI(RList):
     """Result of :func:`cal_ci`: R's ``cal_ci`` list.
@@ -229,6 +232,9 @@ class CalCI(RList):
             f"Method: {self.method} ({self.n_boot} resamples)",
         ]
         return cli_h1("Calibration metric confidence interval") + "\n" + "\n".join(lines)
+
+    # The console shows the object as R prints it.
+    __repr__ = __str__
 
 
 # ---------------------------------------------------------------------------
