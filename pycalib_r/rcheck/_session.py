@@ -8,6 +8,9 @@ install it (:class:`~pycalib_r.rcheck.RUnavailable`).
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import sys
 import threading
 from pathlib import Path
 from typing import Optional
@@ -28,6 +31,19 @@ def _r_path(path: Path) -> str:
     return str(path).replace("\\", "/")
 
 
+def _check_r_home() -> None:
+    """Refuse early where R is absent: embedded R exits the process when R_HOME is wrong."""
+    if "rpy2.robjects" in sys.modules:
+        return
+    home = os.environ.get("R_HOME")
+    if home:
+        if not (Path(home) / "bin").is_dir() or not (Path(home) / "library" / "base").is_dir():
+            raise RUnavailable(f"R_HOME={home} is not an R installation (no bin/ and "
+                               f"library/base/ there); {INSTALL_R}")
+    elif shutil.which("R") is None:
+        raise RUnavailable(f"R was not found: R_HOME is not set and no R is on PATH; {INSTALL_R}")
+
+
 def load_robjects():
     """``rpy2.robjects``, or :class:`RUnavailable` saying what is missing.
 
@@ -38,6 +54,7 @@ def load_robjects():
     except ImportError:
         raise RUnavailable(f"rpy2 is not installed, so R cannot be run from Python: "
                            f"{INSTALL_RPY2}") from None
+    _check_r_home()
     try:
         import rpy2.robjects as ro
     except Exception as exc:  # noqa: BLE001 - rpy2 raises many kinds when R is absent
