@@ -141,6 +141,7 @@ def _calls():
         ("ece", "ece debiased equal_freq (0.2.0)", pc.ece, (P, Y), {"debiased": True, "strategy": "equal_freq"}),
         ("ece", "ece with NA", pc.ece, (np.r_[P[:5], np.nan], Y[:6]), {}),
         ("mce", "mce multiclass Categorical", pc.mce, (M, YCAT), {}),
+        ("mce", "mce DataFrame", pc.mce, (pd.DataFrame(M, columns=["a", "b", "c"]), YM), {}),
         ("ace", "ace", pc.ace, (P, Y), {"bins": 4}),
         ("mmce", "mmce", pc.mmce, (M, YM), {"bandwidth": 0.3}),
         ("skce", "skce canonical", pc.skce, (M, YM), {"estimator": "ul", "bandwidth": "median"}),
@@ -273,6 +274,9 @@ def test_inputs_reach_r_faithfully(live):
     assert describe(as_r(ro, M))[0] == "matrix double dim=90x3 levels= NA=0"
     # column-major: R's m[2, 1] is M[1, 0]
     assert ro.r("function(m) m[2, 1]")(as_r(ro, M))[0] == M[1, 0]
+    probs = as_r(ro, pd.DataFrame(M, columns=["x", "y", "z"]))
+    assert describe(probs)[0] == "matrix double dim=90x3 levels= NA=0"
+    assert list(ro.r("colnames")(probs)) == ["x", "y", "z"]
     frame = as_r(ro, pd.DataFrame({"a": [0.1, 0.2], "b b": ["x", None]}))
     assert list(ro.r("names")(frame)) == ["a", "b b"]
     assert ro.r("function(d) sum(is.na(d[[2]]))")(frame)[0] == 1

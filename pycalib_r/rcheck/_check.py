@@ -201,6 +201,9 @@ def _component(obj, r_name: str):
 
 
 def _compare_value(name: str, py, rv, tol: str) -> Check:
+    if isinstance(rv, str) or (isinstance(rv, list) and rv and all(isinstance(v, str) for v in rv)
+                               and not set(rv) <= {"NA", "NaN", "Inf", "-Inf"}):
+        tol = "exact"
     rtol, atol = TOLERANCE[tol]
     r_show = show(rv)
     if rv is None:

@@ -4,8 +4,9 @@ numpy and pandas values become the R objects an R user would pass: doubles
 stay doubles, integers R integers (doubles beyond R's integer range), bools
 logicals, strings characters; 2-D arrays become R matrices (column-major);
 pandas Categoricals become factors with the same levels; missing values
-(``NaN``, ``None``, ``pd.NA``) become ``NA``; a DataFrame becomes a
-data.frame with the same column names; a dict a named list. Anything else has
+(``NaN``, ``None``, ``pd.NA``) become ``NA``; a numeric DataFrame (what
+pycalib_r reads as a probability matrix) becomes a double matrix with its
+column names, any other DataFrame a data.frame; a dict a named list. Anything else has
 no R counterpart and raises :class:`~pycalib_r.rcheck.NotExpressibleInR`.
 
 ``ro`` is always the ``rpy2.robjects`` module, passed in so that importing
@@ -123,6 +124,14 @@ def as_r(ro, value, what: str = "the argument"):
             return _vector(ro, value.to_numpy(dtype=object, na_value=None), what)
         return _vector(ro, np.asarray(value.to_numpy()), what)
     if isinstance(value, pd.DataFrame):
+        numeric = value.shape[1] > 0 and all(
+            pd.api.types.is_numeric_dtype(t) and not pd.api.types.is_bool_dtype(t) for t in value.dtypes)
+        if numeric:
+            # pycalib_r reads a numeric DataFrame as its probability matrix,
+            # so R gets the matrix an R user would pass (with the column names).
+            matrix = as_r(ro, value.to_numpy(dtype=float, na_value=np.nan), what)
+            with_names = ro.r("function(m, names) { colnames(m) <- names; m }")
+            return with_names(matrix, ro.StrVector([str(c) for c in value.columns]))
         columns = {str(c): as_r(ro, value[c], f"column {c!r} of {what}") for c in value.columns}
         as_frame = ro.r("function(l, n) structure(l, class = 'data.frame', "
                         "row.names = .set_row_names(n))")
