@@ -13,7 +13,7 @@ import numpy as np
 
 from ._compare import Outcome, compare_frames, compare_numbers, expected_array
 from ._convert import as_r
-from ._errors import NotExpressibleInR, RUnavailable
+from ._errors import NotExpressibleInR, RCheckError, RUnavailable
 from ._report import Check, ParityReport, show, text_diff
 from ._session import INSTALL_PROBCAL, session
 
@@ -204,6 +204,8 @@ def _compare_value(name: str, py, rv, tol: str) -> Check:
     if isinstance(rv, str) or (isinstance(rv, list) and rv and all(isinstance(v, str) for v in rv)
                                and not set(rv) <= {"NA", "NaN", "Inf", "-Inf"}):
         tol = "exact"
+    if type(rv) is int or (isinstance(rv, list) and rv and all(type(v) is int for v in rv)):
+        tol = "exact"  # R integers (counts, fold ids): the manifest's exact class
     rtol, atol = TOLERANCE[tol]
     r_show = show(rv)
     if rv is None:
@@ -479,7 +481,12 @@ def same_as_r(fn, *args, **kwargs) -> ParityReport:
     else:
         py_stream = stream.get_state()
 
-    r_out, r_value = sess.call(spec.r_name, r_args, r_kwargs, source, state_before, opts, extras)
+    try:
+        r_out, r_value = sess.call(spec.r_name, r_args, r_kwargs, source, state_before, opts, extras)
+    except Exception as exc:  # noqa: BLE001 - rpy2's RRuntimeError and friends
+        raise RCheckError(f"R could not evaluate {spec.r_name}() for the comparison "
+                          f"({type(exc).__name__}: {str(exc).strip()[:300]}); nothing was "
+                          f"compared") from exc
     r_error = r_out.get("error")
     report = ParityReport(
         call=_shorten(r_out.get("call") or spec.r_name), function=spec.r_name, r_source=r_source,
