@@ -117,11 +117,11 @@ class RSession:
         """
         ro = self.ro
         r_seed = ro.NULL if seed is None else ro.IntVector([int(v) for v in seed])
-        listing = ro.ListVector if args else (lambda _: ro.r("list()"))
-        out = self._call(fname, listing(args), ro.ListVector(kwargs) if kwargs else ro.r("list()"),
-                         self.envs[source], r_seed,
-                         ro.ListVector(opts) if opts else ro.r("list()"),
-                         ro.StrVector(list(extras)))
+        def r_list(items: dict):
+            return ro.ListVector(items) if items else ro.r("list()")
+
+        out = self._call(fname, r_list(args), r_list(kwargs), self.envs[source], r_seed,
+                         r_list(opts), ro.StrVector(list(extras)))
         return json.loads(out.rx2("json")[0]), out.rx2("value")
 
 
