@@ -125,6 +125,21 @@ def _plain(p, y):
     return p_plain, y_plain
 
 
+_HEADLINE = ("predict", "value", "estimate", "p.value")
+
+
+def _headline(report) -> str:
+    """The call's main value on both sides, for the table."""
+    by_name = {c.name: c for c in report.checks}
+    for name in _HEADLINE:
+        if name in by_name:
+            c = by_name[name]
+            return f"{name}: {c.python} | {c.r}"
+    if "error" in by_name:
+        return "error: " + ("same message" if by_name["error"].status == "pass" else "differs")
+    return ""
+
+
 def run_parity(args) -> int:
     """Run ``pycalib-r parity``: every check on the CSV, a table (or JSON), an exit status.
 
@@ -187,14 +202,16 @@ def run_parity(args) -> int:
     print(f"pycalib_r {pc.__version__} against {sess.r_version}, probcal {sess.probcal_version}; "
           f"{np.shape(p)[0]} rows; tolerance policy of reference/manifest.toml")
     width = max(len(r[0]) for r in rows) if rows else 10
-    print(f"{'call':<{width}}  {'status':<6}  {'max abs':>8}  {'max rel':>8}  R side")
+    print(f"{'call':<{width}}  {'status':<6}  {'max abs':>8}  {'max rel':>8}  {'R side':<13}  "
+          f"pycalib_r | R")
     for label, report, note in rows:
         if report is None:
             print(f"{label:<{width}}  {'NOT RUN':<6}  {'':>8}  {'':>8}  {note}")
             continue
         status = "pass" if report.passed else "FAIL"
         side = "contract.R" if report.fallback else report.r_source
-        print(f"{label:<{width}}  {status:<6}  {report.max_abs:>8.2g}  {report.max_rel:>8.2g}  {side}")
+        print(f"{label:<{width}}  {status:<6}  {report.max_abs:>8.2g}  {report.max_rel:>8.2g}  "
+              f"{side:<13}  {_headline(report)}")
     failed = [(label, report) for label, report, _ in rows if report is not None and not report.passed]
     for label, report in failed:
         print(f"\n{report}")

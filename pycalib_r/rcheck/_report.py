@@ -67,13 +67,13 @@ def show(value, limit: int = 60) -> str:
     except Exception:  # noqa: BLE001 - any object still gets a display
         arr = None
     if arr is not None and arr.dtype.kind in "fiub" and arr.size:
+        def one(v):
+            return f"{v:.7g}" if arr.dtype.kind == "f" else str(v)
         if arr.ndim == 0:
-            return f"{arr.item():.7g}" if arr.dtype.kind == "f" else str(arr.item())
-        body = np.array2string(arr.ravel()[:4] if arr.ndim == 1 else arr.ravel()[:4],
-                               precision=7, separator=" ", floatmode="maxprec")
-        shape = "x".join(map(str, arr.shape))
+            return one(arr.item())
+        head = " ".join(one(v) for v in arr.ravel()[:4].tolist())
         more = " ..." if arr.size > 4 else ""
-        return f"[{shape}] {body[1:-1]}{more}"
+        return f"[{'x'.join(map(str, arr.shape))}] {head}{more}"
     if arr is not None and arr.dtype.kind in "US":
         return show(str(arr.item())) if arr.ndim == 0 else show(" ".join(map(repr, arr.ravel()[:4].tolist())))
     text = repr(value).replace("\n", " ")
