@@ -7,8 +7,10 @@ install it (:class:`~pycalib_r.rcheck.RUnavailable`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import shutil
 import sys
 import threading
@@ -120,9 +122,46 @@ class RSession:
         def r_list(items: dict):
             return ro.ListVector(items) if items else ro.r("list()")
 
-        out = self._call(fname, r_list(args), r_list(kwargs), self.envs[source], r_seed,
-                         r_list(opts), ro.StrVector(list(extras)))
+        with _interruptible():
+            out = self._call(fname, r_list(args), r_list(kwargs), self.envs[source], r_seed,
+                             r_list(opts), ro.StrVector(list(extras)))
         return json.loads(out.rx2("json")[0]), out.rx2("value")
+
+
+@contextlib.contextmanager
+def _interruptible():
+    """Let Ctrl-C stop R: tell R directly, then raise KeyboardInterrupt in Python.
+
+    rpy2 3.5 turns SIGINT into an R interrupt inside its event callback, but
+    Python delivers the signal on the callback's first line, before rpy2's
+    handler is in place, so R never hears of it. Outside the main thread
+    signals cannot be handled and R runs to the end.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    from rpy2.rinterface_lib import openrlib
+
+    hit = []
+
+    def on_sigint(signum, frame):
+        hit.append(signum)
+        if os.name == "nt":  # pragma: no cover - R's Windows flag
+            openrlib.rlib.UserBreak = 1
+        else:
+            openrlib.rlib.R_interrupts_pending = 1
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    except Exception:
+        if hit:
+            raise KeyboardInterrupt from None
+        raise
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if hit:
+        raise KeyboardInterrupt
 
 
 _SESSION: Optional[RSession] = None
