@@ -464,3 +464,29 @@ def test_cli_parity_without_rpy2_exits_2_with_the_install_hint(csv_files):
     assert out.returncode == 2
     assert "rpy2 is not installed" in out.stderr and "pycalib_r[r]" in out.stderr
     assert "agree" not in out.stdout
+
+
+@pytest.mark.r_parity
+def test_ctrl_c_stops_the_r_half(live):
+    import signal
+    import time
+
+    code = ("import sys, time\nfrom pycalib_r.rcheck import _session\n"
+            "s = _session.session()\n"
+            "loop = s.ro.r('function() { x <- 0; for (i in 1:2000000000) x <- x + i; x }')\n"
+            "print('start', flush=True)\n"
+            "t = time.time()\n"
+            "try:\n    with _session._interruptible():\n        loop()\n    print('finished')\n"
+            "except KeyboardInterrupt:\n    print('interrupted', round(time.time() - t))\n")
+    env = _cli_env()
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True, env=env)
+    try:
+        assert child.stdout.readline().strip() == "start"
+        time.sleep(1.0)
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert out.startswith("interrupted"), out
