@@ -1,4 +1,4 @@
-"""Command line: ``pycalib-r demo | test | ci`` (also ``python -m pycalib_r``).
+"""Command line: ``pycalib-r demo | test | ci | parity`` (also ``python -m pycalib_r``).
 
 ``test`` and ``ci`` read a CSV of predictions and labels and print what R
 prints for ``cal_test()`` / ``cal_ci()``, or JSON with ``--json`` for
@@ -162,6 +162,12 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--bandwidth", type=_bandwidth, default=None)
     c.add_argument("--debiased", action="store_true")
     c.add_argument("--strategy", default=None, choices=["equal_width", "equal_freq"])
+
+    from .rcheck import add_parity_arguments  # rpy2 is imported only when a check runs
+
+    add_parity_arguments(sub.add_parser(
+        "parity", help="every metric, test, interval and calibrator on the CSV, in pycalib_r "
+                       "and in R (needs R, rpy2 and probcal); non-zero exit on any difference"))
     return parser
 
 
@@ -170,6 +176,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     from ._errors import ProbcalError
 
     try:
+        if args.command == "parity":
+            from .rcheck import run_parity
+
+            return run_parity(args)
         return {"demo": _demo, "test": _run_test, "ci": _run_ci}[args.command](args)
     except ProbcalError as exc:
         print(f"Error: {exc}", file=sys.stderr)

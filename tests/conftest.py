@@ -14,6 +14,10 @@ from pathlib import Path
 
 import pytest
 
+# Python -> R conversion is the package's (pycalib_r.rcheck, which users run
+# against their own R); re-exported for the tests that bind values by hand.
+from pycalib_r.rcheck._convert import r_assign, to_r  # noqa: F401
+
 # Loading R through rpy2 prepends R's library folders to LD_LIBRARY_PATH in
 # this process, which can make a child Python load another libpython; child
 # processes get the environment as it was before R was loaded.
@@ -125,24 +129,3 @@ def help_output(call: str) -> str:
     if len(found) != 1:
         raise LookupError(f"{len(found)} help-page examples print {call!r}")
     return found[0]
-
-
-def to_r(ro, x):
-    """A numpy vector or matrix as an R double vector or matrix (column-major)."""
-    import numpy as np
-
-    arr = np.asarray(x, dtype=float)
-    if arr.ndim == 1:
-        return ro.FloatVector(arr.tolist())
-    return ro.r.matrix(ro.FloatVector(arr.ravel(order="F").tolist()), nrow=arr.shape[0])
-
-
-def r_assign(ro, **values):
-    """Bind Python values to names in R's global environment."""
-    import numpy as np
-
-    for name, value in values.items():
-        if isinstance(value, np.ndarray) and value.dtype.kind in "iu":
-            ro.globalenv[name] = ro.IntVector(value.astype(int).tolist())
-        else:
-            ro.globalenv[name] = to_r(ro, value)
