@@ -501,15 +501,17 @@ _QUALITY = 1009
 _KT = 9.31322574615479e-10  # RNG.c's KT (the literal, not exactly 2^-30)
 
 
-def _lagged_fib(state, cycles):
+def _lagged_fib_direct(state, cycles):
     """Knuth's ``ran_array`` sequence: ``x[j] = x[j-100] - x[j-37] mod 2^30``.
 
     ``ran_arr_cycle`` followed by reading ``ran_x`` is, cycle after cycle,
     the terms ``1009 c .. 1009 c + 99`` of this one sequence started from the
-    100 state words; returns those (cycles x 100) blocks.
+    100 state words; returns those blocks, shape (cycles, 100, ...) for a
+    state of shape (100, ...), computed 37 terms at a time.
     """
+    state = np.asarray(state, dtype=np.int64)
     total = _KK + _QUALITY * cycles
-    x = np.empty(total, dtype=np.int64)
+    x = np.empty((total,) + state.shape[1:], dtype=np.int64)
     x[:_KK] = state
     mask = _MM - 1
     j = _KK
@@ -518,8 +520,64 @@ def _lagged_fib(state, cycles):
         np.subtract(x[j - _KK:e - _KK], x[j - _LL:e - _LL], out=x[j:e])
         x[j:e] &= mask
         j = e
-    idx = _QUALITY * np.arange(1, cycles + 1)[:, None] + np.arange(_KK)[None, :]
-    return x[idx]
+    return np.stack([x[_QUALITY * c:_QUALITY * c + _KK] for c in range(1, cycles + 1)])
+
+
+_KT_CYCLES = 64  # cycles per matrix product: 6400 draws
+_KT_STACK = None
+_TWO15 = float(1 << 15)
+_TWO30 = float(_MM)
+
+
+def _matmod(a, b):
+    """``a @ b mod 2^30`` exactly, for float64 matrices of integers below 2^30.
+
+    ``b`` is split at bit 15, so every dot product stays below 2^52 and the
+    BLAS product is exact in double precision.
+    """
+    b_hi = np.floor(b / _TWO15)
+    b_lo = b - b_hi * _TWO15
+    out = _mod_pow2(a @ b_lo, _TWO30)
+    out += _mod_pow2(a @ b_hi, _TWO15) * _TWO15
+    return _mod_pow2(out, _TWO30)
+
+
+def _mod_pow2(x, p):
+    """``x mod p`` for non-negative integers in float64 below 2^53 and a power
+    of two ``p``: every step is exact (and much faster than ``np.fmod``)."""
+    q = x / p
+    np.floor(q, out=q)
+    q *= p
+    return x - q
+
+
+def _kt_stack():
+    """The cycle map's powers ``M^1 .. M^64`` stacked (6400 x 100, float64).
+
+    One ``ran_arr_cycle`` maps the 100 state words linearly (mod 2^30) to
+    the next 100, ``new = M @ old``; the c-th cycle's words are
+    ``M^c @ old``, so 64 cycles are one exact matrix-vector product.
+    """
+    m = _lagged_fib_direct(np.eye(_KK, dtype=np.int64), 1)[0].astype(np.float64)
+    powers = [m]
+    for _ in range(_KT_CYCLES - 1):
+        powers.append(_matmod(m, powers[-1]))
+    return np.concatenate(powers)
+
+
+def _lagged_fib(state, cycles):
+    """The words of the next ``cycles`` cycles (cycles x 100, int64)."""
+    global _KT_STACK
+    if _KT_STACK is None:
+        _KT_STACK = _kt_stack()
+    out = np.empty((cycles, _KK), dtype=np.int64)
+    s = np.asarray(state, dtype=np.float64)
+    for c0 in range(0, cycles, _KT_CYCLES):
+        c = min(_KT_CYCLES, cycles - c0)
+        block = _matmod(_KT_STACK[:c * _KK], s[:, None])[:, 0]
+        out[c0:c0 + c] = block.reshape(c, _KK)
+        s = block[-_KK:]
+    return out
 
 
 def _ran_array(ran_x, n):
@@ -698,17 +756,26 @@ _LE_COEF = None
 def _le_coefficients(count):
     """Coefficients ``c[k]`` with ``x[n+k] = c[k] . (x[n-3], x[n-2], x[n-1]) mod m``.
 
-    Returns two (3, count) uint64 arrays, one per component.
+    Returns two (3, count) uint64 arrays, one per component. The first three
+    columns come from the recurrence; the table then doubles: ``x[n+L+j]``
+    is ``c[j]`` applied to ``x[n+L-3..n+L-1]``, which are ``c[L-3..L-1]``
+    applied to the state.
     """
     def run(rec, m):
-        # Unit vectors for (x[n-3], x[n-2], x[n-1]), then the recurrence on them.
         hist = [(1, 0, 0), (0, 1, 0), (0, 0, 1)]
-        out = np.empty((3, count), dtype=np.uint64)
-        for k in range(count):
-            new = tuple(rec(hist[-3][i], hist[-2][i], hist[-1][i]) % m for i in range(3))
-            hist.append(new)
-            out[:, k] = new
-        return out
+        for _ in range(3):
+            hist.append(tuple(rec(hist[-3][i], hist[-2][i], hist[-1][i]) % m for i in range(3)))
+        c = np.array(hist[3:], dtype=np.uint64).T.copy()
+        mm = np.uint64(m)
+        while c.shape[1] < count:
+            length = c.shape[1]
+            new = np.zeros_like(c)
+            for lane in range(3):
+                for i in range(3):
+                    new[lane] += _mulmod(int(c[lane, length - 3 + i]), c[i], m)
+                    new[lane] %= mm
+            c = np.concatenate([c, new], axis=1)
+        return c[:, :count].copy()
 
     c1 = run(lambda x3, x2, x1: _A12 * x2 - _A13N * x3, _M1)
     c2 = run(lambda x3, x2, x1: _A21 * x1 - _A23N * x3, _M2)
