@@ -355,3 +355,27 @@ def test_r_messages(rr):
     assert msg('RNGkind(normal.kind = "Kinderman-Ramage")')[0] == "W: " + m["marsaglia_kr"]
     assert msg('RNGkind(normal.kind = "Ahrens-Dieter")')[0] == "W: " + m["marsaglia_ad"]
 
+
+
+@pytest.mark.r_parity
+def test_r_box_muller_keep_survives_state_assignment_and_kind_changes(rr):
+    # R's BM_norm_keep is not in .Random.seed: assigning a state keeps it,
+    # changing normal.kind away and back through .Random.seed keeps it,
+    # RNGkind(normal.kind = "Box-Muller") and set.seed() zero it.
+    rr.r('RNGkind("Wichmann-Hill", "Box-Muller"); set.seed(5); x <- rnorm(3)')
+    g = rk.new_generator("Wichmann-Hill", 5)
+    norm = rk.NormRand("Box-Muller")
+    assert np.array_equal(norm(g, 3), _vec(rr, "x"))
+    h = rk.new_generator("Wichmann-Hill", 77)
+    rr.r("set.seed(77); s <- .Random.seed; set.seed(5); invisible(rnorm(3)); .Random.seed <- s")
+    assert np.array_equal(norm(h, 4), _vec(rr, "rnorm(4)"))
+    assert norm.bm_keep != 0.0
+    norm.kind = "Inversion"
+    assert np.array_equal(norm(h, 2), _vec(rr, 'RNGkind(normal.kind = "Inversion"); rnorm(2)'))
+    s = h.get_state(norm.code)
+    rr.r(f".Random.seed <- c({', '.join(f'{v}L' for v in s)})")
+    norm.kind = "Box-Muller"
+    h.set_state(h.get_state(norm.code))
+    assert np.array_equal(norm(h, 3), _vec(rr, ".Random.seed[1] <- 10200L; rnorm(3)"))
+    norm.reset()
+    assert np.array_equal(norm(h, 3), _vec(rr, 'RNGkind(normal.kind = "Box-Muller"); rnorm(3)'))

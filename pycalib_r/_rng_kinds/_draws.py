@@ -278,17 +278,47 @@ class NormRand:
 
     R equivalent: ``norm_rand()``; ``rnorm(n, mean, sd)`` is
     ``mean + sd * norm_rand()`` per value.
+
+    Examples
+    --------
+    >>> from pycalib_r._rng_kinds import NormRand, new_generator
+    >>> g = new_generator("Mersenne-Twister", 1)
+    >>> NormRand("Box-Muller")(g, 3)
+    array([-0.13679691,  1.39940825, -0.39364406])
+
+    R: ``set.seed(1, normal.kind = "Box-Muller"); rnorm(3)`` prints
+    ``[1] -0.1367969  1.3994082 -0.3936441``.
     """
 
     KINDS = ("Buggy Kinderman-Ramage", "Ahrens-Dieter", "Box-Muller", "Inversion",
              "Kinderman-Ramage")
 
+    # R's N01type codes (3 is "user-supplied", not supported here).
+    CODES = {"Buggy Kinderman-Ramage": 0, "Ahrens-Dieter": 1, "Box-Muller": 2, "Inversion": 4,
+             "Kinderman-Ramage": 5}
+
     def __init__(self, kind="Inversion", qnorm=None):
-        if kind not in self.KINDS:
-            raise ValueError(f"unknown normal kind {kind!r}; one of {', '.join(self.KINDS)}")
         self.kind = kind
         self.bm_keep = 0.0
         self._qnorm = qnorm
+
+    @property
+    def kind(self):
+        """The normal kind; assigning another keeps ``bm_keep``, as R keeps
+        ``BM_norm_keep`` across kind changes (only ``RNGkind(normal.kind =
+        "Box-Muller")`` and ``set.seed()`` zero it: call :meth:`reset`)."""
+        return self._kind
+
+    @kind.setter
+    def kind(self, value):
+        if value not in self.KINDS:
+            raise ValueError(f"unknown normal kind {value!r}; one of {', '.join(self.KINDS)}")
+        self._kind = value
+
+    @property
+    def code(self):
+        """R's code of the kind: ``.Random.seed[1] %/% 100 %% 100``."""
+        return self.CODES[self._kind]
 
     def reset(self):
         """Forget Box-Muller's saved value, as ``set.seed()`` does."""
@@ -396,6 +426,15 @@ def unif_index(gen, dn, n, sample_kind="Rejection"):
         the Knuth kinds).
 
     R equivalent: ``R_unif_index(dn)`` (what ``sample()`` calls per index).
+
+    Examples
+    --------
+    >>> from pycalib_r._rng_kinds import new_generator, unif_index
+    >>> unif_index(new_generator("Wichmann-Hill", 1), 10, 5) + 1
+    array([5., 5., 4., 4., 9.])
+
+    R: ``set.seed(1, kind = "Wichmann-Hill"); sample.int(10, 5, TRUE)``
+    prints ``[1] 5 5 4 4 9``.
     """
     n = int(n)
     dn = float(dn)
