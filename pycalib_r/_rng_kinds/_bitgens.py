@@ -151,8 +151,14 @@ class BitGenerator:
         s = _entropy_seed() if seed is None else int(seed) & _M32
         self._init(_lcg_scramble(s))
 
-    def _init(self, scrambled):  # pragma: no cover - abstract
-        raise NotImplementedError
+    def _init(self, s):
+        """RNG_Init for the kinds whose words are the LCG's next outputs."""
+        words = []
+        for _ in range(self.n_seed):
+            s = (69069 * s + 1) & _M32
+            words.append(s)
+        self._load(words)
+        self._fixup_seeds()
 
     def get_words(self):
         """The ``n_seed`` words R stores after ``.Random.seed[1]`` (int32)."""
@@ -200,11 +206,11 @@ class BitGenerator:
             return
         self.set_words(vec[1:])
 
-    def _words(self):  # pragma: no cover - abstract
-        raise NotImplementedError
+    def _words(self):
+        return list(self._i)
 
-    def _load(self, words):  # pragma: no cover - abstract
-        raise NotImplementedError
+    def _load(self, words):
+        self._i = [int(w) for w in words]
 
     def _fixup_seeds(self):
         pass
@@ -258,20 +264,6 @@ class WichmannHill(BitGenerator):
     kind = "Wichmann-Hill"
     code = 0
     n_seed = 3
-
-    def _init(self, s):
-        words = []
-        for _ in range(3):
-            s = (69069 * s + 1) & _M32
-            words.append(s)
-        self._load(words)
-        self._fixup_seeds()
-
-    def _words(self):
-        return list(self._i)
-
-    def _load(self, words):
-        self._i = [int(w) for w in words]
 
     def _fixup_seeds(self):
         self._i = [(w % m) or 1 for w, m in zip(self._i, _WH_MOD)]
@@ -330,20 +322,6 @@ class MarsagliaMulticarry(BitGenerator):
     code = 1
     n_seed = 2
 
-    def _init(self, s):
-        words = []
-        for _ in range(2):
-            s = (69069 * s + 1) & _M32
-            words.append(s)
-        self._load(words)
-        self._fixup_seeds()
-
-    def _words(self):
-        return list(self._i)
-
-    def _load(self, words):
-        self._i = [int(w) for w in words]
-
     def _fixup_seeds(self):
         self._i = [w or 1 for w in self._i]
 
@@ -393,20 +371,6 @@ class SuperDuper(BitGenerator):
     kind = "Super-Duper"
     code = 2
     n_seed = 2
-
-    def _init(self, s):
-        words = []
-        for _ in range(2):
-            s = (69069 * s + 1) & _M32
-            words.append(s)
-        self._load(words)
-        self._fixup_seeds()
-
-    def _words(self):
-        return list(self._i)
-
-    def _load(self, words):
-        self._i = [int(w) for w in words]
 
     def _fixup_seeds(self):
         if self._i[0] == 0:
@@ -814,18 +778,12 @@ class LEcuyerCMRG(BitGenerator):
             words.append(s)
         self._load(words)
 
-    def _words(self):
-        return list(self._s)
-
-    def _load(self, words):
-        self._s = [int(w) for w in words]
-
     def _fixup_seeds(self):
-        s = self._s
+        s = self._i
         bad1 = not any(s[:3]) or any(v >= _M1 for v in s[:3])
         if bad1:
             self.seed(None)
-            s = self._s
+            s = self._i
         # R's second check reuses the first's flags (notallzero stays set once
         # any first-half word was non-zero): only values >= m2 trigger it then.
         notallzero = any(s[:3]) or any(s[3:])
@@ -836,13 +794,13 @@ class LEcuyerCMRG(BitGenerator):
         global _LE_COEF
         if _LE_COEF is None:
             _LE_COEF = _le_coefficients(_CHUNK)
-        s = self._s
+        s = self._i
         p1 = _le_component(s[:3], _LE_COEF[0], _M1, m)
         p2 = _le_component(s[3:], _LE_COEF[1], _M2, m)
         if m:
             t1 = p1[-3:].tolist() if m >= 3 else s[m:3] + p1.tolist()
             t2 = p2[-3:].tolist() if m >= 3 else s[3 + m:6] + p2.tolist()
-            self._s = [int(v) for v in t1] + [int(v) for v in t2]
+            self._i = [int(v) for v in t1] + [int(v) for v in t2]
         d = p1.astype(np.int64) - p2.astype(np.int64)
         d[d <= 0] += _M1
         return d * _NORMC
