@@ -379,3 +379,24 @@ def test_r_box_muller_keep_survives_state_assignment_and_kind_changes(rr):
     assert np.array_equal(norm(h, 3), _vec(rr, ".Random.seed[1] <- 10200L; rnorm(3)"))
     norm.reset()
     assert np.array_equal(norm(h, 3), _vec(rr, 'RNGkind(normal.kind = "Box-Muller"); rnorm(3)'))
+
+
+def test_bad_seeds_and_states_raise_clear_errors():
+    for bad in (1.5, 2**31, -(2**31), float("nan")):
+        with pytest.raises(ValueError, match="supplied seed is not a valid integer"):
+            rk.WichmannHill(bad)
+    for bad in ("1", True, [1]):
+        with pytest.raises(TypeError, match="must be an integer"):
+            rk.LEcuyerCMRG(bad)
+    assert np.array_equal(rk.SuperDuper(7.0).get_state(), rk.SuperDuper(7).get_state())
+    with pytest.raises(ValueError, match="integer vector"):
+        rk.from_random_seed([10400.0, 1.5, 2, 3])
+    with pytest.raises(ValueError, match="integer vector"):
+        rk.from_random_seed(["10400", "1", "2", "3"])
+    with pytest.raises(ValueError, match="32-bit"):
+        rk.from_random_seed([10400, 2**32, 2, 3])
+    state = [10400, 1, 2, 3]
+    g, _, _ = rk.from_random_seed(np.array(state, dtype=np.float64))
+    assert g.get_state().tolist() == state  # the caller's vector is not modified either
+    with pytest.raises(ValueError, match="finite"):
+        rk.unif_index(g, float("inf"), 3)

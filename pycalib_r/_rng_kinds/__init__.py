@@ -30,6 +30,7 @@ from ._bitgens import (
     next_rng_stream,
     next_rng_substream,
 )
+from ._bitgens import _check_words
 from ._draws import NormRand, UniformCursor, rbits, unif_index
 
 __all__ = [
@@ -147,7 +148,7 @@ def from_random_seed(vec):
     vector of length 1 reseeds from entropy; a vector shorter than the kind
     needs raises R's "'.Random.seed' has wrong length".
     """
-    vec = [int(v) for v in vec]
+    vec = _check_words(vec)
     if not vec:
         raise ValueError("'.Random.seed' has wrong length")
     kind, nk, sk = decode_kind_code(vec[0])

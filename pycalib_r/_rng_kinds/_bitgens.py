@@ -35,6 +35,8 @@ streams and substreams. Operations Research 50, 1073-1075.
 
 from __future__ import annotations
 
+import math
+import numbers
 import secrets
 
 import numpy as np
@@ -73,6 +75,38 @@ def _lcg_scramble(seed, rounds=50):
     for _ in range(rounds):
         seed = (69069 * seed + 1) & _M32
     return seed
+
+
+def _check_seed(seed):
+    """``seed`` as a Python int in R's integer range, or R's error."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Real):
+        raise TypeError(f"`seed` must be an integer (as R's set.seed), not {type(seed).__name__}.")
+    if isinstance(seed, numbers.Integral):
+        value = int(seed)
+    else:
+        fv = float(seed)
+        if not math.isfinite(fv) or fv != math.floor(fv):
+            raise ValueError("supplied seed is not a valid integer")
+        value = int(fv)
+    # NA_integer_ is -2^31, so R's integers stop one short of it.
+    if not -_INT_MAX <= value <= _INT_MAX:
+        raise ValueError("supplied seed is not a valid integer")
+    return value
+
+
+def _check_words(vec):
+    """``.Random.seed`` entries as Python ints (R requires an integer vector)."""
+    arr = np.asarray(vec)
+    if arr.ndim != 1 or arr.dtype.kind not in "iu":
+        if arr.ndim == 1 and arr.dtype.kind == "f" and np.all(np.isfinite(arr)) \
+                and np.all(arr == np.floor(arr)):
+            arr = arr.astype(np.int64)
+        else:
+            raise ValueError("'.Random.seed' must be an integer vector")
+    vals = [int(v) for v in arr]
+    if any(v < -(1 << 31) or v >= 1 << 32 for v in vals):
+        raise ValueError("'.Random.seed' must be an integer vector (32-bit values)")
+    return vals
 
 
 def _entropy_seed():
@@ -147,8 +181,17 @@ class BitGenerator:
     # -- seeding and state ---------------------------------------------------------
 
     def seed(self, seed=None):
-        """Seed as R's ``RNG_Init(kind, seed)`` (what ``set.seed`` calls)."""
-        s = _entropy_seed() if seed is None else int(seed) & _M32
+        """Seed as R's ``RNG_Init(kind, seed)`` (what ``set.seed`` calls).
+
+        Raises
+        ------
+        TypeError
+            ``seed`` is not a number.
+        ValueError
+            ``seed`` is not integral or outside R's integer range; the
+            message is R's ("supplied seed is not a valid integer").
+        """
+        s = _entropy_seed() if seed is None else _check_seed(seed) & _M32
         self._init(_lcg_scramble(s))
 
     def _init(self, s):
@@ -173,6 +216,7 @@ class BitGenerator:
             At least ``n_seed`` values (signed or unsigned 32-bit); extra
             values are ignored, as R ignores them.
         """
+        words = _check_words(words)
         if len(words) < self.n_seed:
             raise ValueError("'.Random.seed' has wrong length")
         self._load(_as_words(words, self.n_seed))
@@ -198,8 +242,8 @@ class BitGenerator:
 
         A vector of length 1 reseeds from entropy, as R's ``Randomize``.
         """
-        vec = list(vec)
-        if not vec or int(vec[0]) % 100 != self.code:
+        vec = _check_words(vec)
+        if not vec or vec[0] % 100 != self.code:
             raise ValueError(f"'.Random.seed[1]' does not name {self.kind}")
         if len(vec) == 1:
             self.seed(None)
@@ -441,6 +485,7 @@ class MersenneTwister(BitGenerator):
         self._bg.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
 
     def set_words(self, words):
+        words = _check_words(words)
         if len(words) < self.n_seed:
             raise ValueError("'.Random.seed' has wrong length")
         w = _as_words(words, self.n_seed)

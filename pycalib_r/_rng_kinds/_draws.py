@@ -438,6 +438,8 @@ def unif_index(gen, dn, n, sample_kind="Rejection"):
     """
     n = int(n)
     dn = float(dn)
+    if not math.isfinite(dn):
+        raise ValueError(f"dn must be finite, not {dn}")
     if sample_kind == "Rounding":
         if dn > gen.index_cut:
             u = gen.unif_rand(2 * n)
