@@ -299,7 +299,7 @@ def test_r_kind_switch_seeds_new_kind_from_old_stream(rr, new):
         old = rk.new_generator("Mersenne-Twister", seed)
         old.unif_rand(3)
         rr.r(f'suppressWarnings(RNGkind("{new}"))')
-        g = rk.new_generator(new, rk.kind_switch_seed(old))
+        g = rk.switch_kind(old, new)
         assert np.array_equal(g.get_state(), _vec(rr, ".Random.seed")), (new, seed)
 
 

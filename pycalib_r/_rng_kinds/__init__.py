@@ -10,7 +10,7 @@ A standalone layer (numpy and :mod:`math` only) for the package's R stream:
 - :func:`unif_index` (``R_unif_index``) for both ``sample.kind`` values;
 - :func:`next_rng_stream` / :func:`next_rng_substream` (package parallel);
 - R's names, codes and messages for ``RNGkind()`` / ``set.seed()``
-  (:func:`match_kind`, :data:`MESSAGES`, :func:`kind_switch_seed`).
+  (:func:`match_kind`, :data:`MESSAGES`, :func:`switch_kind`).
 
 R equivalent: ``RNGkind()``, ``set.seed()``, ``.Random.seed``,
 ``parallel::nextRNGStream()``, ``parallel::nextRNGSubStream()`` (R 4.2.2).
@@ -38,7 +38,7 @@ __all__ = [
     "KnuthTAOCP", "KnuthTAOCP2002", "LEcuyerCMRG", "GENERATORS", "KINDS", "NORMAL_KINDS",
     "SAMPLE_KINDS", "MESSAGES", "NormRand", "UniformCursor", "unif_index", "rbits",
     "next_rng_stream", "next_rng_substream", "new_generator", "from_random_seed",
-    "decode_kind_code", "match_kind", "kind_switch_seed",
+    "decode_kind_code", "match_kind", "switch_kind",
 ]
 
 # R's tables (base/R/RNG.R), index = the C enum value.
@@ -157,21 +157,22 @@ def from_random_seed(vec):
     return gen, nk, sk
 
 
-def kind_switch_seed(old):
-    """The seed R gives a new kind on ``RNGkind(kind = new)`` without ``set.seed``.
+def switch_kind(old, kind):
+    """The generator R makes on ``RNGkind(kind = kind)`` without ``set.seed``.
 
     R's ``RNGkind`` draws one ``u = unif_rand()`` from the current generator
-    ``old`` (advancing it) and runs ``RNG_Init(new, (Int32)(u * UINT_MAX))``,
-    which scrambles that seed like any other: ``new_generator(new,
-    kind_switch_seed(old))`` is exactly R's switch.
+    ``old`` (advancing it) and runs ``RNG_Init(kind, (Int32)(u * UINT_MAX))``,
+    which scrambles that seed like any other.
 
     Examples
     --------
     >>> old = new_generator("Mersenne-Twister", 1)
-    >>> new_generator("Wichmann-Hill", kind_switch_seed(old)).get_state().tolist()
+    >>> switch_kind(old, "Wichmann-Hill").get_state().tolist()
     [10400, 9038, 10977, 958]
 
     R: ``set.seed(1); RNGkind("Wichmann-Hill"); .Random.seed``.
     """
     u = float(old.unif_rand(1)[0])
-    return int(u * 4294967295.0) & 0xFFFFFFFF
+    gen = new_generator(kind, 0)
+    gen.seed_word(int(u * 4294967295.0))
+    return gen

@@ -192,7 +192,11 @@ class BitGenerator:
             message is R's ("supplied seed is not a valid integer").
         """
         s = _entropy_seed() if seed is None else _check_seed(seed) & _M32
-        self._init(_lcg_scramble(s))
+        self.seed_word(s)
+
+    def seed_word(self, word):
+        """``RNG_Init`` with an unsigned 32-bit ``word`` (no range check)."""
+        self._init(_lcg_scramble(int(word) & _M32))
 
     def _init(self, s):
         """RNG_Init for the kinds whose words are the LCG's next outputs."""
