@@ -28,7 +28,7 @@ def _hex(values):
 
 
 def _code(normal="Inversion", sample="Rejection"):
-    return rk.NORMAL_KINDS.index(normal), rk.SAMPLE_KINDS.index(sample)
+    return normal, sample
 
 
 @pytest.fixture(scope="module")
@@ -154,8 +154,12 @@ def test_seed_fixups_and_errors():
     assert g.get_words().tolist() == [1, 5]
     with pytest.raises(ValueError, match="wrong length"):
         rk.from_random_seed([10407, 1, 2, 3])
-    with pytest.raises(ValueError, match="not a valid RNG kind"):
+    with pytest.raises(ValueError, match="no user-supplied generator"):
         rk.decode_kind_code(10405)
+    with pytest.raises(ValueError, match="not a valid RNG kind"):
+        rk.decode_kind_code(10408)
+    assert rk.KnuthTAOCP(1).get_state(5, 0)[0] == rk.KnuthTAOCP(1).get_state(
+        "Kinderman-Ramage", "Rounding")[0] == 504
     with pytest.raises(ValueError, match="not a valid Normal type"):
         rk.decode_kind_code(10603)
     with pytest.raises(ValueError, match="invalid value of 'seed'"):

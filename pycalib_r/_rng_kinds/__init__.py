@@ -19,6 +19,9 @@ R equivalent: ``RNGkind()``, ``set.seed()``, ``.Random.seed``,
 from __future__ import annotations
 
 from ._bitgens import (
+    KINDS,
+    NORMAL_KINDS,
+    SAMPLE_KINDS,
     BitGenerator,
     KnuthTAOCP,
     KnuthTAOCP2002,
@@ -40,13 +43,6 @@ __all__ = [
     "next_rng_stream", "next_rng_substream", "new_generator", "from_random_seed",
     "decode_kind_code", "match_kind", "switch_kind",
 ]
-
-# R's tables (base/R/RNG.R), index = the C enum value.
-KINDS = ("Wichmann-Hill", "Marsaglia-Multicarry", "Super-Duper", "Mersenne-Twister",
-         "Knuth-TAOCP", "user-supplied", "Knuth-TAOCP-2002", "L'Ecuyer-CMRG")
-NORMAL_KINDS = ("Buggy Kinderman-Ramage", "Ahrens-Dieter", "Box-Muller", "user-supplied",
-                "Inversion", "Kinderman-Ramage")
-SAMPLE_KINDS = ("Rounding", "Rejection")
 
 GENERATORS = {cls.kind: cls for cls in (WichmannHill, MarsagliaMulticarry, SuperDuper,
                                         MersenneTwister, KnuthTAOCP, KnuthTAOCP2002,
@@ -136,6 +132,8 @@ def decode_kind_code(code):
         raise ValueError("'.Random.seed[1]' is not a valid Normal type, so ignored")
     if nk == 3:
         raise ValueError("'.Random.seed[1]': user-supplied normal generators are not supported")
+    if k == 5:
+        raise ValueError("'.Random.seed[1] = 5' but no user-supplied generator, so ignored")
     if k not in _BY_CODE:
         raise ValueError("'.Random.seed[1]' is not a valid RNG kind so ignored")
     return KINDS[k], NORMAL_KINDS[nk], SAMPLE_KINDS[sk]

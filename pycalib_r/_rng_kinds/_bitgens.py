@@ -54,6 +54,13 @@ __all__ = [
     "next_rng_substream",
 ]
 
+# R's tables (base/R/RNG.R); a name's position is R's code (the C enum value).
+KINDS = ("Wichmann-Hill", "Marsaglia-Multicarry", "Super-Duper", "Mersenne-Twister",
+         "Knuth-TAOCP", "user-supplied", "Knuth-TAOCP-2002", "L'Ecuyer-CMRG")
+NORMAL_KINDS = ("Buggy Kinderman-Ramage", "Ahrens-Dieter", "Box-Muller", "user-supplied",
+                "Inversion", "Kinderman-Ramage")
+SAMPLE_KINDS = ("Rounding", "Rejection")
+
 _M32 = 0xFFFFFFFF
 _I2_32M1 = 2.328306437080797e-10  # 1/(2^32 - 1), RNG.c's i2_32m1
 _FIX_LOW = 0.5 * _I2_32M1
@@ -226,18 +233,20 @@ class BitGenerator:
         self._load(_as_words(words, self.n_seed))
         self._fixup_seeds()
 
-    def get_state(self, normal_kind=4, sample_kind=1):
+    def get_state(self, normal_kind="Inversion", sample_kind="Rejection"):
         """R's ``.Random.seed`` for this generator (int32 vector).
 
         Parameters
         ----------
-        normal_kind, sample_kind : int
-            R's codes (``Inversion`` = 4, ``Rejection`` = 1, see
-            :data:`pycalib_r._rng_kinds.NORMAL_KINDS`); the first element is
+        normal_kind, sample_kind : str or int
+            Names from :data:`NORMAL_KINDS` / :data:`SAMPLE_KINDS` or R's
+            codes (their positions there); the first element is
             ``code + 100 * normal_kind + 10000 * sample_kind``.
         """
+        nk = normal_kind if isinstance(normal_kind, int) else NORMAL_KINDS.index(normal_kind)
+        sk = sample_kind if isinstance(sample_kind, int) else SAMPLE_KINDS.index(sample_kind)
         out = np.empty(self.n_seed + 1, dtype=np.int32)
-        out[0] = self.code + 100 * int(normal_kind) + 10000 * int(sample_kind)
+        out[0] = self.code + 100 * nk + 10000 * sk
         out[1:] = self.get_words()
         return out
 

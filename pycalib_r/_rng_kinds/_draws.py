@@ -34,6 +34,8 @@ import math
 
 import numpy as np
 
+from ._bitgens import NORMAL_KINDS
+
 __all__ = ["NormRand", "UniformCursor", "unif_index", "rbits"]
 
 _BIG = 134217728.0  # 2^27, INVERSION's resolution
@@ -293,10 +295,6 @@ class NormRand:
     KINDS = ("Buggy Kinderman-Ramage", "Ahrens-Dieter", "Box-Muller", "Inversion",
              "Kinderman-Ramage")
 
-    # R's N01type codes (3 is "user-supplied", not supported here).
-    CODES = {"Buggy Kinderman-Ramage": 0, "Ahrens-Dieter": 1, "Box-Muller": 2, "Inversion": 4,
-             "Kinderman-Ramage": 5}
-
     def __init__(self, kind="Inversion", qnorm=None):
         self.kind = kind
         self.bm_keep = 0.0
@@ -318,7 +316,7 @@ class NormRand:
     @property
     def code(self):
         """R's code of the kind: ``.Random.seed[1] %/% 100 %% 100``."""
-        return self.CODES[self._kind]
+        return NORMAL_KINDS.index(self._kind)
 
     def reset(self):
         """Forget Box-Muller's saved value, as ``set.seed()`` does."""
