@@ -30,7 +30,9 @@ A note on the generation of random normal deviates. Ann. Math. Statist. 29,
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 
 import numpy as np
 
@@ -47,6 +49,8 @@ _PASS = 1 << 16
 class UniformCursor:
     """Scalar ``unif_rand()`` calls on a generator, fetched in chunks.
 
+    ``cursor.next()`` is the next uniform (a C-level iterator step, so the
+    scalar loops of the rejection algorithms pay little per value).
     ``close()`` restores the generator to where the cursor started and
     advances it by exactly the values handed out, so a loop that stops at an
     unpredictable point leaves the stream where R leaves it.
@@ -55,24 +59,25 @@ class UniformCursor:
     def __init__(self, gen, chunk=64):
         self._gen = gen
         self._snap = gen.snapshot()
-        self._buf = []
-        self._i = 0
-        self._base = 0
-        self._chunk = chunk
+        self._drawn = 0
+        self._current = iter(())
+        self._size = 0
+        self._first = chunk
+        self.next = itertools.chain.from_iterable(self._chunks()).__next__
 
-    def __call__(self):
-        i = self._i
-        if i >= len(self._buf):
-            self._base += len(self._buf)
-            self._buf = self._gen.unif_rand(self._chunk).tolist()
-            self._chunk = min(self._chunk * 2, _PASS)
-            i = 0
-        self._i = i + 1
-        return self._buf[i]
+    def _chunks(self):
+        size = self._first
+        while True:
+            values = self._gen.unif_rand(size).tolist()
+            self._drawn += size
+            self._size = size
+            self._current = iter(values)
+            yield self._current
+            size = min(size * 2, _PASS)
 
     @property
     def used(self):
-        return self._base + self._i
+        return self._drawn - operator.length_hint(self._current)
 
     def close(self):
         used = self.used
@@ -332,16 +337,16 @@ class NormRand:
         if self.kind == "Box-Muller":
             return self._box_muller(gen, n)
         out = np.empty(n)
-        if self.kind == "Ahrens-Dieter":
-            one = _ahrens_dieter
-        else:
-            buggy = self.kind == "Buggy Kinderman-Ramage"
-
-            def one(u):
-                return _kinderman_ramage(u, buggy)
-        with UniformCursor(gen) as cur:
-            for i in range(n):
-                out[i] = one(cur)
+        for start in range(0, n, _PASS):
+            m = min(_PASS, n - start)
+            with UniformCursor(gen, chunk=min(3 * m, _PASS)) as cur:
+                unif = cur.next
+                if self.kind == "Ahrens-Dieter":
+                    vals = [_ahrens_dieter(unif) for _ in range(m)]
+                else:
+                    buggy = self.kind == "Buggy Kinderman-Ramage"
+                    vals = [_kinderman_ramage(unif, buggy) for _ in range(m)]
+            out[start:start + m] = vals
         return out
 
     def _inversion(self, gen, n):
