@@ -23,17 +23,14 @@ from ._bitgens import (
     NORMAL_KINDS,
     SAMPLE_KINDS,
     BitGenerator,
-    KnuthTAOCP,
-    KnuthTAOCP2002,
-    LEcuyerCMRG,
     MarsagliaMulticarry,
     MersenneTwister,
     SuperDuper,
     WichmannHill,
-    next_rng_stream,
-    next_rng_substream,
+    _check_words,
 )
-from ._bitgens import _check_words
+from ._knuth import KnuthTAOCP, KnuthTAOCP2002
+from ._lecuyer import LEcuyerCMRG, next_rng_stream, next_rng_substream
 from ._draws import NormRand, UniformCursor, rbits, unif_index
 
 __all__ = [
