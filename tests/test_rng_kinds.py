@@ -10,6 +10,7 @@ and of ``.Random.seed``.
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -404,3 +405,93 @@ def test_bad_seeds_and_states_raise_clear_errors():
     assert g.get_state().tolist() == state  # the caller's vector is not modified either
     with pytest.raises(ValueError, match="finite"):
         rk.unif_index(g, float("inf"), 3)
+
+
+# A script of RNG calls, run in R and on KindState; after each step the
+# values drawn, .Random.seed and RNGkind() must agree.
+_SCRIPT = [
+    ("set_seed", (7,), {}), ("u", 5), ("kind", ("Wich",), {}), ("u", 3),
+    ("kind", (None, "Box-Muller"), {}), ("n", 3), ("kind", ("Super-Duper",), {}), ("n", 1),
+    ("set_seed", (-3,), {"kind": "Knuth-TAOCP-2002", "normal_kind": "Ahrens"}), ("n", 50),
+    ("kind", ("Mersenne-Twister",), {}), ("u", 2),
+    ("set_seed", (2**31 - 1,), {"kind": "L'Ecuyer-CMRG", "normal_kind": "Box-Muller",
+                                "sample_kind": "Rounding"}),
+    ("n", 5), ("i", 1000), ("i", 3e9), ("kind", (None, "Inversion"), {}), ("n", 2),
+    ("kind", (None, "Box-Muller"), {}), ("n", 2),
+    ("kind", ("default", "default", "default"), {}), ("i", 1000), ("n", 3),
+    ("kind", ("Marsaglia-Multicarry", "Kinderman-Ramage"), {}), ("n", 20),
+    ("set_seed", (0,), {"kind": "Knuth-TAOCP", "normal_kind": "Inversion",
+                        "sample_kind": "Rejection"}), ("i", 2**31), ("n", 4),
+]
+
+
+def _r_arg(v):
+    return "NULL" if v is None else repr(v) if isinstance(v, str) else str(v)
+
+
+@pytest.mark.r_parity
+def test_r_kind_state_follows_r_through_a_script(rr):
+    st = rk.KindState(1)
+    rr.r('RNGkind("Mersenne-Twister", "Inversion", "Rejection"); set.seed(1)')
+    names = {"kind": "kind", "normal_kind": "normal.kind", "sample_kind": "sample.kind"}
+    for step in _SCRIPT:
+        op = step[0]
+        if op in ("set_seed", "kind"):
+            args, kw = step[1], step[2]
+            pos = ["kind", "normal_kind", "sample_kind"]
+            r_args = [_r_arg(a) for a in args]
+            if op == "set_seed":
+                r_args += [f"{names[k]} = {_r_arg(v)}" for k, v in kw.items()]
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    st.set_seed(*args, **kw)
+                rr.r(f"suppressWarnings(set.seed({', '.join(r_args)}))")
+            else:
+                call = dict(zip(pos, args))
+                r_args = [f"{names[k]} = {_r_arg(v)}" for k, v in call.items()]
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    before = st.rng_kind(**call)
+                assert list(before) == list(rr.r(f"k <- suppressWarnings(RNGkind({', '.join(r_args)})); k"))
+            got = None
+        elif op == "u":
+            got, want = st.unif_rand(step[1]), _vec(rr, f"runif({step[1]})")
+        elif op == "n":
+            got, want = st.norm_rand(step[1]), _vec(rr, f"rnorm({step[1]})")
+        else:
+            got = st.unif_index(step[1], 25) + 1
+            want = _vec(rr, f"as.double(sample.int({step[1]!r}, 25, replace = TRUE))")
+        if got is not None:
+            assert np.array_equal(got, want), step
+        assert np.array_equal(st.get_random_seed(), _vec(rr, ".Random.seed")), step
+        assert list(st.kinds()) == list(rr.r("RNGkind()")), step
+    # .Random.seed assignment keeps Box-Muller's saved value, as R does.
+    rr.r('RNGkind("Wichmann-Hill", "Box-Muller"); set.seed(3); invisible(rnorm(1)); '
+         's <- .Random.seed; invisible(runif(4)); .Random.seed <- s')
+    st.set_seed(3, kind="Wichmann-Hill", normal_kind="Box-Muller")
+    st.norm_rand(1)
+    s = st.get_random_seed()
+    st.unif_rand(4)
+    st.set_random_seed(s)
+    assert np.array_equal(st.norm_rand(3), _vec(rr, "rnorm(3)"))
+
+
+def test_kind_state_warnings_and_errors():
+    st = rk.KindState(1)
+    with pytest.warns(RuntimeWarning, match="non-uniform 'Rounding' sampler used"):
+        st.set_seed(1, sample_kind="Rounding")
+    with pytest.warns(RuntimeWarning, match="buggy version of Kinderman-Ramage generator used"):
+        st.rng_kind(normal_kind="Buggy Kinderman-Ramage")
+    with pytest.raises(ValueError, match="is not allowed"):
+        st.set_seed(1, normal_kind="Buggy Kinderman-Ramage")
+    with pytest.warns(RuntimeWarning, match="Marsaglia-Multicarry has poor"):
+        st.rng_kind("Marsaglia-Multicarry")
+    with pytest.warns(RuntimeWarning, match="severe deviations"):
+        st.rng_kind(normal_kind="Kinderman-Ramage")
+    before = st.get_random_seed()
+    with pytest.raises(ValueError, match="supplied seed is not a valid integer"):
+        st.set_seed(2**31, kind="Wichmann-Hill")
+    assert np.array_equal(st.get_random_seed(), before)  # nothing changed
+    with pytest.raises(ValueError, match="not supported"):
+        st.rng_kind("user-supplied")
+    assert st.kinds() == ("Marsaglia-Multicarry", "Kinderman-Ramage", "Rounding")

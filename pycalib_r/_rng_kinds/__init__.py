@@ -10,7 +10,9 @@ A standalone layer (numpy and :mod:`math` only) for the package's R stream:
 - :func:`unif_index` (``R_unif_index``) for both ``sample.kind`` values;
 - :func:`next_rng_stream` / :func:`next_rng_substream` (package parallel);
 - R's names, codes and messages for ``RNGkind()`` / ``set.seed()``
-  (:func:`match_kind`, :data:`MESSAGES`, :func:`switch_kind`).
+  (:func:`match_kind`, :data:`MESSAGES`, :func:`switch_kind`);
+- :class:`KindState`, R's global RNG state and the order in which
+  ``RNGkind()``, ``set.seed()`` and ``.Random.seed <-`` change it.
 
 R equivalent: ``RNGkind()``, ``set.seed()``, ``.Random.seed``,
 ``parallel::nextRNGStream()``, ``parallel::nextRNGSubStream()`` (R 4.2.2).
@@ -31,6 +33,7 @@ from ._bitgens import (
 )
 from ._knuth import KnuthTAOCP, KnuthTAOCP2002
 from ._lecuyer import LEcuyerCMRG, next_rng_stream, next_rng_substream
+from ._state import KindState
 from ._draws import NormRand, UniformCursor, rbits, unif_index
 
 __all__ = [
@@ -38,7 +41,7 @@ __all__ = [
     "KnuthTAOCP", "KnuthTAOCP2002", "LEcuyerCMRG", "GENERATORS", "KINDS", "NORMAL_KINDS",
     "SAMPLE_KINDS", "MESSAGES", "NormRand", "UniformCursor", "unif_index", "rbits",
     "next_rng_stream", "next_rng_substream", "new_generator", "from_random_seed",
-    "decode_kind_code", "match_kind", "switch_kind",
+    "decode_kind_code", "match_kind", "switch_kind", "KindState",
 ]
 
 GENERATORS = {cls.kind: cls for cls in (WichmannHill, MarsagliaMulticarry, SuperDuper,
