@@ -48,44 +48,37 @@ def _lagged_fib_direct(state, cycles):
 
 _KT_CYCLES = 64  # cycles per matrix product: 6400 draws
 _KT_STACK = None
-_TWO15 = float(1 << 15)
-_TWO30 = float(_MM)
 
 
-def _matmod(a, b):
-    """``a @ b mod 2^30`` exactly, for float64 matrices of integers below 2^30.
+def _matvec_mod(a, v):
+    """``a @ v mod 2^30`` exactly, for uint64 ``a`` and ``v``.
 
-    ``b`` is split at bit 15, so every dot product stays below 2^52 and the
-    BLAS product is exact in double precision.
+    Unsigned products and sums wrap modulo 2^64, a multiple of 2^30, so the
+    low 30 bits are exact whatever overflows. ``np.einsum`` (numpy's own
+    single-threaded loop): a threaded BLAS on a busy machine is many times
+    slower for products this small, and has no integer kernel anyway.
     """
-    b_hi = np.floor(b / _TWO15)
-    b_lo = b - b_hi * _TWO15
-    out = _mod_pow2(a @ b_lo, _TWO30)
-    out += _mod_pow2(a @ b_hi, _TWO15) * _TWO15
-    return _mod_pow2(out, _TWO30)
-
-
-def _mod_pow2(x, p):
-    """``x mod p`` for non-negative integers in float64 below 2^53 and a power
-    of two ``p``: every step is exact (and much faster than ``np.fmod``)."""
-    q = x / p
-    np.floor(q, out=q)
-    q *= p
-    return x - q
+    out = np.einsum("ij,j->i", a, v)
+    out &= np.uint64(_MM - 1)
+    return out
 
 
 def _kt_stack():
-    """The cycle map's powers ``M^1 .. M^64`` stacked (6400 x 100, float64).
+    """The cycle map's powers ``M^1 .. M^64`` stacked (6400 x 100, uint64).
 
     One ``ran_arr_cycle`` maps the 100 state words linearly (mod 2^30) to
     the next 100, ``new = M @ old``; the c-th cycle's words are
-    ``M^c @ old``, so 64 cycles are one exact matrix-vector product.
+    ``M^c @ old``, so 64 cycles are one exact matrix-vector product. The
+    powers are the recurrence run on the 100 unit vectors at once, 8
+    cycles per step.
     """
-    m = _lagged_fib_direct(np.eye(_KK, dtype=np.int64), 1)[0].astype(np.float64)
-    powers = [m]
-    for _ in range(_KT_CYCLES - 1):
-        powers.append(_matmod(m, powers[-1]))
-    return np.concatenate(powers)
+    blocks = []
+    state = np.eye(_KK, dtype=np.int64)
+    for _ in range(_KT_CYCLES // 8):
+        b = _lagged_fib_direct(state, 8)
+        blocks.append(b)
+        state = b[-1]
+    return np.concatenate(blocks).reshape(_KT_CYCLES * _KK, _KK).astype(np.uint64)
 
 
 def _lagged_fib(state, cycles):
@@ -94,10 +87,10 @@ def _lagged_fib(state, cycles):
     if _KT_STACK is None:
         _KT_STACK = _kt_stack()
     out = np.empty((cycles, _KK), dtype=np.int64)
-    s = np.asarray(state, dtype=np.float64)
+    s = np.asarray(state).astype(np.uint64)
     for c0 in range(0, cycles, _KT_CYCLES):
         c = min(_KT_CYCLES, cycles - c0)
-        block = _matmod(_KT_STACK[:c * _KK], s[:, None])[:, 0]
+        block = _matvec_mod(_KT_STACK[:c * _KK], s)
         out[c0:c0 + c] = block.reshape(c, _KK)
         s = block[-_KK:]
     return out
