@@ -495,3 +495,13 @@ def test_kind_state_warnings_and_errors():
     with pytest.raises(ValueError, match="not supported"):
         st.rng_kind("user-supplied")
     assert st.kinds() == ("Marsaglia-Multicarry", "Kinderman-Ramage", "Rounding")
+
+
+def test_knuth_matrix_cycles_equal_the_recurrence():
+    from pycalib_r._rng_kinds import _knuth
+
+    rs = np.random.default_rng(3)
+    for cycles in (1, 2, 63, 64, 65, 200):
+        state = rs.integers(0, 2**30, 100)
+        assert np.array_equal(_knuth._lagged_fib(state, cycles),
+                              _knuth._lagged_fib_direct(state, cycles)), cycles
