@@ -355,7 +355,10 @@ def _add_metrics(sub) -> None:
                         "(top-label, every metric)")
     m.add_argument("--debiased", action="store_true", help="ece(debiased = TRUE)")
     m.add_argument("--bandwidth", type=_bandwidth, default=0.2,
-                   help="kernel bandwidth of mmce and skce (default 0.2)")
+                   help="kernel bandwidth of skce, and of mmce unless --mmce-bandwidth "
+                        "(default 0.2)")
+    m.add_argument("--mmce-bandwidth", type=float, default=None,
+                   help="mmce's bandwidth when it differs (R's mmce takes no median)")
     m.add_argument("--estimator", type=_choice("uq", "ul", "biased"), default="uq",
                    help="skce estimator (default uq)")
     m.add_argument("--json", action="store_true", help="print JSON")
@@ -369,6 +372,10 @@ def _metric_calls(args):
     skce_type = "confidence" if t == "confidence" else "canonical"
     bw = args.bandwidth
     bw_text = f'"{bw}"' if isinstance(bw, str) else repr(bw)
+    mmce_bw = args.mmce_bandwidth if args.mmce_bandwidth is not None else bw
+    if isinstance(mmce_bw, str):
+        args._parser.error("argument --bandwidth: median is skce's; R's mmce takes a number: "
+                           "add --mmce-bandwidth, e.g. --mmce-bandwidth 0.2")
     return [
         ("ece", f'bins = {args.bins}, type = "{t}", debiased = {str(args.debiased).upper()}, '
                 f'strategy = "{args.strategy}"',
@@ -378,8 +385,8 @@ def _metric_calls(args):
          lambda p, y: pc.mce(p, y, bins=args.bins, type=t)),
         ("ace", f'bins = {args.bins}, type = "{t}"',
          lambda p, y: pc.ace(p, y, bins=args.bins, type=t)),
-        ("mmce", f"bandwidth = {bw_text}",
-         lambda p, y: pc.mmce(p, y, bandwidth=bw)),
+        ("mmce", f"bandwidth = {mmce_bw!r}",
+         lambda p, y: pc.mmce(p, y, bandwidth=mmce_bw)),
         ("skce", f'estimator = "{args.estimator}", bandwidth = {bw_text}, type = "{skce_type}"',
          lambda p, y: pc.skce(p, y, estimator=args.estimator, bandwidth=bw, type=skce_type)),
     ]
