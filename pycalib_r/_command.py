@@ -162,17 +162,30 @@ def read_csv(path: str, p_cols: Sequence[str], y_col: Optional[str]):
     ``p`` columns in order (the labels name the columns). ``y`` is None when
     ``y_col`` is. Every problem raises :class:`CsvError`.
     """
-    wanted = list(p_cols) + ([y_col] if y_col is not None and y_col not in p_cols else [])
+    (p, *_), y = read_models(path, [p_cols], y_col)
+    return p, y
+
+
+def read_models(path: str, groups: Sequence[Sequence[str]], y_col: Optional[str]):
+    """Several sets of probability columns and the labels, from one reading of the file.
+
+    Returns ``([p for each group], y)``, each ``p`` as :func:`read_csv`
+    makes it; class names in ``y`` are matched to the first group's columns.
+    """
+    wanted = list(dict.fromkeys([c for group in groups for c in group]
+                                + ([y_col] if y_col is not None else [])))
     cells, lines, _ = read_columns(path, wanted)
-    columns = []
-    for name in p_cols:
-        values = _numbers(path, name, cells[name], lines)
-        _check_missing(path, name, values, lines)
-        columns.append(values)
-    p = columns[0] if len(columns) == 1 else np.column_stack(columns)
+    values = {}
+    for name in wanted:
+        if name == y_col and all(name not in group for group in groups):
+            continue
+        values[name] = _numbers(path, name, cells[name], lines)
+        _check_missing(path, name, values[name], lines)
+    models = [values[group[0]] if len(group) == 1
+              else np.column_stack([values[c] for c in group]) for group in groups]
     if y_col is None:
-        return p, None
-    return p, _labels(path, y_col, cells[y_col], lines, p_cols)
+        return models, None
+    return models, _labels(path, y_col, cells[y_col], lines, groups[0])
 
 
 def _labels(path, y_col, texts, lines, p_cols):
@@ -624,7 +637,8 @@ def _run_calibrate(args) -> int:
 
 def _add_diagram(sub) -> None:
     d = _subparser(sub, "diagram", "draw the reliability diagram of a CSV to an image file",
-                   f"{PROG} diagram preds.csv --p prob --y label -o reliability.png")
+                   f"{PROG} diagram calibrated.csv --p prob --y label --compare "
+                   "platt=cal_prob -o reliability.png")
     _add_data(d)
     d.add_argument("-o", "--output", required=True, metavar="FIG",
                    help="image file; the format follows the extension (png, pdf, svg, ...)")
@@ -636,13 +650,35 @@ def _add_diagram(sub) -> None:
     d.add_argument("--intervals", action="store_true",
                    help="Wilson intervals for each bin's observed frequency")
     d.add_argument("--conf-level", type=float, default=0.95, help="of --intervals (default 0.95)")
+    d.add_argument("--compare", action="append", default=[], metavar="NAME=COL[,COL...]",
+                   help="overlay another model's probability columns (repeatable), e.g. "
+                        "--compare calibrated=cal_prob")
     d.add_argument("--figsize", type=float, nargs=2, metavar=("W", "H"), default=None,
                    help="figure size in inches")
     d.add_argument("--dpi", type=float, default=150)
 
 
+def _compared(args):
+    """``--compare NAME=COLS`` as ``[(name, [columns])]``, after the --p model."""
+    models = [("+".join(args.p), list(args.p))]
+    for spec in args.compare:
+        name, sep, cols = spec.partition("=")
+        columns = [c.strip() for c in cols.split(",") if c.strip()]
+        if not sep or not name.strip() or not columns:
+            args._parser.error(f"argument --compare: '{spec}' is not NAME=COL[,COL...]")
+        if len(columns) != len(args.p):
+            args._parser.error(f"argument --compare: '{spec}' has {len(columns)} column(s), "
+                               f"--p has {len(args.p)}")
+        if name.strip() in dict(models):
+            args._parser.error(f"argument --compare: the name '{name.strip()}' is used twice")
+        models.append((name.strip(), columns))
+    return models
+
+
 def _run_diagram(args) -> int:
-    p, y = read_csv(args.csv, args.p, args.y)
+    models = _compared(args)
+    probs, y = read_models(args.csv, [cols for _, cols in models], args.y)
+    p = probs[0] if len(models) == 1 else {name: q for (name, _), q in zip(models, probs)}
     try:
         import matplotlib
     except ImportError:

@@ -810,8 +810,8 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
                               loc="left", fontsize=_BASE_SIZE)
         last = axes[-1]
         placed = []
-        for (legend_title, handles, labels), loc in zip(legend_specs,
-                                                           ["upper left", "lower right"]):
+        corners = ["upper left", "lower right"] if len(legend_specs) == 2 else ["best"]
+        for (legend_title, handles, labels), loc in zip(legend_specs, corners):
             placed.append(last.legend(handles, labels, title=legend_title, loc=loc, **style))
         for legend in placed[:-1]:  # a new Axes legend replaces the last one
             last.add_artist(legend)

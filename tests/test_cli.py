@@ -287,6 +287,41 @@ def test_cli_diagram_options_multiclass(multiclass_csv, tmp_path):
     assert text.lstrip().startswith("<?xml") and 'width="432pt" height="288pt"' in text
 
 
+def test_cli_diagram_overlays_compared_models(tmp_path):
+    fit_csv, new_csv, *_ = _binary_fit_apply(tmp_path)
+    calibrated = tmp_path / "cal.csv"
+    _ok(_run("calibrate", "--method", "platt", "--fit", fit_csv, "--apply", fit_csv, "-o",
+             calibrated, "--p", "score", "--y", "label"))
+    fig = tmp_path / "fig.png"
+    _ok(_run("diagram", calibrated, "--p", "score", "--y", "label", "--compare",
+             "platt=cal_score", "-o", fig))
+    assert fig.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # the figure is reliability_diagram({"score": ..., "platt": ...}, y)
+    import matplotlib
+    import matplotlib.pyplot
+
+    from pycalib_r._command import read_models
+    from pycalib_r._diagnostics import reliability_diagram
+
+    (raw, cal), y = read_models(str(calibrated), [["score"], ["cal_score"]], "label")
+    expected = reliability_diagram({"score": raw, "platt": cal}, y)
+    subtitle = [t.get_text() for t in expected.texts if t.get_gid() == "subtitle"][0]
+    matplotlib.pyplot.close(expected)
+    assert subtitle == "ECE: score = %.4f, platt = %.4f" % (pc.ece(raw, y), pc.ece(cal, y))
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("platt", "argument --compare: 'platt' is not NAME=COL[,COL...]"),
+    ("x=a,b", "argument --compare: 'x=a,b' has 2 column(s), --p has 1"),
+    ("prob=label", "argument --compare: the name 'prob' is used twice"),
+])
+def test_cli_diagram_bad_compare(binary_csv, tmp_path, spec, message):
+    path, *_ = binary_csv
+    out = _run("diagram", path, "--p", "prob", "--y", "label", "--compare", spec,
+               "-o", tmp_path / "fig.png")
+    assert out.returncode == 2 and message in out.stderr
+
+
 def test_cli_diagram_unknown_format(binary_csv, tmp_path):
     path, *_ = binary_csv
     out = _run("diagram", path, "--p", "prob", "--y", "label", "-o", tmp_path / "fig.nope")
