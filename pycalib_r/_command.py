@@ -303,11 +303,10 @@ def _file_after_columns(args) -> None:
         args.csv = args.p.pop()
 
 
-def _add_bins(parser, strategy: bool = True) -> None:
+def _add_bins(parser, strategy_help: str) -> None:
     parser.add_argument("--bins", type=int, default=10, help="number of bins (default 10)")
-    if strategy:
-        parser.add_argument("--strategy", type=_choice("equal_width", "equal_freq"),
-                            default="equal_width", help="equal_width (default) or equal_freq")
+    parser.add_argument("--strategy", type=_choice("equal_width", "equal_freq"),
+                        default="equal_width", help=strategy_help)
 
 
 def _data_name(args) -> str:
@@ -362,7 +361,8 @@ def _add_metrics(sub) -> None:
                    "The five calibration metrics, printed as a table (R's 7 significant "
                    "digits) or as JSON.")
     _add_data(m)
-    _add_bins(m)
+    _add_bins(m, "ece's bins: equal_width (default) or equal_freq (R's mce and ace are "
+                 "equal-width only)")
     m.add_argument("--type", type=_choice("classwise", "confidence"), default="classwise",
                    help="multiclass: classwise (default; skce canonical) or confidence "
                         "(top-label, every metric)")
@@ -642,7 +642,7 @@ def _add_diagram(sub) -> None:
     _add_data(d)
     d.add_argument("-o", "--output", required=True, metavar="FIG",
                    help="image file; the format follows the extension (png, pdf, svg, ...)")
-    _add_bins(d)
+    _add_bins(d, "equal_width (default, R's diagram) or equal_freq (as ece)")
     d.add_argument("--type", type=_choice("classwise", "confidence"), default="classwise",
                    help="multiclass: classwise panels (default) or one top-label panel")
     d.add_argument("--no-ece", action="store_true", help="no ECE subtitle")
