@@ -26,7 +26,7 @@ from ._errors import ProbcalError
 from ._format import format_r_vec
 from ._metrics import MULTICLASS_TYPES, bin_table, confidence_pair, ece
 
-__all__ = ["reliability_table", "reliability_diagram", "wilson_interval"]
+__all__ = ["reliability_table", "reliability_diagram"]
 
 _MATPLOTLIB_MESSAGE = (
     "reliability_diagram() needs matplotlib: pip install 'pycalib_r[plot]'"

@@ -37,6 +37,16 @@ def test_demo_prints_the_seed_examples(seeds_dir):
         assert text in out.stdout
 
 
+def test_demo_stops_quietly_when_the_reader_leaves():
+    proc = subprocess.Popen([sys.executable, "-m", "pycalib_r", "demo"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=ORIGINAL_ENV)
+    assert proc.stdout.readline().startswith("# The examples")
+    proc.stdout.close()  # as `| head -1` does
+    stderr = proc.stderr.read()
+    proc.wait(timeout=120)
+    assert "Traceback" not in stderr
+
+
 @pytest.fixture()
 def binary_csv(tmp_path):
     pc.set_seed(5)
