@@ -20,7 +20,10 @@ import math
 
 import numpy as np
 
-from ._checks import check_multiclass_y, check_prob_matrix, is_matrix, match_arg
+from ._binning import STRATEGIES
+from ._checks import (check_conf_level, check_multiclass_y, check_prob_matrix, is_matrix,
+                      match_arg)
+from ._errors import ProbcalError
 from ._format import format_r_vec
 from ._metrics import MULTICLASS_TYPES, bin_table, confidence_pair, ece
 
@@ -60,30 +63,31 @@ def _nonempty(table):
     return table.loc[table["n"].to_numpy() > 0].reset_index(drop=True)
 
 
-def _diagram_data(p, y, bins, type):
+def _diagram_data(p, y, bins, type, strategy="equal_width"):
     """The plotted table and the diagram kind, with R's checks in R's order.
 
     Returns ``(kind, table)`` where ``kind`` is ``"binary"``, ``"classwise"``
-    or ``"confidence"``.
+    or ``"confidence"``. ``strategy`` bins as ``ece(strategy=)`` does (per
+    class for the classwise form).
     """
     import pandas as pd
 
     if not is_matrix(p):
         # R never evaluates `type` for a vector, so any value passes here.
-        return "binary", _nonempty(bin_table(p, y, bins))
+        return "binary", _nonempty(bin_table(p, y, bins, strategy))
 
     # R checks the matrix before match.arg(type) is forced.
     p_mat = check_prob_matrix(p, arg="p")
     type = match_arg(type, MULTICLASS_TYPES)
     if type == "confidence":
         confidence, correct = confidence_pair(p_mat, y)
-        return "confidence", _nonempty(bin_table(confidence, correct, bins))
+        return "confidence", _nonempty(bin_table(confidence, correct, bins, strategy))
 
     labels = check_multiclass_y(y, n_classes=p_mat.shape[1], arg="y")
     panels = []
     for k in range(p_mat.shape[1]):
         one_vs_rest = (labels.codes == k + 1).astype(np.int64)
-        panel = _nonempty(bin_table(p_mat[:, k], one_vs_rest, bins))
+        panel = _nonempty(bin_table(p_mat[:, k], one_vs_rest, bins, strategy))
         panel["class_label"] = pd.Categorical(
             [labels.levels[k]] * len(panel), categories=labels.levels
         )
@@ -91,16 +95,64 @@ def _diagram_data(p, y, bins, type):
     return "classwise", pd.concat(panels, ignore_index=True)
 
 
-def reliability_table(p, y, bins=10, type="classwise"):
+def _check_strategy(strategy):
+    """The binning strategy (a unique prefix is accepted, as R's match.arg)."""
+    if isinstance(strategy, str):
+        hits = [s for s in STRATEGIES if strategy and s.startswith(strategy)]
+        if strategy in STRATEGIES or len(hits) == 1:
+            return strategy if strategy in STRATEGIES else hits[0]
+    raise ProbcalError(
+        f'Argument `strategy` must be "equal_width" or "equal_freq", not {strategy!r}.')
+
+
+def wilson_interval(successes, n, conf_level=0.95):
+    """Wilson score interval for a binomial proportion, element-wise.
+
+    .. math::
+
+        \\frac{\\hat p + z^2/2n \\pm z\\sqrt{\\hat p(1-\\hat p)/n + z^2/4n^2}}{1 + z^2/n},
+        \\quad z = \\Phi^{-1}\\bigl(1 - (1 - \\text{conf\\_level})/2\\bigr)
+
+    Unlike the Wald interval it stays inside ``[0, 1]`` and is not empty
+    when a bin's frequency is 0 or 1.
+
+    R equivalent: ``prop.test(x, n, correct = FALSE)$conf.int`` (not part of
+    probcal).
+
+    References
+    ----------
+    Wilson, E. B. (1927). Probable inference, the law of succession, and
+    statistical inference. JASA 22(158), 209-212.
+
+    Examples
+    --------
+    >>> lo, hi = wilson_interval([3], [10])
+    >>> print(round(float(lo[0]), 7), round(float(hi[0]), 7))  # R: prop.test(3, 10, correct = FALSE)
+    0.1077913 0.6032219
+    """
+    from scipy.stats import norm
+
+    conf_level = check_conf_level(conf_level)
+    n = np.asarray(n, dtype=np.float64)
+    phat = np.asarray(successes, dtype=np.float64) / n
+    z = norm.ppf(1 - (1 - conf_level) / 2)
+    centre = phat + z * z / (2 * n)
+    half = z * np.sqrt(phat * (1 - phat) / n + z * z / (4 * n * n))
+    denom = 1 + z * z / n
+    return np.clip((centre - half) / denom, 0, 1), np.clip((centre + half) / denom, 0, 1)
+
+
+def reliability_table(p, y, bins=10, type="classwise", strategy="equal_width", conf_level=None):
     """The binned table a reliability diagram plots.
 
-    One row per non-empty equal-width bin: mean predicted probability
+    One row per non-empty bin: mean predicted probability
     (``confidence``), observed event frequency (``accuracy``), their absolute
-    difference (``gap``) and the count ``n``. This is the data of R's
-    ``reliability_diagram()`` plot (``plot$data``).
+    difference (``gap``) and the count ``n``. With the defaults this is the
+    data of R's ``reliability_diagram()`` plot (``plot$data``).
 
     R equivalent: ``reliability_diagram(p, y, bins, type = type)$data``
     (probcal's internal ``bin_stats()`` restricted to ``n > 0``).
+    ``strategy`` and ``conf_level`` are not in R.
 
     Parameters
     ----------
@@ -111,10 +163,16 @@ def reliability_table(p, y, bins=10, type="classwise"):
         0/1 labels (binary), or class codes ``1..K`` or a pandas Categorical
         (multiclass).
     bins : int
-        Number of equal-width bins on ``[0, 1]``.
+        Number of bins.
     type : {"classwise", "confidence"}
         Multiclass form: one-vs-rest bins per class, or the top-label
         confidence against correctness. Ignored for binary input.
+    strategy : {"equal_width", "equal_freq"}
+        Equal-width bins on ``[0, 1]`` (R's diagram), or the equal-frequency
+        bins of ``ece(strategy="equal_freq")`` (per class when classwise).
+    conf_level : float, optional
+        If given, columns ``accuracy_lower`` and ``accuracy_upper`` hold the
+        Wilson interval (:func:`wilson_interval`) of each bin's ``accuracy``.
 
     Returns
     -------
@@ -130,7 +188,15 @@ def reliability_table(p, y, bins=10, type="classwise"):
     0    1    0.0    0.5  2        0.15       0.0  0.15
     1    2    0.5    1.0  2        0.85       1.0  0.15
     """
-    return _diagram_data(p, y, bins, type)[1]
+    strategy = _check_strategy(strategy)
+    table = _diagram_data(p, y, bins, type, strategy)[1]
+    if conf_level is not None:
+        n = table["n"].to_numpy()
+        lo, hi = wilson_interval(table["accuracy"].to_numpy() * n, n, conf_level)
+        position = table.columns.get_loc("accuracy") + 1
+        table.insert(position, "accuracy_upper", hi)
+        table.insert(position, "accuracy_lower", lo)
+    return table
 
 
 # ---------------------------------------------------------------------------
@@ -292,6 +358,25 @@ def _is_true(x):
     return isinstance(x, (bool, np.bool_)) and bool(x)
 
 
+# scales::hue_pal()(n), ggplot2's default discrete colours, for overlays
+_HUE_PAL = {
+    2: ["#F8766D", "#00BFC4"],
+    3: ["#F8766D", "#00BA38", "#619CFF"],
+    4: ["#F8766D", "#7CAE00", "#00BFC4", "#C77CFF"],
+    5: ["#F8766D", "#A3A500", "#00BF7D", "#00B0F6", "#E76BF3"],
+}
+
+
+def _model_colours(n):
+    if n == 1:
+        return ["black"]
+    if n in _HUE_PAL:
+        return _HUE_PAL[n]
+    from matplotlib import colormaps
+
+    return [colormaps["tab10"](i % 10) for i in range(n)]
+
+
 def _style_panel(ax, show_x_ticks, show_y_ticks):
     lim = (-_EXPAND, 1 + _EXPAND)
     ticks = [0.0, 0.25, 0.5, 0.75, 1.0]
@@ -315,65 +400,301 @@ def _style_panel(ax, show_x_ticks, show_y_ticks):
     ax.patch.set_visible(False)
 
 
-def _draw_points(ax, table, sizes):
-    ax.axline((0.0, 0.0), slope=1.0, color="black", linewidth=_LINE_PT,
-              linestyle=(0, (1, 3)), zorder=2)
+def _draw_points(ax, table, sizes, colour="black", label=None):
     diameter = _point_diameter(sizes)
     ax.scatter(table["confidence"].to_numpy(), table["accuracy"].to_numpy(),
-               s=np.broadcast_to(diameter ** 2, (len(table),)), c="black",
-               alpha=_POINT_ALPHA, linewidths=0, zorder=3)
+               s=np.broadcast_to(diameter ** 2, (len(table),)), c=colour,
+               alpha=_POINT_ALPHA, linewidths=0, zorder=3, label=label)
+
+
+def _draw_intervals(ax, table, colour):
+    ax.vlines(table["confidence"].to_numpy(), table["accuracy_lower"].to_numpy(),
+              table["accuracy_upper"].to_numpy(), colors=colour, linewidth=_LINE_PT * 1.5,
+              alpha=_POINT_ALPHA, zorder=2.5, gid="intervals")
+
+
+def _identity_line(ax):
+    ax.axline((0.0, 0.0), slope=1.0, color="black", linewidth=_LINE_PT,
+              linestyle=(0, (1, 3)), zorder=2)
+
+
+def _models(p):
+    """``[(name, p)]``: one unnamed model, or the items of a dict of models."""
+    from collections.abc import Mapping
+
+    if not isinstance(p, Mapping):
+        return [(None, p)]
+    if len(p) == 0:
+        raise ValueError("`p` is an empty dict; give one or more name -> probabilities items.")
+    names = list(p)
+    bad = [name for name in names if not isinstance(name, str)]
+    if bad:
+        raise TypeError(f"the names of the models in `p` must be strings, not {bad[0]!r}.")
+    return list(p.items())
+
+
+def _n_rows(x):
+    shape = np.shape(x)
+    return shape[0] if shape else 1
+
+
+def _model_tables(models, y, bins, type, strategy, conf_level):
+    """The table of each model; every model must predict the rows of ``y``."""
+    if len(models) > 1:
+        n_y = _n_rows(y)
+        for name, pm in models:
+            if _n_rows(pm) != n_y:
+                raise ProbcalError(
+                    f"Model {name!r} has {_n_rows(pm)} observations but `y` has {n_y}; "
+                    "every model in `p` must predict the same rows as `y`.")
+    forms = {name: "matrix" if is_matrix(pm) else "vector" for name, pm in models}
+    if len(set(forms.values())) > 1:
+        raise ValueError(f"the models in `p` mix vectors and matrices: {forms}; give one kind.")
+    kinds, tables = [], []
+    for name, pm in models:
+        try:
+            kind, table = _diagram_data(pm, y, bins, type, strategy)
+        except ProbcalError as exc:
+            if name is not None:
+                _add_note(exc, f"(in model {name!r} of `p`)")
+            raise
+        if conf_level is not None:
+            n = table["n"].to_numpy()
+            table["accuracy_lower"], table["accuracy_upper"] = wilson_interval(
+                table["accuracy"].to_numpy() * n, n, conf_level)
+        kinds.append(kind)
+        tables.append(table)
+    return kinds[0], tables
+
+
+def _add_note(exc, note):
+    if hasattr(exc, "add_note"):
+        exc.add_note(note)
+    else:  # Python < 3.11
+        exc.__notes__ = list(getattr(exc, "__notes__", [])) + [note]
+
+
+def _target_axes(ax, kind, n_panels):
+    """The caller's Axes as a list of one Axes per panel, or a clear error."""
+    from matplotlib.axes import Axes
+
+    if isinstance(ax, Axes):
+        axes = [ax]
+    elif isinstance(ax, (list, tuple, np.ndarray)) and all(
+            isinstance(a, Axes) for a in np.ravel(np.asarray(ax, dtype=object))):
+        axes = list(np.ravel(np.asarray(ax, dtype=object)))
+    else:
+        raise TypeError(f"`ax` must be a matplotlib Axes (or one Axes per class for the "
+                        f"classwise panels), not {type(ax).__name__}.")
+    if len(axes) != n_panels:
+        hint = (f"; for {n_panels} classes make them with fig.subplots(1, {n_panels}) "
+                "or use type=\"confidence\" for one panel" if kind == "classwise" else "")
+        raise ValueError(f"`ax` has {len(axes)} Axes but the diagram has {n_panels} "
+                         f"panel{'s' if n_panels != 1 else ''}{hint}.")
+    return axes
+
+
+class _GGLayout:
+    """Places ggplot2's blocks in inches at every draw, so any figure size keeps them apart.
+
+    Margins (title block, strips, axis text, legend column) have fixed sizes
+    in inches; the panels take the rest, square and centred, as ggplot2 does
+    with ``coord_equal()``. Implemented as a matplotlib layout engine, so
+    ``fig.set_size_inches()``, ``savefig`` and a resized window all re-run it.
+    """
+
+    pad = 0.12
+    hgap, vgap = 0.22, 0.08
+
+    def __init__(self, nrow, ncol, faceted, subtitle, legends):
+        self.nrow, self.ncol, self.faceted = nrow, ncol, faceted
+        self.subtitle = subtitle
+        self.legends = legends
+        self.title_h = _TITLE_SIZE / 72 * 1.25
+        self.subtitle_h = _BASE_SIZE / 72 * 1.25 + 0.04 if subtitle else 0.0
+        self.strip_h = 0.26 if faceted else 0.0
+        self.left = self.pad + 0.62
+        self.bottom = self.pad + 0.5
+        self.header = self.pad + self.title_h + self.subtitle_h + 0.1
+
+    def _legend_sizes(self, fig):
+        """Each legend's (width, height) in inches, as drawn."""
+        try:
+            renderer = fig._get_renderer()
+        except (AttributeError, RuntimeError):  # pragma: no cover - a backend without a renderer
+            return [(0.8, 1.6) for _ in self.legends]
+        boxes = [legend.get_window_extent(renderer) for legend in self.legends]
+        return [(box.width / fig.dpi, box.height / fig.dpi) for box in boxes]
+
+    def _side_by_side(self, fig, sizes):
+        """Two legends go side by side when stacking them would not fit the height."""
+        height = fig.get_size_inches()[1]
+        return len(sizes) == 2 and sizes[0][1] + sizes[1][1] + 0.1 > height - 2 * self.pad
+
+    def legend_width(self, fig):
+        if not self.legends:
+            return 0.15
+        sizes = self._legend_sizes(fig)
+        if self._side_by_side(fig, sizes):
+            needed = sizes[0][0] + sizes[1][0] + 0.15
+        else:
+            needed = max(w for w, _ in sizes)
+        return max(1.1, needed + 0.3)
+
+    def natural_size(self, fig, panel_in):
+        width = (self.left + self.ncol * panel_in + (self.ncol - 1) * self.hgap
+                 + self.legend_width(fig) + self.pad)
+        height = (self.header + self.nrow * (self.strip_h + panel_in)
+                  + (self.nrow - 1) * self.vgap + self.bottom)
+        return width, height
+
+    def execute(self, fig):
+        width, height = fig.get_size_inches()
+        legend_w = self.legend_width(fig)
+        avail_w = width - self.left - legend_w - self.pad - (self.ncol - 1) * self.hgap
+        avail_h = height - self.header - self.bottom - (self.nrow - 1) * self.vgap
+        panel_in = max(0.2, min(avail_w / self.ncol, avail_h / self.nrow - self.strip_h))
+        used_w = self.ncol * panel_in + (self.ncol - 1) * self.hgap
+        used_h = self.nrow * (self.strip_h + panel_in) + (self.nrow - 1) * self.vgap
+        # centre the panel block (with its legend column) in the free space
+        x_left = self.left + max(0.0, (width - self.left - legend_w - self.pad - used_w) / 2)
+        y_top = height - self.header - max(0.0, (avail_h + (self.nrow - 1) * self.vgap
+                                                 - used_h) / 2)
+        axes = [ax for ax in fig.axes if ax.get_gid() == "panel"]
+        for i, ax in enumerate(axes):
+            row, col = divmod(i, self.ncol)
+            x0 = x_left + col * (panel_in + self.hgap)
+            y0 = y_top - (row + 1) * (self.strip_h + panel_in) - row * self.vgap
+            ax.set_position((x0 / width, y0 / height, panel_in / width, panel_in / height))
+        right = x_left + used_w
+        bottom = y_top - used_h
+        middle = (bottom + y_top) / 2 / height
+        title_y = y_top + self.header - self.pad
+        fig._suptitle.set_position((x_left / width, title_y / height))
+        for text in fig.texts:
+            if text.get_gid() == "subtitle":
+                text.set_position((x_left / width, (title_y - self.title_h - 0.04) / height))
+        if self.faceted:
+            fig._supxlabel.set_position(((x_left + right) / 2 / width,
+                                         (bottom - self.bottom + self.pad) / height))
+            fig._supylabel.set_position(((x_left - self.left + self.pad) / width, middle))
+        x_legend = right + 0.15
+        sizes = self._legend_sizes(fig)
+        if len(self.legends) == 1:
+            self.legends[0].set_loc("center left")
+            anchors = [(x_legend, middle * height)]
+        elif self._side_by_side(fig, sizes):  # models, then counts, both centred
+            for legend in self.legends:
+                legend.set_loc("center left")
+            anchors = [(x_legend + sizes[1][0] + 0.15, middle * height),
+                       (x_legend, middle * height)]
+        elif self.legends:  # models above counts, the pair centred and inside the figure
+            for legend in self.legends:
+                legend.set_loc("upper left")
+            total = sizes[0][1] + sizes[1][1] + 0.1
+            top = min(height - self.pad, max(middle * height + total / 2, total + self.pad))
+            anchors = [(x_legend, top - sizes[1][1] - 0.1), (x_legend, top)]
+        else:
+            anchors = []
+        for legend, (x, y) in zip(self.legends, anchors):
+            legend.set_bbox_to_anchor((x / width, y / height), transform=fig.transFigure)
+
+
+def _layout_engine(layout):
+    from matplotlib.layout_engine import LayoutEngine
+
+    class GGLayoutEngine(LayoutEngine):
+        _adjust_compatible = False
+        _colorbar_gridspec = False
+
+        def set(self, **kwargs):  # pragma: no cover - nothing to set
+            raise TypeError("this layout takes no parameters")
+
+        def execute(self, fig):
+            layout.execute(fig)
+
+    return GGLayoutEngine()
 
 
 def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
-                        type="classwise"):
+                        type="classwise", *, strategy="equal_width", intervals=False,
+                        conf_level=0.95, ax=None, figsize=None):
     """Reliability diagram of binned confidence against observed frequency.
 
-    Points are the non-empty equal-width bins of :func:`reliability_table`
-    (mean predicted probability against observed event frequency), drawn
-    with a dotted identity line on equal axes over ``[0, 1]``. Points below
-    the line are over-confident bins, points above under-confident ones.
-    A probability matrix gives one panel per class (``type="classwise"``,
+    Points are the non-empty bins of :func:`reliability_table` (mean
+    predicted probability against observed event frequency), drawn with a
+    dotted identity line on equal axes over ``[0, 1]``. Points below the
+    line are over-confident bins, points above under-confident ones. A
+    probability matrix gives one panel per class (``type="classwise"``,
     arranged as ggplot2's ``facet_wrap()`` would) or a single top-label
-    panel (``type="confidence"``).
+    panel (``type="confidence"``). A dict of models overlays them, one
+    colour each (for example raw against calibrated probabilities).
 
     R equivalent: ``probcal::reliability_diagram(p, y, bins = 10,
     show_ece = TRUE, show_counts = TRUE, type = c("classwise",
     "confidence"))``, which returns a ggplot; this returns a matplotlib
     Figure with the same layout. The plotted data is
-    :func:`reliability_table`.
+    :func:`reliability_table`. The keyword-only arguments are not in R;
+    their defaults draw R's figure.
 
     Parameters
     ----------
-    p : array_like
+    p : array_like or dict
         A probability vector (binary), or a matrix/DataFrame with one column
-        per class whose rows sum to one (multiclass).
+        per class whose rows sum to one (multiclass). A dict ``{name: p}``
+        overlays several models predicting the same rows (all vectors or all
+        matrices).
     y : array_like
         0/1 labels (binary), or class codes ``1..K`` or a pandas Categorical
         (multiclass).
     bins : int
-        Number of equal-width bins on ``[0, 1]``.
+        Number of bins.
     show_ece : bool
         If True, the subtitle reports the ECE with the same bins
         (``"ECE = %.4f"``, or ``"Classwise ECE = %.4f"`` for the classwise
-        panels). As R's ``isTRUE()``, only ``True`` counts.
+        panels; one value per model for an overlay). As R's ``isTRUE()``,
+        only ``True`` counts.
     show_counts : bool
         If True, point area follows the bin count (legend "Count");
         otherwise all points have one size.
     type : {"classwise", "confidence"}
         Multiclass layout; ignored for binary input.
+    strategy : {"equal_width", "equal_freq"}
+        Equal-width bins (R's diagram) or the equal-frequency bins of
+        ``ece(strategy="equal_freq")``; the subtitle's ECE uses the same.
+    intervals : bool
+        If True, a vertical bar per bin shows the Wilson interval of its
+        observed frequency (:func:`wilson_interval`).
+    conf_level : float
+        Level of those intervals.
+    ax : matplotlib.axes.Axes or sequence of Axes, optional
+        Draw into existing Axes (one, or one per class for the classwise
+        panels) instead of a new figure. The title and subtitle then become
+        the Axes' left title (single panel), the class names the panel
+        titles, and the legends are drawn inside the (last) Axes.
+    figsize : (float, float), optional
+        Size of the new figure in inches; by default the panels are 4 inches
+        (binary, confidence) or up to 3 inches each (classwise), as R's.
+        Margins stay fixed in inches at any size, including after
+        ``fig.set_size_inches()`` or resizing a window.
 
     Returns
     -------
     matplotlib.figure.Figure
-        One Axes per panel (class order, row by row). The title is the
-        figure's suptitle, the subtitle a figure text with gid
-        ``"subtitle"``. The figure is not attached to pyplot; save it with
-        ``fig.savefig(...)`` or display it in a notebook.
+        The new figure (or ``ax``'s). Its panels are the Axes with gid
+        ``"panel"`` (class order, row by row). The title is the figure's
+        suptitle, the subtitle a figure text with gid ``"subtitle"``. The
+        figure is made through pyplot, so ``plt.show()`` displays it;
+        ``plt.close(fig)`` releases it.
 
     Raises
     ------
     ProbcalError
-        For invalid input, with R's message.
+        For invalid input, with R's message (and the model's name in a note
+        for a dict); a dict whose models do not predict the rows of ``y``.
+    TypeError, ValueError
+        For ``ax`` that is not an Axes (or not one per panel), ``ax``
+        together with ``figsize``, or a dict mixing vectors and matrices.
     ImportError
         If matplotlib is not installed.
 
@@ -383,10 +704,18 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
     >>> [t.get_text() for t in fig.texts]  # R: title and subtitle of the ggplot
     ['Reliability diagram', 'ECE = 0.1500']
     >>> fig.savefig("reliability.png")  # doctest: +SKIP
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(fig)
     """
-    kind, table = _diagram_data(p, y, bins, type)
+    strategy = _check_strategy(strategy)
+    if ax is not None and figsize is not None:
+        raise ValueError("give `ax` or `figsize`, not both: the Axes' figure has its own size.")
+    models = _models(p)
+    overlay = len(models) > 1 or models[0][0] is not None
+    kind, tables = _model_tables(models, y, bins, type,
+                                 strategy, conf_level if _is_true(intervals) else None)
     try:
-        from matplotlib.figure import Figure
+        import matplotlib.pyplot as plt
         from matplotlib.lines import Line2D
     except ImportError as exc:
         raise ImportError(_MATPLOTLIB_MESSAGE) from exc
@@ -403,72 +732,63 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
 
     subtitle = None
     if _is_true(show_ece):
-        if kind == "classwise":
-            subtitle = "Classwise ECE = %.4f" % ece(p, y, bins=bins, type="classwise")
-        elif kind == "confidence":
-            subtitle = "ECE = %.4f" % ece(p, y, bins=bins, type="confidence")
+        metric_type = "classwise" if kind == "classwise" else "confidence"
+        values = [ece(pm, y, bins=bins, type=metric_type, strategy=strategy)
+                  for _, pm in models]
+        prefix = "Classwise ECE" if kind == "classwise" else "ECE"
+        if overlay:
+            subtitle = f"{prefix}: " + ", ".join(
+                "%s = %.4f" % (name, v) for (name, _), v in zip(models, values))
         else:
-            subtitle = "ECE = %.4f" % ece(p, y, bins=bins)
+            subtitle = "%s = %.4f" % (prefix, values[0])
 
     counts = _is_true(show_counts)
-    if kind == "classwise":
-        levels = list(table["class_label"].cat.categories)
-        panels = [(level, table.loc[table["class_label"] == level]) for level in levels]
-        nrow, ncol = wrap_dims(len(panels))
+    faceted = kind == "classwise"
+    if faceted:
+        levels = list(tables[0]["class_label"].cat.categories)
+        panel_keys = levels
+        nrow, ncol = wrap_dims(len(levels))
         panel_in = min(3.0, max(1.5, 8.0 / ncol))
     else:
-        panels = [(None, table)]
+        panel_keys = [None]
         nrow, ncol = 1, 1
         panel_in = 4.0
-    faceted = kind == "classwise"
 
-    limits = (float(table["n"].min()), float(table["n"].max()))
+    all_n = np.concatenate([t["n"].to_numpy() for t in tables])
+    limits = (float(all_n.min()), float(all_n.max()))
+    colours = _model_colours(len(models))
 
-    # Layout in inches: fixed margins for ggplot2's title block, strips,
-    # axis text and legend, so the panels keep ggplot2's proportions.
-    pad = 0.12
-    title_h = _TITLE_SIZE / 72 * 1.25
-    subtitle_h = _BASE_SIZE / 72 * 1.25 + 0.04 if subtitle is not None else 0.0
-    strip_h = 0.26 if faceted else 0.0
-    left = pad + 0.62
-    bottom = pad + 0.5
-    hgap, vgap = 0.22, 0.08
-    legend_w = 1.1 if counts else 0.15
-    header = pad + title_h + subtitle_h + 0.1
-    width = left + ncol * panel_in + (ncol - 1) * hgap + legend_w + pad
-    height = header + nrow * (strip_h + panel_in) + (nrow - 1) * vgap + bottom
+    if ax is None:
+        fig = plt.figure(figsize=figsize)
+        axes = []
+        for i in range(len(panel_keys)):
+            axes.append(fig.add_axes((0.1, 0.1, 0.8, 0.8), gid="panel", label=f"panel{i}"))
+    else:
+        axes = _target_axes(ax, kind, len(panel_keys))
+        fig = axes[0].figure
 
-    fig = Figure(figsize=(width, height))
-    lowest_row = [max(r for r in range(nrow) if r * ncol + c < len(panels))
+    lowest_row = [max(r for r in range(nrow) if r * ncol + c < len(panel_keys))
                   for c in range(ncol)]
-    for i, (level, data) in enumerate(panels):
+    for i, (key, panel_ax) in enumerate(zip(panel_keys, axes)):
         row, col = divmod(i, ncol)
-        x0 = left + col * (panel_in + hgap)
-        y0 = height - header - (row + 1) * (strip_h + panel_in) - row * vgap
-        ax = fig.add_axes((x0 / width, y0 / height, panel_in / width, panel_in / height))
-        _style_panel(ax, show_x_ticks=row == lowest_row[col], show_y_ticks=col == 0)
-        sizes = _size_scale(data["n"].to_numpy(), limits) if counts else _FIXED_SIZE
-        _draw_points(ax, data, sizes)
-        if faceted:
-            ax.set_title(str(level), fontsize=_SMALL_SIZE, color=_STRIP_COLOUR, pad=4)
+        if ax is None:
+            _style_panel(panel_ax, show_x_ticks=row == lowest_row[col], show_y_ticks=col == 0)
         else:
-            ax.set_xlabel(xlabel, fontsize=_BASE_SIZE)
-            ax.set_ylabel(ylabel, fontsize=_BASE_SIZE)
+            _style_panel(panel_ax, show_x_ticks=True, show_y_ticks=True)
+        _identity_line(panel_ax)
+        for (name, _), table, colour in zip(models, tables, colours):
+            data = table if key is None else table.loc[table["class_label"] == key]
+            if "accuracy_lower" in data:
+                _draw_intervals(panel_ax, data, colour)
+            sizes = _size_scale(data["n"].to_numpy(), limits) if counts else _FIXED_SIZE
+            _draw_points(panel_ax, data, sizes, colour, label=name)
+        if faceted:
+            panel_ax.set_title(str(key), fontsize=_SMALL_SIZE, color=_STRIP_COLOUR, pad=4)
+        if not faceted or ax is not None:
+            panel_ax.set_xlabel(xlabel, fontsize=_BASE_SIZE)
+            panel_ax.set_ylabel(ylabel, fontsize=_BASE_SIZE)
 
-    panels_right = left + ncol * panel_in + (ncol - 1) * hgap
-    panels_bottom = bottom
-    panels_top = height - header
-    if faceted:
-        fig.supxlabel(xlabel, x=(left + panels_right) / 2 / width,
-                      y=pad / height, ha="center", va="bottom", fontsize=_BASE_SIZE)
-        fig.supylabel(ylabel, x=pad / width, y=(panels_bottom + panels_top) / 2 / height,
-                      ha="left", va="center", fontsize=_BASE_SIZE)
-    fig.suptitle(title, x=left / width, y=1 - pad / height, ha="left", va="top",
-                 fontsize=_TITLE_SIZE)
-    if subtitle is not None:
-        fig.text(left / width, 1 - (pad + title_h + 0.04) / height, subtitle,
-                 ha="left", va="top", fontsize=_BASE_SIZE, gid="subtitle")
-
+    legend_specs = []
     if counts:
         breaks = _size_breaks(limits)
         handles = [
@@ -477,12 +797,40 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
                    alpha=_POINT_ALPHA)
             for size in _size_scale(breaks, limits)
         ]
-        legend = fig.legend(
-            handles, _r_format(breaks), title="Count", frameon=False,
-            loc="center left", fontsize=_SMALL_SIZE, title_fontsize=_BASE_SIZE,
-            labelspacing=0.9, handletextpad=0.8,
-            bbox_to_anchor=((panels_right + 0.15) / width,
-                            (panels_bottom + panels_top) / 2 / height))
-        if hasattr(legend, "set_alignment"):  # matplotlib >= 3.6
-            legend.set_alignment("left")  # ggplot2 left-aligns legend titles
+        legend_specs.append(("Count", handles, _r_format(breaks)))
+    if overlay:
+        handles = [Line2D([], [], linestyle="none", marker="o", color=colour,
+                          markersize=float(_point_diameter(_FIXED_SIZE)), markeredgewidth=0,
+                          alpha=_POINT_ALPHA) for colour in colours]
+        legend_specs.append(("Model", handles, [name for name, _ in models]))
+    style = dict(frameon=False, fontsize=_SMALL_SIZE, title_fontsize=_BASE_SIZE,
+                 labelspacing=0.9, handletextpad=0.8, alignment="left")
+
+    if ax is not None:
+        if not faceted:
+            axes[0].set_title(title if subtitle is None else f"{title}\n{subtitle}",
+                              loc="left", fontsize=_BASE_SIZE)
+        last = axes[-1]
+        placed = []
+        corners = ["upper left", "lower right"] if len(legend_specs) == 2 else ["best"]
+        for (legend_title, handles, labels), loc in zip(legend_specs, corners):
+            placed.append(last.legend(handles, labels, title=legend_title, loc=loc, **style))
+        for legend in placed[:-1]:  # a new Axes legend replaces the last one
+            last.add_artist(legend)
+        return fig
+
+    legends = [fig.legend(handles, labels, title=legend_title, loc="center left", **style)
+               for legend_title, handles, labels in legend_specs]
+    if faceted:
+        fig.supxlabel(xlabel, ha="center", va="bottom", fontsize=_BASE_SIZE)
+        fig.supylabel(ylabel, ha="left", va="center", fontsize=_BASE_SIZE)
+    fig.suptitle(title, ha="left", va="top", fontsize=_TITLE_SIZE)
+    if subtitle is not None:
+        fig.text(0, 1, subtitle, ha="left", va="top", fontsize=_BASE_SIZE, gid="subtitle")
+
+    layout = _GGLayout(nrow, ncol, faceted, subtitle, legends)
+    if figsize is None:
+        fig.set_size_inches(*layout.natural_size(fig, panel_in))
+    fig.set_layout_engine(_layout_engine(layout))
+    layout.execute(fig)
     return fig

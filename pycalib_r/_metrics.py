@@ -217,22 +217,24 @@ def ace(p, y, bins=10, type="classwise"):
     return _metric("ace", p, y, bins, type)
 
 
-def bin_table(p, y, bins=10):
+def bin_table(p, y, bins=10, strategy="equal_width"):
     """probcal's per-bin table (``bin_stats``): bin, lower, upper, n, confidence, accuracy, gap.
 
-    R equivalent: probcal's internal ``bin_stats(p, y, bins)``.
+    R equivalent: probcal's internal ``bin_stats(p, y, bins)``. With
+    ``strategy="equal_freq"`` the bins are those of ``ece(strategy =
+    "equal_freq")`` (tied quantiles merge, so there may be fewer rows).
     """
     import pandas as pd
 
     p_arr, y_arr = binary_inputs(p, y)
     bins = check_bins(bins)
-    breaks, counts, sum_p, sum_y = _bin_sums(p_arr, y_arr.astype(np.float64), bins, "equal_width")
+    breaks, counts, sum_p, sum_y = _bin_sums(p_arr, y_arr.astype(np.float64), bins, strategy)
     nonempty = counts > 0
     safe = np.where(nonempty, counts, 1)
     conf = np.where(nonempty, sum_p / safe, np.nan)
     acc = np.where(nonempty, sum_y / safe, np.nan)
     return pd.DataFrame({
-        "bin": np.arange(1, bins + 1),
+        "bin": np.arange(1, counts.size + 1),
         "lower": breaks[:-1],
         "upper": breaks[1:],
         "n": counts.astype(np.int64),

@@ -391,7 +391,7 @@ def _private_lookup(pkg, name: str):
     import pkgutil
 
     for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
-        if info.name.endswith(("._cli", ".__main__")):
+        if info.name.endswith(("._command", ".__main__")):
             continue
         try:
             module = importlib.import_module(info.name)

@@ -24,6 +24,14 @@ from pycalib_r._metrics import ece
 COLUMNS = ["bin", "lower", "upper", "n", "confidence", "accuracy", "gap"]
 
 
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is not None:
+        plt.close("all")  # the figures are pyplot's
+
+
 # ---------------------------------------------------------------------------
 # data
 
@@ -382,8 +390,7 @@ def test_dataframe_input_is_a_matrix():
                                   reliability_table(prob, labels))
 
 
-def test_inputs_not_mutated():
-    pytest.importorskip("matplotlib")
+def test_inputs_not_mutated(mpl):
     p, y = binary_data()
     p_copy, y_copy = p.copy(), y.copy()
     reliability_table(p, y)
@@ -513,24 +520,28 @@ def test_confidence_figure(mpl):
     assert len(point_collection(ax).get_offsets()) == len(table)
 
 
-def test_no_pyplot_and_no_display():
+def test_pyplot_figure_and_show_without_display():
     pytest.importorskip("matplotlib")
     code = textwrap.dedent(
         """
-        import io, sys
+        import io
         import numpy as np
+        import matplotlib.pyplot as plt
         from pycalib_r._diagnostics import reliability_diagram
         rng = np.random.default_rng(1)
         p = rng.uniform(size=50)
         fig = reliability_diagram(p, rng.binomial(1, p))
+        print(fig.number in plt.get_fignums())
         fig.savefig(io.BytesIO(), format="png")
-        print("matplotlib.pyplot" in sys.modules)
+        plt.show()
+        plt.close(fig)
+        print(plt.get_fignums())
         """
     )
-    env = {"MPLBACKEND": "", "DISPLAY": "", "PATH": "/usr/bin:/bin"}
+    env = {"MPLBACKEND": "Agg", "DISPLAY": "", "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={**env, "PYTHONPATH": ":".join(sys.path)}, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.split("\n")[:2] == ["True", "[]"]
 
 
 def test_missing_matplotlib_message(monkeypatch):
@@ -543,3 +554,226 @@ def test_missing_matplotlib_message(monkeypatch):
         reliability_diagram(p, y)
     # the table needs no matplotlib
     assert len(reliability_table(p, y)) > 0
+
+
+# ---------------------------------------------------------------------------
+# options beyond R: ax, figsize, overlays, strategy, intervals
+
+
+def panels(fig):
+    return [ax for ax in fig.axes if ax.get_gid() == "panel"]
+
+
+def test_draws_into_a_given_axes(mpl):
+    import matplotlib.pyplot as plt
+
+    p, y = binary_data()
+    fig, ax = plt.subplots(figsize=(5, 5))
+    before = plt.get_fignums()
+    out = reliability_diagram(p, y, bins=8, ax=ax)
+    assert out is fig and plt.get_fignums() == before
+    table = reliability_table(p, y, bins=8)
+    np.testing.assert_array_equal(point_collection(ax).get_offsets(),
+                                  table[["confidence", "accuracy"]].to_numpy())
+    assert ax.get_title(loc="left") == "Reliability diagram\nECE = %.4f" % ece(p, y, bins=8)
+    assert ax.get_xlabel() == "Mean predicted probability"
+    assert ax.get_legend().get_title().get_text() == "Count"
+    assert not fig.legends and not fig.texts
+    fig.savefig(io.BytesIO(), format="png")
+
+
+def test_classwise_into_one_axes_per_class(mpl):
+    import matplotlib.pyplot as plt
+
+    prob, labels = multiclass_data(k=3)
+    fig, axes = plt.subplots(1, 3)
+    assert reliability_diagram(prob, labels, ax=axes) is fig
+    assert [a.get_title() for a in axes] == ["1", "2", "3"]
+    table = reliability_table(prob, labels)
+    for a, level in zip(axes, ["1", "2", "3"]):
+        rows = table[table["class_label"] == level]
+        np.testing.assert_array_equal(point_collection(a).get_offsets(),
+                                      rows[["confidence", "accuracy"]].to_numpy())
+    reliability_diagram(prob, labels, ax=list(axes))  # a list works too
+
+
+def test_bad_ax_messages(mpl):
+    import matplotlib.pyplot as plt
+
+    p, y = binary_data()
+    with pytest.raises(TypeError, match=r"^`ax` must be a matplotlib Axes .*not str\.$"):
+        reliability_diagram(p, y, ax="left")
+    fig, (a, b) = plt.subplots(1, 2)
+    with pytest.raises(TypeError, match=r"not Figure"):
+        reliability_diagram(p, y, ax=fig)
+    with pytest.raises(ValueError, match=r"^`ax` has 2 Axes but the diagram has 1 panel\.$"):
+        reliability_diagram(p, y, ax=[a, b])
+    prob, labels = multiclass_data(k=3)
+    with pytest.raises(ValueError, match=r"has 1 Axes but the diagram has 3 panels; for 3 "
+                                         r"classes make them with fig.subplots\(1, 3\)"):
+        reliability_diagram(prob, labels, ax=a)
+    with pytest.raises(ValueError, match=r"^give `ax` or `figsize`, not both"):
+        reliability_diagram(p, y, ax=a, figsize=(4, 4))
+
+
+def _extents(fig):
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    return renderer, fig.bbox
+
+
+@pytest.mark.parametrize("size", [(6, 4), (4, 6), (12, 5), (3.5, 3)])
+@pytest.mark.parametrize("kind", ["binary", "classwise", "overlay"])
+def test_layout_survives_any_size(mpl, size, kind):
+    p, y = binary_data()
+    if kind == "classwise":
+        p, y = multiclass_data(k=4)
+    elif kind == "overlay":
+        p = {"raw": p, "a rather long model name": np.clip(p * 0.9 + 0.05, 0, 1)}
+    for fig in (reliability_diagram(p, y, figsize=size), reliability_diagram(p, y)):
+        fig.set_size_inches(*size)  # also after the figure is made
+        renderer, fig_box = _extents(fig)
+        axes = panels(fig)
+        ticks = [t.get_window_extent(renderer) for t in axes[0].get_yticklabels() if t.get_text()]
+        ylabel = (axes[0].yaxis.label if kind != "classwise" else fig._supylabel)
+        ylabel_box = ylabel.get_window_extent(renderer)
+        assert ylabel_box.x1 <= min(b.x0 for b in ticks)  # no label over the ticks
+        assert ylabel_box.x0 >= 0
+        for legend in fig.legends:  # legends whole and right of the panels
+            box = legend.get_window_extent(renderer)
+            assert box.x1 <= fig_box.x1 and box.y0 >= 0 and box.y1 <= fig_box.y1
+            assert box.x0 >= max(a.get_window_extent(renderer).x1 for a in axes)
+        if len(fig.legends) == 2:  # counts below the models, or beside them
+            count, model = [legend.get_window_extent(renderer) for legend in fig.legends]
+            assert count.y1 <= model.y0 or model.x1 <= count.x0
+        title = fig._suptitle.get_window_extent(renderer)
+        assert title.y1 <= fig_box.y1
+        assert title.y0 >= max(a.get_window_extent(renderer).y1 for a in axes)
+
+
+def test_figsize_and_default_panel_size(mpl):
+    p, y = binary_data()
+    fig = reliability_diagram(p, y, figsize=(6, 4))
+    assert tuple(fig.get_size_inches()) == (6, 4)
+    fig = reliability_diagram(p, y)
+    (ax,) = panels(fig)
+    width_in = ax.get_position().width * fig.get_size_inches()[0]
+    assert width_in == pytest.approx(4.0, rel=1e-9, abs=1e-9)  # R's 4-inch panel
+    prob, labels = multiclass_data(k=3)
+    fig = reliability_diagram(prob, labels)
+    for ax in panels(fig):
+        assert ax.get_position().width * fig.get_size_inches()[0] == pytest.approx(
+            8 / 3, rel=1e-9, abs=1e-9)
+
+
+def test_overlay_of_models(mpl):
+    p, y = binary_data()
+    calibrated = np.clip(0.1 + 0.8 * p, 0, 1)
+    fig = reliability_diagram({"raw": p, "calibrated": calibrated}, y, bins=8)
+    (ax,) = panels(fig)
+    raw_points, cal_points = ax.collections
+    np.testing.assert_array_equal(raw_points.get_offsets(),
+                                  reliability_table(p, y, bins=8)[["confidence", "accuracy"]])
+    np.testing.assert_array_equal(cal_points.get_offsets(),
+                                  reliability_table(calibrated, y, bins=8)[["confidence",
+                                                                            "accuracy"]])
+    assert not np.array_equal(raw_points.get_facecolor(), cal_points.get_facecolor())
+    assert subtitle_of(fig) == "ECE: raw = %.4f, calibrated = %.4f" % (
+        ece(p, y, bins=8), ece(calibrated, y, bins=8))
+    count, model = fig.legends
+    assert count.get_title().get_text() == "Count"
+    assert model.get_title().get_text() == "Model"
+    assert [t.get_text() for t in model.get_texts()] == ["raw", "calibrated"]
+    # the count scale is shared: same limits for both models
+    table = pd.concat([reliability_table(p, y, bins=8), reliability_table(calibrated, y, bins=8)])
+    limits = (float(table["n"].min()), float(table["n"].max()))
+    assert [t.get_text() for t in count.get_texts()] == _r_format(_size_breaks(limits))
+
+    prob, labels = multiclass_data(k=3)
+    fig = reliability_diagram({"a": prob, "b": prob ** 2 / (prob ** 2).sum(1, keepdims=True)},
+                              labels)
+    assert all(len(ax.collections) == 2 for ax in panels(fig))
+    assert subtitle_of(fig).startswith("Classwise ECE: a = ")
+    # a one-model dict is an overlay too: named in the legend
+    fig = reliability_diagram({"only": p}, y, show_counts=False)
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["only"]
+
+
+def test_overlay_bad_input(mpl):
+    p, y = binary_data()
+    with pytest.raises(ProbcalError, match=r"^Model 'short' has 10 observations but `y` has "
+                                           r"200; every model in `p` must predict the same "
+                                           r"rows as `y`\.$"):
+        reliability_diagram({"raw": p, "short": p[:10]}, y)
+    with pytest.raises(ValueError, match=r"^`p` is an empty dict"):
+        reliability_diagram({}, y)
+    with pytest.raises(TypeError, match=r"must be strings, not 1"):
+        reliability_diagram({1: p}, y)
+    prob, labels = multiclass_data(k=2, n=200)
+    with pytest.raises(ValueError, match=r"mix vectors and matrices"):
+        reliability_diagram({"v": p, "m": prob}, y)
+    bad = p.copy()
+    bad[3] = 1.5
+    with pytest.raises(ProbcalError) as err:
+        reliability_diagram({"raw": p, "bad": bad}, y)
+    assert str(err.value) == "Argument `p` must contain probabilities in `[0, 1]`."
+    assert err.value.__notes__ == ["(in model 'bad' of `p`)"]
+
+
+def test_equal_freq_bins_are_those_of_ece(mpl):
+    p, y = binary_data(n=500)
+    table = reliability_table(p, y, bins=7, strategy="equal_freq")
+    assert table["n"].sum() == 500 and len(table) == 7
+    assert table["n"].max() - table["n"].min() <= 2  # equal frequency
+    weighted = float((table["n"] / 500 * table["gap"]).sum())
+    assert weighted == pytest.approx(ece(p, y, bins=7, strategy="equal_freq"), rel=1e-12,
+                                     abs=1e-15)
+    fig = reliability_diagram(p, y, bins=7, strategy="equal_f")
+    assert subtitle_of(fig) == "ECE = %.4f" % ece(p, y, bins=7, strategy="equal_freq")
+    np.testing.assert_array_equal(point_collection(panels(fig)[0]).get_offsets(),
+                                  table[["confidence", "accuracy"]].to_numpy())
+    prob, labels = multiclass_data(k=3)
+    classwise = reliability_table(prob, labels, bins=5, strategy="equal_freq")
+    per_class = classwise.groupby("class_label", observed=True)
+    mean_ece = np.mean([float((g["n"] / len(labels) * g["gap"]).sum()) for _, g in per_class])
+    assert mean_ece == pytest.approx(ece(prob, labels, bins=5, strategy="equal_freq"),
+                                     rel=1e-12, abs=1e-15)
+    # the default is R's equal-width table, unchanged
+    pd.testing.assert_frame_equal(reliability_table(p, y, strategy="equal_width"),
+                                  reliability_table(p, y))
+    with pytest.raises(ProbcalError, match=r'^Argument `strategy` must be "equal_width" or '
+                                           r'"equal_freq", not \'quantile\'\.$'):
+        reliability_table(p, y, strategy="quantile")
+
+
+def test_wilson_intervals(mpl):
+    p, y = binary_data()
+    table = reliability_table(p, y, bins=8, conf_level=0.9)
+    assert list(table.columns) == ["bin", "lower", "upper", "n", "confidence", "accuracy",
+                                   "accuracy_lower", "accuracy_upper", "gap"]
+    assert (table["accuracy_lower"] <= table["accuracy"]).all()
+    assert (table["accuracy"] <= table["accuracy_upper"]).all()
+    fig = reliability_diagram(p, y, bins=8, intervals=True, conf_level=0.9)
+    (ax,) = panels(fig)
+    (bars,) = [c for c in ax.collections if c.get_gid() == "intervals"]
+    segments = np.array(bars.get_segments())
+    np.testing.assert_array_equal(segments[:, 0, 1], table["accuracy_lower"])
+    np.testing.assert_array_equal(segments[:, 1, 1], table["accuracy_upper"])
+    np.testing.assert_array_equal(segments[:, 0, 0], table["confidence"])
+    fig = reliability_diagram(p, y, intervals=1)  # isTRUE(), as the show_ flags
+    assert [c.get_gid() for c in panels(fig)[0].collections] == [None]
+    with pytest.raises(ProbcalError):
+        reliability_table(p, y, conf_level=1.5)
+
+
+@pytest.mark.r_parity
+def test_wilson_interval_matches_prop_test(r):
+    from pycalib_r._diagnostics import wilson_interval
+
+    cases = [(0, 5), (5, 5), (3, 10), (17, 40), (1, 1), (250, 1000)]
+    for level in (0.95, 0.8):
+        lo, hi = wilson_interval([c[0] for c in cases], [c[1] for c in cases], level)
+        for (x, n), got_lo, got_hi in zip(cases, lo, hi):
+            expected = list(r.r(f"prop.test({x}, {n}, conf.level = {level}, "
+                                "correct = FALSE)$conf.int"))
+            np.testing.assert_allclose([got_lo, got_hi], expected, rtol=1e-12, atol=1e-15)

@@ -14,7 +14,10 @@ __all__ = ["add_parity_arguments", "parity_calls", "run_parity"]
 
 
 def add_parity_arguments(parser) -> None:
-    """Add the ``parity`` subcommand's arguments to an argparse parser.
+    """Add the ``parity`` subcommand's own arguments to an argparse parser.
+
+    The data arguments (FILE, ``--p``, ``--y``) are the command line's own,
+    shared by every subcommand.
 
     Parameters
     ----------
@@ -23,11 +26,6 @@ def add_parity_arguments(parser) -> None:
 
     R equivalent: none.
     """
-    parser.add_argument("csv", help="CSV file with a header ('-' for standard input)")
-    parser.add_argument("--p", nargs="+", required=True, metavar="COL",
-                        help="probability column (binary) or one column per class (multiclass)")
-    parser.add_argument("--y", required=True, metavar="COL",
-                        help="label column: 0/1, class codes 1..K, or class names equal to the --p columns")
     parser.add_argument("--n-boot", type=int, default=199,
                         help="resamples for cal_test/cal_ci (default 199; R's side is slow)")
     parser.add_argument("--bins", type=int, default=10)
@@ -158,11 +156,11 @@ def run_parity(args) -> int:
     R equivalent: none.
     """
     import pycalib_r as pc
-    from pycalib_r._cli import _read_csv
+    from pycalib_r._command import read_csv
     from ._check import same_as_r
     from ._session import session
 
-    p, y = _plain(*_read_csv(args.csv, args.p, args.y))
+    p, y = _plain(*read_csv(args.csv, args.p, args.y))
     try:
         sess = session()
     except RUnavailable as exc:
