@@ -1945,14 +1945,42 @@ def runif(n, min=0, max=1):  # noqa: A002
 
     R equivalent: ``runif(n, min = 0, max = 1)``.
 
+    Parameters
+    ----------
+    n : int or sequence
+        Number of values; a sequence of length other than 1 means its length,
+        as in R.
+    min, max : float or array_like
+        Bounds, recycled along the result as R recycles them. Non-finite
+        bounds or ``max < min`` give NaN (R's NA) with R's "NAs produced"
+        warning.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        ``n`` deviates, R's bit for bit; the global stream advances as R's
+        ``.Random.seed`` does.
+
+    Notes
+    -----
+    Each value is ``min + (max - min) * u`` with R's ``unif_rand()`` ``u``:
+    one 32-bit Mersenne-Twister word scaled by ``2**-32`` and kept inside
+    ``(0, 1)``. numpy's ``Generator.random`` uses 53 bits from two words, so
+    even an identical Mersenne-Twister state gives other numbers.
+
     Examples
     --------
     >>> import pycalib_r as pc
     >>> pc.set_seed(42)
-    >>> pc.runif(3)
-    array([0.91480604, 0.93707541, 0.28613953])
+    >>> print(" ".join(f"{v:.7g}" for v in pc.runif(3)))
+    0.914806 0.9370754 0.2861395
+    >>> pc.set_seed(42)
+    >>> print(" ".join(f"{v:.7g}" for v in pc.runif(2, min=[0, 10], max=[1, 20])))
+    0.914806 19.37075
 
-    R: ``set.seed(42); runif(3)`` prints ``[1] 0.9148060 0.9370754 0.2861395``.
+    R: ``set.seed(42); runif(3)`` prints ``[1] 0.9148060 0.9370754 0.2861395``;
+    ``set.seed(42); runif(2, min = c(0, 10), max = c(1, 20))`` prints
+    ``[1]  0.914806 19.370754``.
     """
     return _global_stream().runif(n, min, max)
 
@@ -2102,23 +2130,6 @@ def sample_int(n, size=None, replace=False, prob=None, useHash=None):  # noqa: N
 
     R equivalent: ``sample.int(n, size = n, replace = FALSE, prob = NULL, useHash)``.
 
-    Examples
-    --------
-    >>> import pycalib_r as pc
-    >>> pc.set_seed(42)
-    >>> pc.sample_int(100, 5)
-    array([49, 65, 25, 74, 18])
-
-    R: ``set.seed(42); sample.int(100, 5)`` prints ``[1] 49 65 25 74 18``.
-    """
-    return _global_stream().sample_int(n, size, replace, prob, useHash)
-
-
-def get_global_state():
-    """R's ``sample.int`` on the global stream (see :meth:`RRandom.sample_int`).
-
-    R equivalent: ``sample.int(n, size = n, replace = FALSE, prob = NULL, useHash)``.
-
     Parameters
     ----------
     n : int or float
@@ -2160,6 +2171,16 @@ def get_global_state():
     R: ``set.seed(42); sample.int(100, 5)`` prints ``[1] 49 65 25 74 18`` and
     ``set.seed(42); sample.int(3, 6, replace = TRUE, prob = c(0.7, 0.2, 0.1))``
     prints ``[1] 3 3 1 2 1 1``.
+    """
+    return _global_stream().sample_int(n, size, replace, prob, useHash)
+
+
+def get_global_state():
+    """The global stream's state as R's ``.Random.seed`` (int32, length 626).
+
+    Creates (entropy-seeds) the global stream if nothing has used it yet.
+
+    R equivalent: ``.Random.seed``.
     """
     return _global_stream().get_state()
 
