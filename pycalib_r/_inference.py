@@ -398,6 +398,52 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     -------
     CalTest
 
+    Notes
+    -----
+    With the pair terms ``h_ij`` of :func:`skce`:
+
+    - **Bootstrap** (default). The statistic is ``T = SKCE_uq``. Replicate
+      ``b`` draws Rademacher signs ``w = sample(c(-1, 1), n, replace = TRUE)``
+      from R's stream and forms::
+
+          T_b = sum over i != j of w_i w_j h_ij / (n (n - 1))
+
+      a wild (multiplier) bootstrap of the *uncentred* pair terms with the
+      diagonal left out, which mimics the null distribution of the degenerate
+      U-statistic (Arcones & Giné 1992). The p-value is::
+
+          (1 + #{b : T_b >= T - tol}) / (n_boot + 1),   tol = 1e-12 * mean(|h_ii|)
+
+      so it is never 0, and a replicate equal to ``T`` up to rounding (all
+      signs equal give ``T`` exactly in exact arithmetic) counts as reaching
+      it. ``statistic`` and ``estimate`` are both ``SKCE_uq``.
+    - **Asymptotic.** With ``m = floor(n / 2)`` disjoint-pair terms
+      ``t_i = h_(2i-1, 2i)``: ``estimate = SKCE_ul = mean(t)``,
+      ``z = sqrt(m) * mean(t) / sd(t)`` (``sd`` with denominator ``m - 1``) and
+      the p-value is the upper normal tail at ``z``, computed directly (R's
+      ``pnorm(z, lower.tail = FALSE)``, not ``1 - pnorm(z)``, which loses small
+      p-values). No random numbers; needs ``n >= 4``; an error when all pair
+      terms are equal.
+
+    The null hypothesis is calibration in the chosen sense (binary, strong
+    / canonical, or top-label confidence); a small p-value is evidence of
+    miscalibration, a large one is not evidence of calibration.
+
+    Other implementations: Widmann et al.'s CalibrationTests.jl offers
+    related tests on the same estimators; this test's numbers follow
+    probcal 0.2.0's definition, reproduced by ``reference/r/contract.R``.
+    The result also carries scipy's names (``res.pvalue``,
+    ``res.null_distribution``).
+
+    References
+    ----------
+    Widmann, D., Lindsten, F., & Zachariah, D. (2019). Calibration tests in
+    multi-class classification: A unifying framework. In *Advances in Neural
+    Information Processing Systems 32* (NeurIPS 2019, pp. 12257-12267).
+
+    Arcones, M. A., & Giné, E. (1992). On the bootstrap of U and V
+    statistics. *The Annals of Statistics*, 20(2), 655-674.
+
     Examples
     --------
     >>> import pycalib_r as pc
@@ -719,6 +765,33 @@ def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None
     CalCI
         The interval is widened to contain the estimate and clamped at 0 for
         the nonnegative metrics (not for skce or debiased ece).
+
+    Notes
+    -----
+    Replicate ``b`` draws ``idx = sample.int(n, n, replace = TRUE)`` from R's
+    stream and recomputes the metric on rows ``idx`` with the same arguments
+    (integer class codes keep all K levels, so a resample missing a class is
+    still scored with K columns). With ``alpha = 1 - conf_level`` and the
+    replicates ``m_1..m_B``::
+
+        (lo, hi) = quantile(m, c(alpha / 2, 1 - alpha / 2), type = 7)
+        lower = min(lo, estimate);  upper = max(hi, estimate)   (widening)
+        lower = max(lower, 0)       for ece (not debiased), mce, ace, mmce
+
+    The percentile interval (Efron & Tibshirani 1993) is widened so that it
+    always contains the estimate: binned metrics are biased upwards in small
+    samples, so the resampled values can all lie above the estimate (the
+    example's ECE interval starts at its estimate for that reason). The
+    clamp keeps the nonnegative metrics' interval at or above 0; ``skce``
+    and the debiased ``ece`` can be negative and are not clamped. R's
+    ``quantile(type = 7)`` is numpy's default ``"linear"`` method. The
+    interval is for the metric of this sample's model; it does not account
+    for refitting a calibrator.
+
+    References
+    ----------
+    Efron, B., & Tibshirani, R. J. (1993). *An Introduction to the
+    Bootstrap*. Chapman & Hall.
 
     Examples
     --------

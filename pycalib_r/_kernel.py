@@ -778,6 +778,59 @@ def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
     float
         The estimate (uq and ul can be negative).
 
+    Notes
+    -----
+    Each form defines a pair term ``h_ij`` from a Laplacian kernel with
+    bandwidth ``h``:
+
+    - scalar (binary input, and ``type="confidence"`` on the top-label
+      confidence ``r_i = max_k p_ik`` with ``c_i = 1`` when the first maximal
+      column is ``y_i``; for binary input ``r_i = p_i``, ``c_i = y_i``)::
+
+          e_i = c_i - r_i
+          h_ij = e_i * e_j * exp(-|r_i - r_j| / h)
+
+    - canonical (multiclass default; strong calibration), with
+      ``e_i = onehot(y_i) - p_i``::
+
+          h_ij = exp(-||p_i - p_j||_2 / h) * <e_i, e_j>
+
+    - classwise: the mean over the K columns of the scalar form of column
+      ``k`` against ``y == k`` (a point estimate; :func:`cal_test` refuses it).
+
+    The three estimators of Widmann, Lindsten & Zachariah (2019)::
+
+        uq      = sum over i != j of h_ij / (n (n - 1))     (quadratic, unbiased)
+        ul      = mean of h_(2i-1, 2i), i = 1..floor(n/2)    (linear, unbiased)
+        biased  = sum over all i, j of h_ij / n^2           (V-statistic)
+
+    ``uq`` and ``ul`` can be negative and need two rows. ``bandwidth="median"``
+    is R's ``median()`` of the positive pairwise distances of the form used
+    (``|r_i - r_j|``, the Euclidean distance between rows, or per column for
+    classwise). The scalar form is computed after one sort in O(n log n) time
+    and O(n) memory; the canonical form takes O(n^2) time in bounded memory
+    blocks. ``mmce(p, y, h)`` equals ``sqrt(max(skce(p, y, "biased", h,
+    type="confidence"), 0))``.
+
+    Other implementations: CalibrationErrors.jl's ``SKCE(ExponentialKernel()
+    ∘ ScaleTransform(1 / h) ⊗ WhiteKernel())`` (``unbiased=false`` for
+    ``biased``, ``blocksize=2`` for ``ul``) defines the same canonical
+    terms, but for binary input (a real prediction and a Bool target) its
+    target term is ``2 (y - p)(y' - p')``, so probcal's binary SKCE is half
+    of CalibrationErrors.jl's binary SKCE (read from its source,
+    ``src/skce.jl``; not run here).
+
+    References
+    ----------
+    Widmann, D., Lindsten, F., & Zachariah, D. (2019). Calibration tests in
+    multi-class classification: A unifying framework. In *Advances in Neural
+    Information Processing Systems 32* (NeurIPS 2019, pp. 12257-12267).
+
+    Kumar, A., Sarawagi, S., & Jain, U. (2018). Trainable calibration
+    measures for neural networks from kernel mean embeddings. In
+    *Proceedings of the 35th International Conference on Machine Learning*
+    (PMLR 80, pp. 2805-2814).
+
     Examples
     --------
     >>> print(f"{skce([0.2, 0.8, 0.6, 0.3], [0, 1, 1, 1]):.7g}")  # R prints [1] 0.0009443504

@@ -50,10 +50,22 @@ def logit(p, eps: float = DOUBLE_EPS):
     numpy.ndarray
         ``log(p / (1 - p))`` of the clipped probabilities, same shape as ``p``.
 
+    Notes
+    -----
+    ``logit(p) = log(p* / (1 - p*))`` with ``p* = min(max(p, eps), 1 - eps)``,
+    so 0 and 1 map to finite values (about -36.04 and 36.04 at the default
+    ``eps = 2.220446e-16``) instead of ``-inf`` and ``inf``. Values outside
+    ``[0, 1]`` are refused with R's message rather than clipped.
+    ``scipy.special.logit`` does not clip (it returns ``-inf``/``inf`` at 0
+    and 1, and NaN outside).
+
     Examples
     --------
-    >>> logit([0.25, 0.5])
-    array([-1.09861229,  0.        ])
+    >>> print(" ".join(f"{v:.7g}" for v in logit([0.25, 0.5, 0, 1])))
+    -1.098612 0 -36.04365 36.04365
+
+    R: ``logit(c(0.25, 0.5, 0, 1))`` prints
+    ``[1]  -1.098612   0.000000 -36.043653  36.043653``.
     """
     arr = check_probability(p, arg="p")
     arr = clip_prob(arr, eps=eps, arg="p")
@@ -65,10 +77,24 @@ def inv_logit(x):
 
     R equivalent: ``probcal::inv_logit(x)`` (``stats::plogis``).
 
+    Parameters
+    ----------
+    x : array_like
+        Finite values on the logit scale; NaN and infinite values are refused
+        with R's message (although the limits exist, R does not accept them).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``1 / (1 + exp(-x))``, same shape as ``x``; extreme finite inputs
+        round to 0 or 1, as in R.
+
     Examples
     --------
-    >>> inv_logit([0.0])
-    array([0.5])
+    >>> print(" ".join(f"{v:.7g}" for v in inv_logit([-2, 0, 2])))
+    0.1192029 0.5 0.8807971
+
+    R: ``inv_logit(c(-2, 0, 2))`` prints ``[1] 0.1192029 0.5000000 0.8807971``.
     """
     arr = as_numeric_vector(x, arg="x")
     return expit(arr)
@@ -157,13 +183,14 @@ def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width")
     """Expected calibration error.
 
     R equivalent: ``probcal::ece(p, y, bins = 10, type = c("classwise",
-    "confidence"), debiased = FALSE, strategy = c("equal_width", "equal_freq"))``.
+    "confidence"), debiased = FALSE, strategy = c("equal_width", "equal_freq"))``
+    (``debiased`` and ``strategy`` are probcal 0.2.0's; 0.1.0 has neither).
 
     Parameters
     ----------
     p : array_like
         A probability vector (binary) or a matrix/DataFrame with one column
-        per class (multiclass).
+        per class, rows summing to one within ``1e-6`` (multiclass).
     y : array_like
         0/1 labels (binary), or class codes 1..K or a pandas Categorical.
     bins : int
@@ -180,10 +207,95 @@ def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width")
     -------
     float
 
+    Notes
+    -----
+    Binary: ``[0, 1]`` is cut into bins (left-closed, the last closed on both
+    sides, as in :func:`cal_histogram`). With ``n_b`` predictions in bin
+    ``b``, ``conf_b`` their mean and ``acc_b`` the mean of their labels::
+
+        ECE = sum over non-empty b of (n_b / n) * |acc_b - conf_b|
+
+    Empty bins have weight 0; the value depends on ``bins`` and ``strategy``
+    (``"equal_freq"``: ``quantile(p, type = 8)`` breaks with the ends forced
+    to 0 and 1 and duplicates dropped).
+
+    ``debiased=True`` returns Kumar, Liang & Ma's (2019) estimate of the
+    squared l2 error of the binned predictor::
+
+        sum over b with n_b > 1 of (n_b / n) * [(acc_b - conf_b)^2 - acc_b (1 - acc_b) / (n_b - 1)]
+
+    (a singleton bin adds 0). The subtracted term removes the sampling noise
+    of ``acc_b``, which inflates the plug-in ``(acc_b - conf_b)^2``; the
+    estimate can therefore be negative, and it is on the squared scale (take
+    ``sqrt(max(x, 0))`` to compare with an l2 ECE). For continuous
+    predictions it estimates the error of the binned version of the model,
+    which by Jensen's inequality is a lower bound on the model's own squared
+    calibration error.
+
+    Multiclass: ``type="classwise"`` (the default) averages the binary ECE of
+    each one-vs-rest column ``p[:, k]`` against ``y == k`` (Kull et al.'s
+    2019 classwise-ECE; Nixon et al.'s 2019 static calibration error);
+    ``type="confidence"`` applies the binary ECE to the top-label confidence
+    ``max_k p_ik`` (first maximal column on ties) against whether that class
+    is right (Guo et al. 2017).
+
+    Other implementations: netcal's ``ECE(bins).measure(p, y - 1)`` on a
+    probability matrix is the top-label (confidence) form, probcal's
+    ``type="confidence"`` (probcal's own tests compare the two to 1e-8), not
+    this function's classwise default; the two can differ widely (0.243 and
+    0.153 in the example below).
+
+    References
+    ----------
+    Guo, C., Pleiss, G., Sun, Y., & Weinberger, K. Q. (2017). On calibration
+    of modern neural networks. In *Proceedings of the 34th International
+    Conference on Machine Learning* (PMLR 70, pp. 1321-1330).
+
+    Naeini, M. P., Cooper, G. F., & Hauskrecht, M. (2015). Obtaining well
+    calibrated probabilities using Bayesian binning. In *Proceedings of the
+    Twenty-Ninth AAAI Conference on Artificial Intelligence* (pp. 2901-2907).
+
+    Kumar, A., Liang, P., & Ma, T. (2019). Verified uncertainty calibration.
+    In *Advances in Neural Information Processing Systems 32* (NeurIPS 2019).
+
+    Kull, M., Perello-Nieto, M., Kängsepp, M., Silva Filho, T., Song, H., &
+    Flach, P. (2019). Beyond temperature scaling: Obtaining well-calibrated
+    multi-class probabilities with Dirichlet calibration. In *Advances in
+    Neural Information Processing Systems 32* (NeurIPS 2019).
+
+    Nixon, J., Dusenberry, M. W., Zhang, L., Jerfel, G., & Tran, D. (2019).
+    Measuring calibration in deep learning. In *CVPR Workshops* (pp. 38-41).
+
     Examples
     --------
     >>> print(f"{ece([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1], bins=2):.7g}")  # R prints [1] 0.15
     0.15
+    >>> import numpy as np
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(31)
+    >>> p = pc.runif(200)
+    >>> y = pc.rbinom(200, 1, p)
+    >>> print(f"{ece(p, y):.7g} {ece(p, y, debiased=True):.7g} {ece(p, y, strategy='equal_freq'):.7g}")
+    0.08844079 0.006746506 0.09392402
+
+    Multiclass (R's ``matrix(v, ncol = 3)`` fills by column, hence
+    ``order="F"``):
+
+    >>> pc.set_seed(30)
+    >>> prob = np.reshape(pc.runif(450), (150, 3), order="F")
+    >>> prob = prob / prob.sum(axis=1, keepdims=True)
+    >>> jitter = np.reshape(pc.runif(450, max=0.5), (150, 3), order="F")
+    >>> labels = np.argmax(prob + jitter, axis=1) + 1
+    >>> print(f"{ece(prob, labels):.7g} {ece(prob, labels, type='confidence'):.7g}")
+    0.1532737 0.2425456
+
+    R: ``set.seed(31); p <- runif(200); y <- rbinom(200, 1, p)``, then
+    ``ece(p, y)``, ``ece(p, y, debiased = TRUE)`` and ``ece(p, y, strategy =
+    "equal_freq")`` give the same values; ``set.seed(30); prob <-
+    matrix(runif(450), ncol = 3); prob <- prob / rowSums(prob); labels <-
+    max.col(prob + matrix(runif(450, max = 0.5), ncol = 3), ties.method =
+    "first")``, then ``ece(prob, labels)`` and ``ece(prob, labels, type =
+    "confidence")`` give 0.1532737 and 0.2425456.
     """
     strategy = match_arg(strategy, STRATEGIES)
     if not isinstance(debiased, (bool, np.bool_)):
@@ -196,10 +308,57 @@ def mce(p, y, bins=10, type="classwise"):
 
     R equivalent: ``probcal::mce(p, y, bins = 10, type = c("classwise", "confidence"))``.
 
+    Parameters
+    ----------
+    p : array_like
+        A probability vector (binary) or a matrix/DataFrame with one column
+        per class, rows summing to one within ``1e-6`` (multiclass).
+    y : array_like
+        0/1 labels (binary), or class codes 1..K or a pandas Categorical.
+    bins : int
+        Number of equal-width bins on ``[0, 1]``.
+    type : {"classwise", "confidence"}
+        Multiclass form; ignored for binary input.
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    With the bins of :func:`ece` (equal widths only)::
+
+        MCE = max over non-empty b of |acc_b - conf_b|
+
+    Multiclass: ``"classwise"`` is the largest one-vs-rest MCE over the
+    classes (a maximum, where :func:`ece` and :func:`ace` average);
+    ``"confidence"`` is the MCE of the top-label confidence against
+    correctness. A single sparse bin can set the value, so it is noisy for
+    small samples.
+
+    References
+    ----------
+    Naeini, M. P., Cooper, G. F., & Hauskrecht, M. (2015). Obtaining well
+    calibrated probabilities using Bayesian binning. In *Proceedings of the
+    Twenty-Ninth AAAI Conference on Artificial Intelligence* (pp. 2901-2907).
+
+    Guo, C., Pleiss, G., Sun, Y., & Weinberger, K. Q. (2017). On calibration
+    of modern neural networks. In *Proceedings of the 34th International
+    Conference on Machine Learning* (PMLR 70, pp. 1321-1330).
+
     Examples
     --------
     >>> print(f"{mce([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1], bins=2):.7g}")  # R prints [1] 0.15
     0.15
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(31)
+    >>> p = pc.runif(200)
+    >>> y = pc.rbinom(200, 1, p)
+    >>> print(f"{mce(p, y):.7g}")
+    0.3526747
+
+    R: ``set.seed(31); p <- runif(200); y <- rbinom(200, 1, p); mce(p, y)``
+    prints ``[1] 0.3526747``.
     """
     return _metric("mce", p, y, bins, type)
 
@@ -209,10 +368,61 @@ def ace(p, y, bins=10, type="classwise"):
 
     R equivalent: ``probcal::ace(p, y, bins = 10, type = c("classwise", "confidence"))``.
 
+    Parameters
+    ----------
+    p : array_like
+        A probability vector (binary) or a matrix/DataFrame with one column
+        per class, rows summing to one within ``1e-6`` (multiclass).
+    y : array_like
+        0/1 labels (binary), or class codes 1..K or a pandas Categorical.
+    bins : int
+        Number of equal-width bins on ``[0, 1]``.
+    type : {"classwise", "confidence"}
+        Multiclass form; ignored for binary input.
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    With the bins of :func:`ece` (equal widths only) and ``M`` non-empty
+    bins::
+
+        ACE = (1 / M) * sum over non-empty b of |acc_b - conf_b|
+
+    Every non-empty bin counts the same, whatever its size. Multiclass:
+    ``"classwise"`` averages the one-vs-rest ACE over the classes,
+    ``"confidence"`` uses the top-label confidence against correctness.
+
+    Other conventions: Nixon et al. (2019) use "ACE" for the *adaptive*
+    calibration error, an average over classes of equal-frequency-bin
+    errors; probcal's ``ace`` is not that (its bins have equal widths and are
+    unweighted). The closest probcal value to Nixon et al.'s ACE is
+    ``ece(p, y, strategy="equal_freq")`` in the classwise form.
+
+    References
+    ----------
+    Niculescu-Mizil, A., & Caruana, R. (2005). Predicting good probabilities
+    with supervised learning. In *Proceedings of the 22nd International
+    Conference on Machine Learning* (pp. 625-632).
+
+    Nixon, J., Dusenberry, M. W., Zhang, L., Jerfel, G., & Tran, D. (2019).
+    Measuring calibration in deep learning. In *CVPR Workshops* (pp. 38-41).
+
     Examples
     --------
     >>> print(f"{ace([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1], bins=2):.7g}")  # R prints [1] 0.15
     0.15
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(31)
+    >>> p = pc.runif(200)
+    >>> y = pc.rbinom(200, 1, p)
+    >>> print(f"{ace(p, y):.7g}")
+    0.09681073
+
+    R: ``set.seed(31); p <- runif(200); y <- rbinom(200, 1, p); ace(p, y)``
+    prints ``[1] 0.09681073``.
     """
     return _metric("ace", p, y, bins, type)
 
@@ -247,9 +457,46 @@ def bin_table(p, y, bins=10, strategy="equal_width"):
 def mmce(p, y, bandwidth=0.2):
     """Maximum mean calibration error (Laplacian kernel, V-statistic).
 
-    R equivalent: ``probcal::mmce(p, y, bandwidth = 0.2)``. Computed in
-    O(n log n) time and O(n) memory; equals
-    ``sqrt(max(skce(p, y, "biased", bandwidth, type = "confidence"), 0))``.
+    R equivalent: ``probcal::mmce(p, y, bandwidth = 0.2)``.
+
+    Parameters
+    ----------
+    p : array_like
+        A probability vector (binary) or a matrix/DataFrame with one column
+        per class, rows summing to one within ``1e-6`` (multiclass: only the
+        top-label form exists, there is no ``type``).
+    y : array_like
+        0/1 labels (binary), or class codes 1..K or a pandas Categorical.
+    bandwidth : float
+        Positive finite bandwidth ``h`` of the Laplacian kernel.
+
+    Returns
+    -------
+    float
+        Non-negative.
+
+    Notes
+    -----
+    With ``r_i`` the predicted probability (binary) or the top-label
+    confidence (multiclass, first maximal column on ties), ``c_i`` the label
+    or the correctness indicator, and ``e_i = c_i - r_i``::
+
+        MMCE = sqrt(max(0, (1 / n^2) * sum_i sum_j e_i e_j exp(-|r_i - r_j| / h)))
+
+    the V-statistic (diagonal included) of Kumar, Sarawagi & Jain (2018).
+    R builds the n x n kernel matrix (O(n^2) time and memory); this port
+    sorts ``r`` and sums the Laplacian kernel by a running recursion, in
+    O(n log n) time and O(n) memory, with the same value (R's fixtures agree
+    to 1.6e-17 absolute). It equals ``sqrt(max(skce(p, y, "biased",
+    bandwidth, type="confidence"), 0))``. Unlike the binned metrics it needs
+    no bins, but it depends on ``bandwidth``.
+
+    References
+    ----------
+    Kumar, A., Sarawagi, S., & Jain, U. (2018). Trainable calibration
+    measures for neural networks from kernel mean embeddings. In
+    *Proceedings of the 35th International Conference on Machine Learning*
+    (PMLR 80, pp. 2805-2814).
 
     Examples
     --------
@@ -257,6 +504,9 @@ def mmce(p, y, bandwidth=0.2):
     >>> set_seed(31); p = runif(200); y = rbinom(200, 1, p)
     >>> print(f"{mmce(p, y):.7g}")  # R prints [1] 0.03170179
     0.03170179
+
+    R: ``set.seed(31); p <- runif(200); y <- rbinom(200, 1, p); mmce(p, y)``
+    prints ``[1] 0.03170179``.
     """
     bandwidth = check_bandwidth(bandwidth, allow_median=False)
     if is_matrix(p):

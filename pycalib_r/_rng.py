@@ -870,8 +870,8 @@ class RRandom:
 
     >>> import pycalib_r as pc
     >>> rng = pc.RRandom(1)
-    >>> rng.runif(3)
-    array([0.26550866, 0.3721239 , 0.57285336])
+    >>> print(" ".join(f"{v:.7g}" for v in rng.runif(3)))
+    0.2655087 0.3721239 0.5728534
 
     R: ``set.seed(1); runif(3)`` prints ``[1] 0.2655087 0.3721239 0.5728534``.
     The state is R's ``.Random.seed`` (kind code, position, key):
@@ -1896,26 +1896,40 @@ def _global_stream():
 def set_seed(seed):
     """Seed the package's global R stream, as R's ``set.seed(seed)``.
 
+    R equivalent: ``set.seed(seed)`` (with R's default ``RNGkind()``:
+    Mersenne-Twister, Inversion, Rejection).
+
     Parameters
     ----------
     seed : int
-        As R's ``set.seed(seed)``.
+        As R's ``set.seed(seed)``: any integer R accepts (negative, 0 and
+        ``2**31 - 1`` included).
 
     Returns
     -------
     None
 
-    R equivalent: ``set.seed(seed)``.
+    Notes
+    -----
+    R scrambles the seed (50 steps of the congruential generator
+    ``seed = 69069 * seed + 1``) before filling the Mersenne-Twister state,
+    and R's uniforms carry 32 random bits each. numpy's ``MT19937`` is the
+    same generator, but ``numpy.random.seed(42)`` or
+    ``numpy.random.default_rng(42)`` seed it differently and build 53-bit
+    doubles, so they do not reproduce R's numbers; ``set_seed`` does. The
+    global stream is the default ``rng`` of every function that draws random
+    numbers; an :class:`RRandom` or a ``numpy.random.Generator`` passed as
+    ``rng=`` leaves it untouched.
 
     Examples
     --------
     >>> import pycalib_r as pc
     >>> pc.set_seed(42)
-    >>> pc.runif(3)
-    array([0.91480604, 0.93707541, 0.28613953])
+    >>> print(" ".join(f"{v:.7g}" for v in pc.runif(3)))
+    0.914806 0.9370754 0.2861395
     >>> pc.set_seed(42)  # the same seed gives the same draws again
-    >>> pc.runif(3)
-    array([0.91480604, 0.93707541, 0.28613953])
+    >>> print(" ".join(f"{v:.7g}" for v in pc.runif(3)))
+    0.914806 0.9370754 0.2861395
 
     R: ``set.seed(42); runif(3)`` prints ``[1] 0.9148060 0.9370754 0.2861395``.
     """
@@ -1931,14 +1945,42 @@ def runif(n, min=0, max=1):  # noqa: A002
 
     R equivalent: ``runif(n, min = 0, max = 1)``.
 
+    Parameters
+    ----------
+    n : int or sequence
+        Number of values; a sequence of length other than 1 means its length,
+        as in R.
+    min, max : float or array_like
+        Bounds, recycled along the result as R recycles them. Non-finite
+        bounds or ``max < min`` give NaN (R's NA) with R's "NAs produced"
+        warning.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        ``n`` deviates, R's bit for bit; the global stream advances as R's
+        ``.Random.seed`` does.
+
+    Notes
+    -----
+    Each value is ``min + (max - min) * u`` with R's ``unif_rand()`` ``u``:
+    one 32-bit Mersenne-Twister word scaled by ``2**-32`` and kept inside
+    ``(0, 1)``. numpy's ``Generator.random`` uses 53 bits from two words, so
+    even an identical Mersenne-Twister state gives other numbers.
+
     Examples
     --------
     >>> import pycalib_r as pc
     >>> pc.set_seed(42)
-    >>> pc.runif(3)
-    array([0.91480604, 0.93707541, 0.28613953])
+    >>> print(" ".join(f"{v:.7g}" for v in pc.runif(3)))
+    0.914806 0.9370754 0.2861395
+    >>> pc.set_seed(42)
+    >>> print(" ".join(f"{v:.7g}" for v in pc.runif(2, min=[0, 10], max=[1, 20])))
+    0.914806 19.37075
 
-    R: ``set.seed(42); runif(3)`` prints ``[1] 0.9148060 0.9370754 0.2861395``.
+    R: ``set.seed(42); runif(3)`` prints ``[1] 0.9148060 0.9370754 0.2861395``;
+    ``set.seed(42); runif(2, min = c(0, 10), max = c(1, 20))`` prints
+    ``[1]  0.914806 19.370754``.
     """
     return _global_stream().runif(n, min, max)
 
@@ -1948,14 +1990,41 @@ def rnorm(n, mean=0, sd=1):
 
     R equivalent: ``rnorm(n, mean = 0, sd = 1)``.
 
+    Parameters
+    ----------
+    n : int or sequence
+        Number of values; a sequence of length other than 1 means its length.
+    mean, sd : float or array_like
+        Recycled along the result. ``sd == 0`` or an infinite ``mean`` gives
+        ``mean`` without drawing; NaN ``mean``, non-finite or negative ``sd``
+        give NaN with R's "NAs produced" warning.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        ``n`` deviates, R's bit for bit.
+
+    Notes
+    -----
+    R's default normal kind is Inversion: each value is ``mean + sd *
+    qnorm(u)`` with ``u`` built from two uniforms,
+    ``u = (floor(2**27 * u1) + u2) / 2**27``, and ``qnorm`` is Wichura's
+    AS 241. numpy's ``Generator.standard_normal`` uses the ziggurat method,
+    so no numpy seed reproduces these values.
+
     Examples
     --------
     >>> import pycalib_r as pc
     >>> pc.set_seed(42)
-    >>> pc.rnorm(3)
-    array([ 1.37095845, -0.56469817,  0.36312841])
+    >>> print(" ".join(f"{v:.7g}" for v in pc.rnorm(3)))
+    1.370958 -0.5646982 0.3631284
+    >>> pc.set_seed(42)
+    >>> print(" ".join(f"{v:.7g}" for v in pc.rnorm(3, mean=10, sd=2)))
+    12.74192 8.870604 10.72626
 
-    R: ``set.seed(42); rnorm(3)`` prints ``[1]  1.3709584 -0.5646982  0.3631284``.
+    R: ``set.seed(42); rnorm(3)`` prints ``[1]  1.3709584 -0.5646982  0.3631284``
+    and ``set.seed(42); rnorm(3, mean = 10, sd = 2)`` prints
+    ``[1] 12.741917  8.870604 10.726257``.
     """
     return _global_stream().rnorm(n, mean, sd)
 
@@ -1965,14 +2034,40 @@ def rbinom(n, size, prob):
 
     R equivalent: ``rbinom(n, size, prob)``.
 
+    Parameters
+    ----------
+    n : int or sequence
+        Number of values; a sequence of length other than 1 means its length.
+    size, prob : float or array_like
+        Recycled along the result. A non-integer, negative or non-finite
+        ``size``, or ``prob`` outside ``[0, 1]``, gives NaN (R's NA) with R's
+        "NAs produced" warning.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 counts, R's bit for bit; float64 with NaN where R gives NA.
+
+    Notes
+    -----
+    R 4.2.2's algorithm (nmath's ``rbinom.c``): inversion when
+    ``size * min(prob, 1 - prob) < 30``, otherwise Kachitvichyanukul &
+    Schmeiser's BTPE, on the smaller of ``prob`` and ``1 - prob``. numpy's
+    ``Generator.binomial`` uses other algorithms and other uniforms, so its
+    draws differ for any seed.
+
     Examples
     --------
     >>> import pycalib_r as pc
     >>> pc.set_seed(42)
-    >>> pc.rbinom(5, 10, 0.3)
-    array([5, 5, 2, 4, 3])
+    >>> print(*pc.rbinom(5, 10, 0.3))
+    5 5 2 4 3
+    >>> pc.set_seed(42)
+    >>> print(*pc.rbinom(4, 1, [0.1, 0.9]))  # prob recycled: 0.1, 0.9, 0.1, 0.9
+    1 0 0 1
 
-    R: ``set.seed(42); rbinom(5, 10, 0.3)`` prints ``[1] 5 5 2 4 3``.
+    R: ``set.seed(42); rbinom(5, 10, 0.3)`` prints ``[1] 5 5 2 4 3`` and
+    ``set.seed(42); rbinom(4, 1, c(0.1, 0.9))`` prints ``[1] 1 0 0 1``.
     """
     return _global_stream().rbinom(n, size, prob)
 
@@ -1982,14 +2077,40 @@ def sample(x, size=None, replace=False, prob=None):
 
     R equivalent: ``sample(x, size, replace = FALSE, prob = NULL)``.
 
+    Parameters
+    ----------
+    x : array_like or number
+        A single finite number ``>= 1`` means ``1..x`` (R's rule, a frequent
+        surprise: ``sample(c(5))`` is a permutation of ``1..5``); anything else
+        is the population, returned as elements of ``x`` (list -> list,
+        pandas -> pandas, otherwise ndarray).
+    size : int, optional
+        Number of items; defaults to the population size.
+    replace : bool
+        Sample with replacement.
+    prob : array_like of float, optional
+        Weights, one per population element, normalised as R does.
+
+    Returns
+    -------
+    numpy.ndarray, list or pandas object
+        The sampled elements (1-based integers when ``x`` is a number).
+
+    Notes
+    -----
+    The indices are :func:`sample_int`'s: R's default ``sample.kind =
+    "Rejection"`` (R >= 3.6.0) draws each index by rejection sampling on
+    the bits of R's uniforms. numpy's ``Generator.choice`` and
+    ``permutation`` use other algorithms, so they do not reproduce R.
+
     Examples
     --------
     A single number n >= 1 means ``1..n``, as in R:
 
     >>> import pycalib_r as pc
     >>> pc.set_seed(42)
-    >>> pc.sample(10)
-    array([ 1,  5, 10,  8,  2,  4,  6,  9,  7,  3])
+    >>> print(*pc.sample(10))
+    1 5 10 8 2 4 6 9 7 3
 
     R: ``set.seed(42); sample(10)`` prints
     ``[1]  1  5 10  8  2  4  6  9  7  3``. A list comes back as a list:
@@ -2009,14 +2130,47 @@ def sample_int(n, size=None, replace=False, prob=None, useHash=None):  # noqa: N
 
     R equivalent: ``sample.int(n, size = n, replace = FALSE, prob = NULL, useHash)``.
 
+    Parameters
+    ----------
+    n : int or float
+        Population size (length 1); fractional values truncate, as in R.
+    size : int, optional
+        Number of items; defaults to ``n``.
+    replace : bool
+        Sample with replacement.
+    prob : array_like of float, optional
+        Weights of length ``n``, normalised as R does.
+    useHash : bool, optional
+        R's ``useHash``; None applies R's default.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        1-based integers, R's bit for bit.
+
+    Notes
+    -----
+    Without ``prob``, each index is R's ``R_unif_index``: rejection sampling
+    on 16-bit chunks of R's uniforms (``sample.kind = "Rejection"``, R's
+    default since 3.6.0). With ``prob`` and replacement R uses Walker's
+    alias method when more than 200 of the ``n * p`` exceed 0.1, otherwise
+    inversion on the probabilities sorted by R's heapsort; without
+    replacement R's sequential scheme. Indices are 1-based, as R's; subtract
+    1 to index a numpy array.
+
     Examples
     --------
     >>> import pycalib_r as pc
     >>> pc.set_seed(42)
-    >>> pc.sample_int(100, 5)
-    array([49, 65, 25, 74, 18])
+    >>> print(*pc.sample_int(100, 5))
+    49 65 25 74 18
+    >>> pc.set_seed(42)
+    >>> print(*pc.sample_int(3, 6, replace=True, prob=[0.7, 0.2, 0.1]))
+    3 3 1 2 1 1
 
-    R: ``set.seed(42); sample.int(100, 5)`` prints ``[1] 49 65 25 74 18``.
+    R: ``set.seed(42); sample.int(100, 5)`` prints ``[1] 49 65 25 74 18`` and
+    ``set.seed(42); sample.int(3, 6, replace = TRUE, prob = c(0.7, 0.2, 0.1))``
+    prints ``[1] 3 3 1 2 1 1``.
     """
     return _global_stream().sample_int(n, size, replace, prob, useHash)
 

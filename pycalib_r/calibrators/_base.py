@@ -260,9 +260,20 @@ def predict(fit: Calibrator, newdata):
     Returns
     -------
     numpy.ndarray, pandas.Series or pandas.DataFrame
-        See :meth:`Calibrator.predict`.
+        1-D for binary calibrators, rows x classes for multiclass ones; a
+        pandas Series (``newdata``'s index) or DataFrame (the class levels
+        as columns) when ``newdata`` is one. See :meth:`Calibrator.predict`.
 
     R equivalent: ``predict(object, newdata)`` (the probcal methods).
+
+    Notes
+    -----
+    This is the function form of ``fit.predict(newdata)``, R's generic
+    ``predict()``; unlike scikit-learn's ``predict_proba`` it returns only
+    the calibrated probabilities R returns (one column per class for
+    multiclass fits, one probability per row for binary ones, not two
+    columns). R names the matrix columns by the fitted ``levels``; a
+    numpy result carries no names, a DataFrame result does.
 
     Examples
     --------
@@ -271,8 +282,8 @@ def predict(fit: Calibrator, newdata):
     >>> p = pc.runif(200)
     >>> y = pc.rbinom(200, 1, p)
     >>> fit = pc.cal_platt(p, y)
-    >>> pc.predict(fit, [0.1, 0.5, 0.9])
-    array([0.14716891, 0.51050671, 0.86307244])
+    >>> print(" ".join(f"{v:.7g}" for v in pc.predict(fit, [0.1, 0.5, 0.9])))
+    0.1471689 0.5105067 0.8630724
 
     R: ``predict(fit, c(0.1, 0.5, 0.9))`` prints
     ``[1] 0.1471689 0.5105067 0.8630724``.

@@ -53,13 +53,6 @@ def cal_beta(p, y, eps=1e-15) -> CalBeta:
 
     R equivalent: ``probcal::cal_beta(p, y, eps = 1e-15)``.
 
-    Probabilities are clipped to ``[eps, 1 - eps]`` and an ordinary binomial
-    GLM ``y ~ log_p + log_1mp`` is fitted (as R's ``glm()`` fits it, same
-    iterations); ``a``, ``b``, ``c`` reparameterise its coefficients. Like
-    R, no monotonicity constraint is imposed, and ``glm.fit``'s warnings
-    (e.g. "glm.fit: fitted probabilities numerically 0 or 1 occurred") are
-    passed on as ``RuntimeWarning``.
-
     Parameters
     ----------
     p : array_like
@@ -72,13 +65,83 @@ def cal_beta(p, y, eps=1e-15) -> CalBeta:
     Returns
     -------
     CalBeta
+        Components ``method``, ``n``, ``input``, ``coefficients`` (the glm's,
+        R names ``"(Intercept)"``, ``"log_p"``, ``"log_1mp"``), ``a``, ``b``,
+        ``c``, ``eps``, ``fit`` (the :class:`GlmFit`), ``call``.
         ``predict(fit, newdata)`` gives calibrated probabilities.
+
+    Notes
+    -----
+    Probabilities are clipped, ``p* = min(max(p, eps), 1 - eps)``, and the
+    three-parameter beta map (Kull, Silva Filho & Flach 2017) is::
+
+        q = inv_logit(a * log(p*) - b * log(1 - p*) + c)
+
+    R fits it as the ordinary (unpenalised) binomial glm
+    ``y ~ log_p + log_1mp`` with ``log_p = log(p*)`` and
+    ``log_1mp = log1p(-p*)``, on the 0/1 labels themselves (no Platt target
+    smoothing), so ``(g0, g1, g2)`` minimise
+    ``-sum_i [y_i log q_i + (1 - y_i) log(1 - q_i)]`` for
+    ``q_i = inv_logit(g0 + g1 log_p_i + g2 log_1mp_i)``, and
+    ``a = g1``, ``b = -g2``, ``c = g0``. The fit is R's IRLS step for step
+    (see :func:`cal_platt`), so the coefficients are R's. Unlike
+    ``cal_platt()``, R does not silence ``glm.fit``: its warnings (e.g.
+    "glm.fit: fitted probabilities numerically 0 or 1 occurred") are passed
+    on as ``RuntimeWarning``. The same ``eps`` clips ``newdata`` in
+    ``predict()``. The map is increasing on ``(0, 1)`` when ``a >= 0`` and
+    ``b >= 0`` (its slope in ``p`` is ``a / p + b / (1 - p)`` on the logit
+    scale); like R, no such constraint is imposed. ``a = b = 1, c = 0`` is
+    the identity map, and ``a = b`` is logistic (Platt) calibration on
+    ``logit(p)`` without the target smoothing.
+
+    Other implementations: the authors' Python package ``betacal`` (1.1.0)
+    fits the same model but enforces ``a, b >= 0`` by refitting without a
+    feature whose coefficient came out negative, and also offers the
+    two-parameter ``"ab"`` and ``"am"`` variants; probcal fits only the
+    unconstrained three-parameter map, so the two agree whenever the
+    unconstrained fit already has ``a, b >= 0``.
+
+    References
+    ----------
+    Kull, M., Silva Filho, T. M., & Flach, P. (2017). Beta calibration: a
+    well-founded and easily implemented improvement on logistic calibration
+    for binary classifiers. In *Proceedings of the 20th International
+    Conference on Artificial Intelligence and Statistics* (PMLR 54,
+    pp. 623-631).
+
+    Kull, M., Silva Filho, T. M., & Flach, P. (2017). Beyond sigmoids: How to
+    obtain well-calibrated probabilities from binary classifiers with beta
+    calibration. *Electronic Journal of Statistics*, 11(2), 5052-5080.
+    doi:10.1214/17-EJS1338SI.
 
     Examples
     --------
-    >>> fit = cal_beta([0.1, 0.3, 0.4, 0.6, 0.8, 0.2, 0.7], [0, 1, 0, 1, 1, 0, 0])
-    >>> list(fit.coefficients)
-    ['(Intercept)', 'log_p', 'log_1mp']
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(3)
+    >>> p = pc.runif(120)
+    >>> y = pc.rbinom(120, 1, p ** 2)
+    >>> fit = pc.cal_beta(p, y)
+    >>> print(pc.summary(fit))
+    <BLANKLINE>
+    ── ⚖ probcal calibrator ────────────────────────────────────────────────────────
+    Method: beta calibration
+    Observations: 120
+    Input: probabilities
+    <BLANKLINE>
+    ── Parameters ──
+    <BLANKLINE>
+    a: 1.5907
+    b: 2.0103
+    c: -1.9215
+    eps: 1e-15
+    >>> print(" ".join(f"{v:.7g}" for v in fit.coefficients.values()))
+    -1.92146 1.590666 -2.010337
+    >>> print(" ".join(f"{v:.7g}" for v in pc.predict(fit, [0.1, 0.5, 0.9])))
+    0.004622007 0.1637528 0.9268934
+
+    R: ``set.seed(3); p <- runif(120); y <- rbinom(120, 1, p^2); fit <-
+    cal_beta(p, y); summary(fit)`` prints the same text, ``coef(fit$fit)``
+    and ``predict(fit, c(0.1, 0.5, 0.9))`` the same values.
     """
     p_arr = check_probability(p, arg="p").ravel()
     y_arr = check_binary_y(y, arg="y", require_both=True)

@@ -152,16 +152,7 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
     (``"platt"``, ``"temperature"``, ``"beta"``, ``"isotonic"``,
     ``"histogram"``); a matrix ``x`` (2-D array or DataFrame) means
     multiclass calibration (``"temperature"``, ``"vector"``, ``"dirichlet"``,
-    ``"ovr"`` with ``base_method=``). ``x`` is taken as already produced by a
-    model; the model is not refitted.
-
-    Folds are stratified by ``y``: within each class (in increasing order)
-    the rows are permuted with R's ``sample()`` and dealt to folds ``1..folds``
-    in turn. The permutations are R's bit for bit: with ``seed`` they are
-    those of ``set.seed(seed)`` and the random state is left unchanged (R
-    restores ``.Random.seed``); without it they are drawn from ``rng``
-    (default: the package's global R stream, see
-    :func:`pycalib_r.set_seed`), which they advance as R's do.
+    ``"ovr"`` with ``base_method=``, default ``"platt"``).
 
     Parameters
     ----------
@@ -189,10 +180,13 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
     Returns
     -------
     CalCv
-        ``fold_id``, ``oof_predictions`` (numpy; a pandas Series or a
-        DataFrame with the class levels as columns when ``x`` is one),
-        ``fold_calibrators``, ``final_calibrator``. ``predict(fit, newdata)``
-        is the final calibrator's prediction.
+        Components ``method`` (``"cross-validated "`` + the final
+        calibrator's method), ``n``, ``input``, ``calibration_method``,
+        ``folds``, ``fold_id``, ``oof_predictions`` (numpy; a pandas Series or
+        a DataFrame with the class levels as columns when ``x`` is one),
+        ``fold_calibrators``, ``final_calibrator``, then for multiclass ``k``
+        and ``levels``, and ``call``. ``predict(fit, newdata)`` is the final
+        calibrator's prediction.
 
     Raises
     ------
@@ -202,14 +196,74 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
         "ovr" for multiclass binning.`` and ``Argument `folds` must not
         exceed the smallest class count.``
 
+    Notes
+    -----
+    With ``F_i`` the fold of row ``i`` and ``f^(-v)`` the calibrator fitted on
+    the rows with ``F_i != v``, the out-of-fold prediction is
+    ``q_i = f^(-F_i)(x_i)``; metrics of ``oof_predictions`` against ``y``
+    estimate how the calibration map does on data it was not fitted to.
+    ``x`` is taken as already produced by a model; the model is not refitted
+    in the folds, so the predictions are out of fold for the calibration map
+    only.
+
+    The fold assignment is R's ``stratified_folds()``: for each class in
+    increasing order, ``idx <- sample(which(y == class))`` permutes that
+    class's rows and ``fold_id[idx] <- rep(seq_len(folds), length.out =
+    length(idx))`` deals them to folds ``1, 2, ..., folds, 1, ...``, so every
+    fold holds ``floor`` or ``ceiling`` of ``n_c / folds`` rows of each class.
+    The permutations are R's ``sample()`` bit for bit: with ``seed`` they are
+    those after ``set.seed(seed)`` and the random state is left as it was (R
+    saves and restores ``.Random.seed``); without it they are drawn from
+    ``rng`` (default: the package's global R stream, see
+    :func:`pycalib_r.set_seed`), which they advance as R's do. In multiclass
+    fits the fold calibrators see the integer codes, the final one the
+    caller's ``y`` (its levels), as in R.
+
+    Other implementations: scikit-learn's ``CalibratedClassifierCV(cv=k)``
+    refits the classifier in each fold, uses unshuffled ``StratifiedKFold``
+    folds (contiguous blocks per class) and by default (``ensemble="auto"``,
+    ``True`` unless the estimator is frozen) averages the k fitted
+    classifier-and-calibrator pairs instead of keeping a final calibrator
+    fitted on all rows.
+
+    References
+    ----------
+    Platt, J. C. (1999). Probabilistic outputs for support vector machines
+    and comparisons to regularized likelihood methods. In A. J. Smola,
+    P. Bartlett, B. Schölkopf & D. Schuurmans (Eds.), *Advances in Large
+    Margin Classifiers* (pp. 61-74). MIT Press. (Fitting the calibration map
+    on held-out predictions.)
+
     Examples
     --------
-    >>> import numpy as np
-    >>> p = np.linspace(0.05, 0.95, 12)
-    >>> y = [0, 0, 1, 0, 0, 1, 0, 1, 1, 0, 1, 1]
-    >>> fit = cal_cv(p, y, method="histogram", folds=3, bins=5, seed=1)
-    >>> fit.fold_id.shape
-    (12,)
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(7)
+    >>> p = pc.runif(120)
+    >>> y = pc.rbinom(120, 1, p)
+    >>> fit = pc.cal_cv(p, y, method="histogram", folds=3, bins=5, seed=1)
+    >>> print(pc.summary(fit))
+    <BLANKLINE>
+    ── ⚖ probcal calibrator ────────────────────────────────────────────────────────
+    Method: cross-validated histogram binning
+    Observations: 120
+    Input: probabilities
+    <BLANKLINE>
+    ── Parameters ──
+    <BLANKLINE>
+    CalibrationMethod: histogram
+    Folds: 3
+    >>> print(*fit.fold_id[:12])
+    2 1 3 3 2 3 1 2 3 1 1 3
+    >>> print(" ".join(f"{v:.7g}" for v in fit.oof_predictions[:4]))
+    0.8571429 0.6428571 0.1176471 0.1176471
+    >>> print(f"{pc.ece(fit.oof_predictions, y, bins=5):.7g}")
+    0.06772856
+
+    R: ``set.seed(7); p <- runif(120); y <- rbinom(120, 1, p); fit <-
+    cal_cv(p, y, method = "histogram", folds = 3, bins = 5, seed = 1);
+    summary(fit)`` prints the same text; ``fit$fold_id[1:12]``,
+    ``fit$oof_predictions[1:4]`` and ``ece(fit$oof_predictions, y, bins =
+    5)`` are the same values.
     """
     call = format_call("cal_cv", x="\x00x", y="\x00y",
                        method=method if isinstance(method, str) else None,

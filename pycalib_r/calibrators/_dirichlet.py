@@ -208,22 +208,6 @@ def cal_dirichlet(p, y, lambda_=None, eps=1e-12, **kwargs) -> CalDirichlet:
 
     R equivalent: ``probcal::cal_dirichlet(p, y, lambda = NULL, eps = 1e-12)``.
 
-    Calibrated probabilities are ``softmax(log(p*) %*% t(W) + b)`` with
-    ``p* = pmin(pmax(p, eps), 1 - eps)``, a K x K weight matrix ``W`` and
-    biases ``b``, fitted by minimising the mean negative log-likelihood plus
-    the ODIR penalty ``lambda * (sum of squared off-diagonal W + sum b^2)``
-    with R's BFGS (start ``W = I``, ``b = 0``, ``maxit = 500``), run on R's
-    arithmetic so that the fitted values are R's (see
-    :mod:`pycalib_r.calibrators._optim` for why this matters with BFGS).
-
-    With ``lambda_=None``, ``lambda`` is chosen from ``0, 1e-4, 1e-3, 1e-2,
-    1e-1`` by held-out log-likelihood on ``min(3, smallest class count)``
-    deterministic stratified folds (rows dealt to folds in order within each
-    class; no random numbers); ``1e-3`` if a class has fewer than two rows.
-    With ``lambda = 0`` the parameters are not identified (adding the same
-    linear function to every class logit changes nothing); the probabilities
-    are, and the parameters are R's because the path is.
-
     Parameters
     ----------
     p : array_like or pandas.DataFrame
@@ -234,17 +218,21 @@ def cal_dirichlet(p, y, lambda_=None, eps=1e-12, **kwargs) -> CalDirichlet:
         the ``k``-th category).
     lambda_ : float, optional
         R's ``lambda`` (a Python keyword, so ``lambda_``; ``**{"lambda": v}``
-        is also accepted): a single non-negative number, or None to select it.
+        is also accepted): a single non-negative number, or None to select it
+        (see Notes).
     eps : float, default 1e-12
         Clipping constant in ``(0, 0.5)`` applied before the logarithm.
 
     Returns
     -------
     CalDirichlet
-        ``weight``, ``bias``, ``lambda_`` (``fit["lambda"]``), ``eps``,
-        ``value``, ``convergence``, ``k``, ``levels``. ``predict(fit,
-        newdata)`` returns an n x K numpy array, or a DataFrame with the class
-        levels as columns when ``newdata`` is a DataFrame.
+        Components ``method``, ``n``, ``input``, ``weight`` (K x K; row ``k``
+        gives class ``k``'s logit), ``bias``, ``lambda`` (attribute
+        ``lambda_``; ``fit["lambda"]``), ``eps``, ``value`` (the penalised
+        objective at the optimum), ``convergence``, ``k``, ``levels``,
+        ``call``. ``predict(fit, newdata)`` returns an n x K numpy array, or a
+        DataFrame with the class levels as columns when ``newdata`` is a
+        DataFrame.
 
     Raises
     ------
@@ -255,14 +243,90 @@ def cal_dirichlet(p, y, lambda_=None, eps=1e-12, **kwargs) -> CalDirichlet:
     TypeError
         An unknown keyword argument, or both ``lambda_`` and ``lambda``.
 
+    Notes
+    -----
+    The features are ``u_ik = log(p*_ik)`` with
+    ``p* = pmin(pmax(p, eps), 1 - eps)`` (not renormalised; the softmax
+    normalises), and the model is a multinomial logistic regression on them::
+
+        eta_ik = b_k + sum_l W_kl * u_il
+        q_ik = exp(eta_ik) / sum_m exp(eta_im)
+
+    For a given ``lambda`` the parameters minimise the mean negative
+    log-likelihood plus the off-diagonal and intercept (ODIR) penalty::
+
+        -(1/n) sum_i log(q_{i, y_i}) + lambda * (sum_{k != l} W_kl^2 + sum_k b_k^2)
+
+    (true-class probabilities clipped to ``[1e-15, 1 - 1e-15]``; the diagonal
+    of ``W`` is not penalised). The fit is R's BFGS (``optim(method =
+    "BFGS", control = list(maxit = 500))``, analytic gradient, start
+    ``W = I``, ``b = 0``) run on R's arithmetic, so the fitted values are R's
+    (see :mod:`pycalib_r.calibrators._optim` for why that takes a port of
+    ``vmmin``). ``W = I, b = 0`` is the identity map, and a diagonal ``W``
+    with equal entries ``1 / T`` is temperature scaling on ``log(p)``.
+
+    With ``lambda_=None`` (R's ``lambda = NULL``), ``lambda`` is the value of
+    the grid ``0, 1e-4, 1e-3, 1e-2, 1e-1`` with the smallest cross-validated
+    log loss. The folds are ``min(3, smallest class count)`` and
+    deterministic: within each class the rows are dealt to folds 1, 2, 3, 1,
+    ... in their order in the data, so no random numbers are drawn. A grid
+    value's score is the unweighted mean over folds of the held-out mean
+    negative log-likelihood (unpenalised); the first minimum wins; ``1e-3``
+    is used without fitting if a class has fewer than two rows. With
+    ``lambda = 0`` the parameters are not identified (adding the same linear
+    function of ``u`` to every class logit changes nothing); the
+    probabilities are, and the parameters are R's because the path is.
+
+    Other implementations: Kull et al. (2019) give the two ODIR terms
+    separate strengths (``lambda`` for the off-diagonal weights, averaged
+    over their ``K (K - 1)`` entries, and ``mu`` for the intercepts, averaged
+    over ``K``) and tune both; probcal uses one unaveraged ``lambda`` for
+    both sums, so its ``lambda`` is not on the paper's scale.
+
+    References
+    ----------
+    Kull, M., Perello-Nieto, M., Kängsepp, M., Silva Filho, T., Song, H., &
+    Flach, P. (2019). Beyond temperature scaling: Obtaining well-calibrated
+    multi-class probabilities with Dirichlet calibration. In *Advances in
+    Neural Information Processing Systems 32* (NeurIPS 2019,
+    pp. 12316-12326).
+
     Examples
     --------
     >>> import numpy as np
-    >>> p = np.array([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6],
-    ...               [0.5, 0.4, 0.1], [0.3, 0.3, 0.4], [0.2, 0.6, 0.2]])
-    >>> fit = cal_dirichlet(p, [1, 2, 3, 2, 3, 1], lambda_=0.01)
-    >>> fit["lambda"]
-    0.01
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(23)
+    >>> prob = np.reshape(pc.runif(200 * 3), (200, 3), order="F")
+    >>> prob = prob / prob.sum(axis=1, keepdims=True)
+    >>> jitter = np.reshape(pc.runif(200 * 3, max=0.5), (200, 3), order="F")
+    >>> labels = np.argmax(prob + jitter, axis=1) + 1
+    >>> fit = pc.cal_dirichlet(prob, labels)
+    >>> print(pc.summary(fit))
+    <BLANKLINE>
+    ── ⚖ probcal calibrator ────────────────────────────────────────────────────────
+    Method: Dirichlet calibration
+    Observations: 200
+    Input: probabilities (matrix)
+    Classes: 3
+    <BLANKLINE>
+    ── Parameters ──
+    <BLANKLINE>
+    Lambda: 0.1
+    >>> for row in fit.weight:
+    ...     print(" ".join(f"{v:.7g}" for v in row))
+    2.986489 0.09049361 0.06598069
+    0.01025857 3.75403 -0.06598919
+    -0.01026144 -0.090439 3.127528
+    >>> for row in pc.predict(fit, prob[:2]):
+    ...     print(" ".join(f"{v:.7g}" for v in row))
+    0.254588 0.1903396 0.5550724
+    0.04376297 0.956233 4.006156e-06
+
+    R: ``set.seed(23); prob <- matrix(runif(600), ncol = 3); prob <- prob /
+    rowSums(prob); labels <- max.col(prob + matrix(runif(600, max = 0.5),
+    ncol = 3), ties.method = "first"); fit <- cal_dirichlet(prob, labels);
+    summary(fit)`` prints the same text; ``fit$weight`` and
+    ``predict(fit, prob[1:2, ])`` are the same values.
     """
     lambda_given = "lambda" in kwargs
     if lambda_given:

@@ -62,12 +62,6 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")) -> CalH
     R equivalent: ``probcal::cal_histogram(p, y, bins = 10,
     strategy = c("equal_width", "equal_freq"))``.
 
-    Bins are left-closed (the last one closed on both sides). Equal-width
-    edges are R's ``seq(0, 1, length.out = bins + 1)``; equal-frequency edges
-    are ``quantile(p, type = 8)`` with the ends forced to 0 and 1 and
-    duplicates dropped (so ``actual_bins`` can be below ``bins``). Empty bins
-    take the value of the nearest non-empty bin.
-
     Parameters
     ----------
     p : array_like
@@ -82,12 +76,86 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")) -> CalH
     Returns
     -------
     CalHistogram
+        Components ``method``, ``n``, ``input``, ``bins`` (requested),
+        ``actual_bins``, ``strategy``, ``breaks``, ``bin_values``, ``counts``
+        (training counts per bin), ``global_rate`` (``mean(y)``), ``call``.
+        ``predict(fit, newdata)`` is the value of the bin each new probability
+        falls in.
+
+    Notes
+    -----
+    With breaks ``0 = b_0 < b_1 < ... < b_J = 1`` the bins are left-closed,
+    ``I_j = {i : b_(j-1) <= p_i < b_j}``, the last one closed on both sides
+    (R's ``findInterval(p, breaks, rightmost.closed = TRUE, all.inside =
+    TRUE)``), so a value on an inner break goes to the bin that starts there
+    and 1 goes to the last bin. A non-empty bin's value is its event rate,
+    ``q_j = (1 / n_j) sum_(i in I_j) y_i``.
+
+    - ``"equal_width"``: ``breaks = seq(0, 1, length.out = bins + 1)``, so
+      ``J = bins``.
+    - ``"equal_freq"``: ``breaks = quantile(p, (0:bins) / bins, type = 8)``
+      (Hyndman & Fan's median-unbiased definition), with the first and last
+      forced to 0 and 1 and duplicates dropped, so ``J = actual_bins`` can
+      be smaller than ``bins`` when ``p`` has ties.
+
+    An empty bin (possible with equal widths) takes the value of the nearest
+    non-empty bin by bin index, the lower one when two are equally near;
+    ``global_rate`` would be used if no bin had data. Prediction therefore
+    is defined on all of ``[0, 1]``, and the map need not be monotone.
+
+    Other implementations: Zadrozny & Elkan (2001) sorted the training
+    scores into bins of equal size (here ``strategy="equal_freq"``);
+    probcal's default is equal widths. scikit-learn has no histogram
+    calibrator.
+
+    References
+    ----------
+    Zadrozny, B., & Elkan, C. (2001). Obtaining calibrated probability
+    estimates from decision trees and naive Bayesian classifiers. In
+    *Proceedings of the Eighteenth International Conference on Machine
+    Learning* (pp. 609-616). Morgan Kaufmann.
+
+    Zadrozny, B., & Elkan, C. (2002). Transforming classifier scores into
+    accurate multiclass probability estimates. In *Proceedings of the Eighth
+    ACM SIGKDD International Conference on Knowledge Discovery and Data
+    Mining* (pp. 694-699). doi:10.1145/775047.775151.
+
+    Hyndman, R. J., & Fan, Y. (1996). Sample quantiles in statistical
+    packages. *The American Statistician*, 50(4), 361-365.
 
     Examples
     --------
-    >>> fit = cal_histogram([0.1, 0.2, 0.7, 0.9], [0, 1, 1, 1], bins=2)
-    >>> fit.bin_values.tolist()
-    [0.5, 1.0]
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(5)
+    >>> p = pc.runif(120)
+    >>> y = pc.rbinom(120, 1, p)
+    >>> fit = pc.cal_histogram(p, y, bins=5)
+    >>> print(pc.summary(fit))
+    <BLANKLINE>
+    ── ⚖ probcal calibrator ────────────────────────────────────────────────────────
+    Method: histogram binning
+    Observations: 120
+    Input: probabilities
+    <BLANKLINE>
+    ── Parameters ──
+    <BLANKLINE>
+    RequestedBins: 5
+    ActualBins: 5
+    Strategy: equal_width
+    >>> print(*fit.counts)
+    21 29 24 15 31
+    >>> print(" ".join(f"{v:.7g}" for v in fit.bin_values))
+    0.04761905 0.3448276 0.4166667 0.6666667 0.9032258
+    >>> eq = pc.cal_histogram(p, y, bins=5, strategy="equal_freq")
+    >>> print(" ".join(f"{v:.7g}" for v in eq.breaks))
+    0 0.2112286 0.3972655 0.5937864 0.8330142 1
+    >>> print(*eq.counts)
+    24 24 24 24 24
+
+    R: ``set.seed(5); p <- runif(120); y <- rbinom(120, 1, p); fit <-
+    cal_histogram(p, y, bins = 5); summary(fit)`` prints the same text;
+    ``fit$counts``, ``fit$bin_values`` and, for ``strategy = "equal_freq"``,
+    ``breaks`` and ``counts`` are the same values.
     """
     p_arr = check_probability(p, arg="p").ravel()
     y_arr = check_binary_y(y, arg="y", require_both=True)

@@ -139,12 +139,6 @@ def cal_isotonic(p, y) -> CalIsotonic:
 
     R equivalent: ``probcal::cal_isotonic(p, y)``.
 
-    Observations are ordered by ``p`` with positive labels first among ties
-    (R's ``order(p, -y)``), fitted by isotonic least squares (``isoreg``),
-    clipped to ``[0, 1]`` and collapsed to one value per unique probability
-    (R's ``mean`` of the tied fitted values). Prediction interpolates linearly
-    (R's ``approx``) and is constant beyond the training range.
-
     Parameters
     ----------
     p : array_like
@@ -155,12 +149,70 @@ def cal_isotonic(p, y) -> CalIsotonic:
     Returns
     -------
     CalIsotonic
+        Components ``method``, ``n``, ``input``, ``x_thresholds`` (the unique
+        training probabilities, increasing), ``y_calibrated`` (the fitted value
+        at each), ``fit`` (R's ``isoreg`` object, an :class:`IsoregFit`),
+        ``call``. ``predict(fit, newdata)`` gives calibrated probabilities.
+
+    Notes
+    -----
+    Observations are ordered by ``p`` with positive labels first among ties
+    (R's ``order(p, -y)``, a stable sort), and the nondecreasing fit
+    ``m_1 <= ... <= m_n`` minimising ``sum_i (y_(i) - m_i)^2`` is computed
+    (R's ``stats::isoreg``, whose greatest-convex-minorant algorithm gives
+    the pool-adjacent-violators solution; with 0/1 labels every fitted value
+    is a ratio of integers, computed here exactly as R's doubles). The fitted
+    values are clipped to ``[0, 1]`` and collapsed to one value per unique
+    probability by R's ``mean`` over each tie run. Because a tie run is
+    ordered 1s before 0s, PAVA already gives it a single value, so this is
+    the same fit as pooling tied ``p`` first (the "secondary" treatment of
+    ties).
+
+    Prediction is R's ``approx(x_thresholds, y_calibrated, xout = newdata,
+    method = "linear", yleft = first, yright = last, ties = "ordered")``:
+    linear interpolation between thresholds (not the PAVA step function),
+    constant beyond the training range, clipped to ``[0, 1]``; with a single
+    unique training probability the prediction is that one value everywhere.
+
+    Other implementations: scikit-learn's ``IsotonicRegression(
+    out_of_bounds="clip")``, which ``CalibratedClassifierCV(method=
+    "isotonic")`` uses, pools tied ``x`` and interpolates linearly too, so
+    its binary map equals this one (largest difference 1.1e-16 over 20
+    samples of 200 rounded probabilities with ties, 501 query points each).
+
+    References
+    ----------
+    Zadrozny, B., & Elkan, C. (2002). Transforming classifier scores into
+    accurate multiclass probability estimates. In *Proceedings of the Eighth
+    ACM SIGKDD International Conference on Knowledge Discovery and Data
+    Mining* (pp. 694-699). doi:10.1145/775047.775151.
+
+    Barlow, R. E., Bartholomew, D. J., Bremner, J. M., & Brunk, H. D.
+    (1972). *Statistical Inference under Order Restrictions*. Wiley.
 
     Examples
     --------
-    >>> fit = cal_isotonic([0.1, 0.4, 0.35, 0.8], [0, 1, 0, 1])
-    >>> fit.predict([0.1, 0.8]).tolist()
-    [0.0, 1.0]
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(4)
+    >>> p = pc.runif(120)
+    >>> y = pc.rbinom(120, 1, p)
+    >>> fit = pc.cal_isotonic(p, y)
+    >>> print(pc.summary(fit))
+    <BLANKLINE>
+    ── ⚖ probcal calibrator ────────────────────────────────────────────────────────
+    Method: isotonic regression
+    Observations: 120
+    Input: probabilities
+    <BLANKLINE>
+    ── Parameters ──
+    <BLANKLINE>
+    Thresholds: 120
+    >>> print(" ".join(f"{v:.7g}" for v in pc.predict(fit, [0.1, 0.5, 0.9])))
+    0 0.5294118 1
+
+    R: ``set.seed(4); p <- runif(120); y <- rbinom(120, 1, p); fit <-
+    cal_isotonic(p, y); summary(fit)`` prints the same text and
+    ``predict(fit, c(0.1, 0.5, 0.9))`` the same values.
     """
     p_arr = check_probability(p, arg="p").ravel()
     y_arr = check_binary_y(y, arg="y", require_both=True)

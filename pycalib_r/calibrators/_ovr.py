@@ -107,11 +107,6 @@ def cal_ovr(x, y, method=OVR_METHODS, **kwargs) -> CalOvr:
     R equivalent: ``probcal::cal_ovr(x, y, method = c("platt", "beta",
     "isotonic", "histogram", "temperature"), ...)``.
 
-    For each class ``k`` the binary calibrator ``method`` is fitted to
-    column ``k`` of ``x`` against the labels ``y == k``. ``predict()``
-    applies each calibrator to its column and divides every row by its sum
-    (a row whose sum is 0 or not finite becomes uniform, ``1/K``).
-
     Parameters
     ----------
     x : array_like or pandas.DataFrame
@@ -133,9 +128,11 @@ def cal_ovr(x, y, method=OVR_METHODS, **kwargs) -> CalOvr:
     Returns
     -------
     CalOvr
-        ``predict(fit, newdata)`` gives an n x K numpy array whose rows sum
-        to one (a DataFrame with the class levels as columns when ``newdata``
-        is a DataFrame).
+        Components ``method`` (``"one-vs-rest "`` + the binary method's
+        name), ``n``, ``input``, ``base_method``, ``calibrators`` (K binary
+        calibrators), ``k``, ``levels``, ``call``. ``predict(fit, newdata)``
+        gives an n x K numpy array whose rows sum to one (a DataFrame with the
+        class levels as columns when ``newdata`` is a DataFrame).
 
     Raises
     ------
@@ -145,14 +142,65 @@ def cal_ovr(x, y, method=OVR_METHODS, **kwargs) -> CalOvr:
         outside ``[0, 1]`` for a probability method, or a class absent from
         ``y``.
 
+    Notes
+    -----
+    For each class ``k`` the binary calibrator ``f_k`` is fitted to column
+    ``k`` of ``x`` against the labels ``y_i^(k) = [y_i == k]``. On new data
+    each calibrator is applied to its own column, ``r_ik = f_k(x_ik)``, and
+    every row is divided by its sum (R's internal ``renormalize_rows``)::
+
+        S_i = sum_l r_il
+        q_ik = r_ik / S_i      if S_i is finite and non-zero
+        q_ik = 1 / K           otherwise (the uniform fallback)
+
+    so the output is always on the simplex. The renormalised columns are no
+    longer the binary calibrators' outputs, and the reduction does not by
+    itself make the probabilities jointly (or classwise) calibrated.
+
+    Other implementations: scikit-learn's ``CalibratedClassifierCV`` with
+    ``method="sigmoid"`` or ``"isotonic"`` does the same for K >= 3 (divide
+    by the row sum, uniform ``1 / K`` where the sum is 0); with two classes
+    it fits one calibrator and sets ``p_0 = 1 - p_1``, whereas ``cal_ovr()``
+    always fits K calibrators and renormalises.
+
+    References
+    ----------
+    Zadrozny, B., & Elkan, C. (2002). Transforming classifier scores into
+    accurate multiclass probability estimates. In *Proceedings of the Eighth
+    ACM SIGKDD International Conference on Knowledge Discovery and Data
+    Mining* (pp. 694-699). doi:10.1145/775047.775151.
+
     Examples
     --------
     >>> import numpy as np
-    >>> p = np.array([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6],
-    ...               [0.5, 0.4, 0.1], [0.3, 0.3, 0.4], [0.2, 0.6, 0.2]])
-    >>> fit = cal_ovr(p, [1, 2, 3, 2, 3, 1], method="isotonic")
-    >>> fit.predict(p).sum(axis=1).round(12).tolist()
-    [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(21)
+    >>> raw = np.reshape(pc.runif(150 * 3), (150, 3), order="F")
+    >>> raw = raw / raw.sum(axis=1, keepdims=True)
+    >>> jitter = np.reshape(pc.runif(150 * 3, max=0.5), (150, 3), order="F")
+    >>> labels = np.argmax(raw + jitter, axis=1) + 1
+    >>> fit = pc.cal_ovr(raw, labels, method="isotonic")
+    >>> print(pc.summary(fit))
+    <BLANKLINE>
+    ── ⚖ probcal calibrator ────────────────────────────────────────────────────────
+    Method: one-vs-rest isotonic regression
+    Observations: 150
+    Input: probabilities (matrix)
+    Classes: 3
+    <BLANKLINE>
+    ── Parameters ──
+    <BLANKLINE>
+    BaseMethod: isotonic
+    >>> for row in pc.predict(fit, raw[:2]):
+    ...     print(" ".join(f"{v:.7g}" for v in row))
+    0.5611052 0.08182784 0.357067
+    0.7437092 0.2562908 0
+
+    R: ``set.seed(21); raw <- matrix(runif(450), ncol = 3); raw <- raw /
+    rowSums(raw); labels <- max.col(raw + matrix(runif(450, max = 0.5), ncol
+    = 3), ties.method = "first"); fit <- cal_ovr(raw, labels, method =
+    "isotonic"); summary(fit)`` prints the same text and
+    ``predict(fit, raw[1:2, ])`` the same values.
     """
     return _cal_ovr(x, y, method, kwargs, check_dots=True)
 

@@ -444,14 +444,12 @@ def cal_platt(x, y) -> CalPlatt:
 
     R equivalent: ``probcal::cal_platt(x, y)``.
 
-    The labels are replaced by Platt's targets ``(n_+ + 1) / (n_+ + 2)`` for
-    positives and ``1 / (n_- + 2)`` for negatives, and ``y_adj ~ x`` is
-    fitted by a binomial GLM (logit link) exactly as R's ``glm()`` does.
-
     Parameters
     ----------
     x : array_like
         Uncalibrated scores on any real scale, or raw probabilities (finite).
+        The fitted map is logistic in the values given, whichever scale they
+        are on.
     y : array_like
         Binary labels coded 0/1 (or bools); both classes must occur.
 
@@ -459,15 +457,77 @@ def cal_platt(x, y) -> CalPlatt:
     -------
     CalPlatt
         Components ``method``, ``n``, ``input``, ``coefficients`` (R names
-        ``"(Intercept)"`` and ``"x"``), ``fit``, ``target_pos``,
-        ``target_neg``, ``call``. ``predict(fit, newdata)`` returns
-        ``inv_logit(a + b * newdata)``.
+        ``"(Intercept)"`` and ``"x"``), ``fit`` (the :class:`GlmFit`),
+        ``target_pos``, ``target_neg``, ``call``. ``predict(fit, newdata)``
+        returns ``inv_logit(a + b * newdata)``.
+
+    Notes
+    -----
+    With ``n_+`` positives and ``n_-`` negatives, the labels are replaced by
+    Platt's smoothed targets (Platt 1999, section 2.2)::
+
+        t_i = (n_+ + 1) / (n_+ + 2)   if y_i = 1
+        t_i = 1 / (n_- + 2)           if y_i = 0
+
+    and ``(a, b)`` minimise the binomial cross-entropy with these fractional
+    targets::
+
+        q_i = inv_logit(a + b * x_i)
+        -sum_i [t_i * log(q_i) + (1 - t_i) * log(1 - q_i)]
+
+    R fits this as ``glm(y_adj ~ x, family = binomial())``, by iteratively
+    reweighted least squares: R's starting values ``mustart = (t + 0.5) / 2``,
+    the convergence rule ``|dev - devold| / (|dev| + 0.1) < 1e-8``, at most
+    25 iterations, each step a QR solve by LINPACK's ``dqrdc2`` with R's
+    limited pivoting. :func:`glm_binomial` repeats those steps in R's order of
+    arithmetic, so the coefficients are R's to the last bit in the parity
+    fixtures, not merely the same optimum. R wraps the fit in
+    ``suppressWarnings()`` (the fractional targets always trigger
+    "non-integer #successes"), and so does this port. The slope is not
+    constrained: the map is increasing only when ``b >= 0``.
+
+    Other implementations: scikit-learn's
+    ``CalibratedClassifierCV(method="sigmoid")`` uses the same Platt targets,
+    minimised by L-BFGS-B, and writes the map as ``1 / (1 + exp(A * x + B))``,
+    so ``A = -b`` and ``B = -a`` (on the example below its ``A, B`` agree
+    with ``-b, -a`` to 3e-8, its optimiser's tolerance). A plain logistic
+    regression on the 0/1 labels (``statsmodels``, or
+    ``LogisticRegression(penalty=None)``) omits the smoothing and gives other
+    coefficients, closest to these when both classes are large.
+
+    References
+    ----------
+    Platt, J. C. (1999). Probabilistic outputs for support vector machines
+    and comparisons to regularized likelihood methods. In A. J. Smola,
+    P. Bartlett, B. Schölkopf & D. Schuurmans (Eds.), *Advances in Large
+    Margin Classifiers* (pp. 61-74). MIT Press.
 
     Examples
     --------
-    >>> fit = cal_platt([-2.0, -1.0, 0.5, 1.0, 2.0, -0.5], [0, 0, 1, 1, 1, 1])
-    >>> sorted(fit.coefficients)
-    ['(Intercept)', 'x']
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(1)
+    >>> score = pc.rnorm(120)
+    >>> y = pc.rbinom(120, 1, pc.inv_logit(score))
+    >>> fit = pc.cal_platt(score, y)
+    >>> print(pc.summary(fit))
+    <BLANKLINE>
+    ── ⚖ probcal calibrator ────────────────────────────────────────────────────────
+    Method: Platt scaling
+    Observations: 120
+    Input: scores or probabilities
+    <BLANKLINE>
+    ── Parameters ──
+    <BLANKLINE>
+    (Intercept): -0.142
+    x: 1.3406
+    >>> print(f"{fit.target_pos:.7g} {fit.target_neg:.7g}")
+    0.983871 0.01612903
+    >>> print(" ".join(f"{v:.7g}" for v in pc.predict(fit, [-1, 0, 1])))
+    0.1850273 0.4645512 0.7682729
+
+    R: ``set.seed(1); score <- rnorm(120); y <- rbinom(120, 1,
+    inv_logit(score)); fit <- cal_platt(score, y); summary(fit)`` prints the
+    same text, and ``predict(fit, c(-1, 0, 1))`` the same values.
     """
     x_arr = as_numeric_vector(x, arg="x").ravel()
     y_arr = check_binary_y(y, arg="y", require_both=True)

@@ -73,18 +73,6 @@ def cal_vector_scaling(logits, y) -> CalVectorScaling:
 
     R equivalent: ``probcal::cal_vector_scaling(logits, y)``.
 
-    Calibrated probabilities are ``softmax(logits * s + b)`` with one scale
-    ``s_k`` and one bias ``b_k`` per class (column), fitted by minimising the
-    mean multiclass negative log-likelihood (true-class probabilities clipped
-    to ``[1e-15, 1 - 1e-15]``) with R's BFGS (``optim(method = "BFGS")``,
-    analytic gradient, start ``s = 1``, ``b = 0``, ``maxit = 500``, default
-    ``reltol``). The optimiser is a step-for-step port of R's ``vmmin`` run on
-    R's floating-point arithmetic, so the returned parameters are R's (equal
-    to the last bit in our parity tests), not merely another point near the
-    optimum: BFGS stops once a step improves the objective by less than
-    ``1.5e-8`` relative, where parameters are only determined to about
-    ``1e-4``, so a different optimiser would not reproduce R.
-
     Parameters
     ----------
     logits : array_like or pandas.DataFrame
@@ -97,10 +85,12 @@ def cal_vector_scaling(logits, y) -> CalVectorScaling:
     Returns
     -------
     CalVectorScaling
-        ``scale``, ``bias``, ``value``, ``convergence``, ``k``, ``levels``.
-        ``predict(fit, newdata)`` returns an n x K numpy array of
-        probabilities, or a DataFrame with the class levels as columns (and
-        ``newdata``'s index) when ``newdata`` is a DataFrame.
+        Components ``method``, ``n``, ``input``, ``scale``, ``bias`` (length-K
+        arrays), ``value`` (the minimised mean negative log-likelihood),
+        ``convergence`` (0, or 1 if BFGS hit ``maxit = 500``), ``k``,
+        ``levels``, ``call``. ``predict(fit, newdata)`` returns an n x K numpy
+        array of probabilities, or a DataFrame with the class levels as
+        columns (and ``newdata``'s index) when ``newdata`` is a DataFrame.
 
     Raises
     ------
@@ -108,14 +98,75 @@ def cal_vector_scaling(logits, y) -> CalVectorScaling:
         With R's message for a non-matrix, fewer than two columns, missing
         or infinite logits, bad labels, or a row-count mismatch.
 
+    Notes
+    -----
+    With logits ``z_ik``, scales ``s_k`` and biases ``b_k``::
+
+        eta_ik = s_k * z_ik + b_k
+        q_ik = exp(eta_ik) / sum_l exp(eta_il)
+        (s, b) = argmin  -(1/n) sum_i log(q_{i, y_i})
+
+    with true-class probabilities clipped to ``[1e-15, 1 - 1e-15]``. This is
+    Guo et al.'s (2017) vector scaling: matrix scaling ``softmax(W z + b)``
+    restricted to a diagonal ``W``; one common scale and no bias is
+    temperature scaling (``s_k = 1 / T``). The scales are unconstrained (a
+    negative one is possible), and because they differ by class the
+    predicted class can change. The biases are identified only up to a
+    common constant; the returned ones are where R's optimiser stops.
+
+    The fit is R's ``optim(c(rep(1, K), rep(0, K)), fn, gr, method =
+    "BFGS", control = list(maxit = 500))`` with the analytic gradient
+    ``d/ds_k = sum_i (q_ik - [y_i = k]) z_ik / n`` and
+    ``d/db_k = sum_i (q_ik - [y_i = k]) / n``. The optimiser is a
+    step-for-step port of R's ``vmmin`` run on R's floating-point arithmetic,
+    so the returned parameters are R's (equal to the last bit in the parity
+    fixtures), not merely another point near the optimum: BFGS stops once a
+    step improves the objective by less than ``reltol = 1.5e-8`` relative,
+    where the parameters are determined only to about ``1e-4``, so another
+    optimiser would not reproduce R's numbers.
+
+    References
+    ----------
+    Guo, C., Pleiss, G., Sun, Y., & Weinberger, K. Q. (2017). On calibration
+    of modern neural networks. In *Proceedings of the 34th International
+    Conference on Machine Learning* (PMLR 70, pp. 1321-1330).
+
     Examples
     --------
+    R fills ``matrix(v, ncol = 3)`` column by column, hence ``order="F"``;
+    ``max.col(m, ties.method = "first")`` is ``argmax + 1``.
+
     >>> import numpy as np
-    >>> logits = np.array([[2.0, 0.1, -1.0], [0.2, 1.5, 0.3], [-0.5, 0.0, 1.2],
-    ...                    [1.0, 0.9, -0.2], [0.1, -0.3, 0.8], [0.4, 1.1, 0.0]])
-    >>> fit = cal_vector_scaling(logits, [1, 2, 3, 2, 3, 1])
-    >>> fit.predict(logits).shape
-    (6, 3)
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(22)
+    >>> logits = np.reshape(pc.rnorm(200 * 3), (200, 3), order="F")
+    >>> noise = np.reshape(pc.rnorm(200 * 3), (200, 3), order="F")
+    >>> labels = np.argmax(logits + noise, axis=1) + 1
+    >>> fit = pc.cal_vector_scaling(logits, labels)
+    >>> print(pc.summary(fit))
+    <BLANKLINE>
+    ── ⚖ probcal calibrator ────────────────────────────────────────────────────────
+    Method: vector scaling
+    Observations: 200
+    Input: logits (matrix)
+    Classes: 3
+    <BLANKLINE>
+    ── Parameters ──
+    <BLANKLINE>
+    Scales: 1.232, 0.973, 1.256
+    Biases: 0.113, -0.023, -0.09
+    >>> print(" ".join(f"{v:.7g}" for v in fit.scale))
+    1.231551 0.9728697 1.256227
+    >>> for row in pc.predict(fit, logits[:2]):
+    ...     print(" ".join(f"{v:.7g}" for v in row))
+    0.191655 0.6283616 0.1799834
+    0.7003462 0.003956952 0.2956969
+
+    R: ``set.seed(22); logits <- matrix(rnorm(600), ncol = 3); labels <-
+    max.col(logits + matrix(rnorm(600), ncol = 3), ties.method = "first");
+    fit <- cal_vector_scaling(logits, labels); summary(fit)`` prints the
+    same text; ``fit$scale`` and ``predict(fit, logits[1:2, ])`` are the same
+    values.
     """
     mat = check_logit_matrix(logits, arg="logits")
     labels = multiclass_labels(mat, y, x_arg="logits")
