@@ -601,12 +601,16 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
         X : array_like of shape (n, n_features)
         y : array_like of shape (n,)
         **fit_params
-            Passed to the classifier's ``fit``.
+            Passed to the classifier's ``fit`` (``sample_weight`` is refused:
+            probcal's calibrators take no weights).
 
         Returns
         -------
         self
         """
+        if "sample_weight" in fit_params:
+            raise TypeError("CalibratedClassifier.fit() does not take sample_weight: probcal's "
+                            "calibrators, like R's, fit unweighted data.")
         X = check_array(X, accept_sparse=["csr", "csc"], dtype=None)
         y = column_or_1d(y, warn=True)
         check_classification_targets(y)
@@ -778,8 +782,11 @@ def _metric_inputs(y_true, y_prob, pos_label, labels):
         raise ValueError(f"y_prob has {k} columns but y_true has {classes.size} distinct labels; pass "
                          "labels= (the estimator's classes_, in column order).")
     index = {v: i for i, v in enumerate(classes.tolist())}
-    codes = np.array([index[v] for v in y_true.tolist()], dtype=np.int64) + 1
-    return P, codes
+    codes = np.array([index[v] for v in y_true.tolist()], dtype=np.int64)
+    # A factor with every class as a level, as R's factor(y, levels = classes):
+    # integer codes would make probcal count only the classes y shows.
+    import pandas as pd
+    return P, pd.Categorical.from_codes(codes, categories=[str(c) for c in classes.tolist()])
 
 
 _STRATEGY = {"uniform": "equal_width", "quantile": "equal_freq"}

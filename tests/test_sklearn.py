@@ -189,8 +189,8 @@ def test_pipeline_gridsearch_cross_val_score():
                                                   cv=3, method_args={"bins": 10}))])
     scorer = make_scorer(expected_calibration_error, greater_is_better=False,
                          response_method="predict_proba")
-    grid = GridSearchCV(pipe, {"clf__method": ["platt", "beta"],
-                               "clf__method_args": [None, {"eps": 1e-6}]},
+    grid = GridSearchCV(pipe, [{"clf__method": ["platt"], "clf__method_args": [None]},
+                               {"clf__method": ["beta"], "clf__method_args": [None, {"eps": 1e-6}]}],
                         cv=StratifiedKFold(3), scoring=scorer, error_score="raise")
     grid.fit(X, y)
     assert grid.best_params_["clf__method"] in ("platt", "beta")
@@ -430,9 +430,15 @@ def test_multiclass_metrics_equal_the_functions(multi_preds):
     assert maximum_mean_calibration_error(y, P) == pc.mmce(P, c)
     letters = np.array(list("abcd"))[y]
     assert squared_kernel_calibration_error(letters, P) == pc.skce(P, c)
-    # a subset without class "d" needs labels= to name the columns
+    # a subset without class "d" needs labels= to name the columns; R's
+    # equivalent is a factor with all four levels (integer codes 1..3 would
+    # make R count three classes and stop)
+    import pandas as pd
     sub = y < 3
+    factor = pd.Categorical(letters[sub], categories=list("abcd"))
     assert expected_calibration_error(letters[sub], P[sub], labels=list("abcd")) == \
+        pc.ece(P[sub], factor)
+    with pytest.raises(ValueError, match="3 classes but the input has 4 columns"):
         pc.ece(P[sub], c[sub])
 
 
