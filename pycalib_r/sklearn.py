@@ -213,6 +213,44 @@ def _labels_to_index(y, classes: np.ndarray) -> np.ndarray:
     return idx
 
 
+def _as_float_array(X) -> np.ndarray:
+    """``check_array(X, ensure_2d=False, dtype=float64)``, without its fixed cost for a plain array.
+
+    scikit-learn's check costs about 0.1 ms whatever the size, which is more
+    than 10% of a histogram fit on 20,000 rows; a float64 ndarray needs only
+    the finiteness test, with scikit-learn's message.
+    """
+    if isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim in (1, 2) and X.size:
+        if not np.isfinite(X).all():
+            kind = "NaN" if np.isnan(X).any() else "infinity or a value too large for dtype('float64')"
+            raise ValueError(f"Input X contains {kind}.")
+        return X
+    return check_array(X, ensure_2d=False, dtype=np.float64, input_name="X")
+
+
+def _encode_labels(y: np.ndarray):
+    """``np.unique(y, return_inverse=True)`` after scikit-learn's target check.
+
+    Integer and bool labels (never continuous, so the check has nothing to
+    refuse) take a counting path that is linear in n: on 100,000 rows the
+    sort of ``np.unique`` would cost more than histogram binning itself.
+    """
+    if y.dtype.kind in "iub" and y.size:
+        yi = y.astype(np.int64, copy=False)
+        lo, hi = int(yi.min()), int(yi.max())
+        if lo == 0 and hi == 1:  # the common 0/1 (or bool) case: no counting needed
+            return np.array([0, 1]).astype(y.dtype), yi
+        if hi - lo <= 2 * y.size + 1024:  # bounded memory whatever the labels
+            present = np.bincount(yi - lo) > 0
+            classes = (np.flatnonzero(present) + lo).astype(y.dtype)
+            if lo == 0 and present.all():
+                return classes, yi
+            lookup = np.cumsum(present) - 1
+            return classes, lookup[yi - lo]
+    check_classification_targets(y)
+    return np.unique(y, return_inverse=True)
+
+
 def _one_class(classes) -> str:
     return (f"y has one class only ({classes.tolist()[0]!r}); calibration needs at least two "
             "classes, each present in the data.")
@@ -316,7 +354,7 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
         return method, args
 
     def _validate_X(self, X, reset):
-        X = check_array(X, ensure_2d=False, dtype=np.float64, input_name="X")
+        X = _as_float_array(X)
         if X.ndim == 1 and not reset and self.n_features_in_ != 1:
             raise ValueError(
                 f"Expected 2D array with {self.n_features_in_} columns, got 1D array instead. "
@@ -379,11 +417,10 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
         """
         method, args = self._resolved()
         X = self._validate_X(X, reset=True)
-        y = column_or_1d(y, warn=True)
-        check_classification_targets(y)
+        y = y if isinstance(y, np.ndarray) and y.ndim == 1 else column_or_1d(y, warn=True)
         if y.shape[0] != X.shape[0]:
             raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} labels.")
-        classes, codes = np.unique(y, return_inverse=True)
+        classes, codes = _encode_labels(y)
         if classes.size < 2:
             raise ValueError(_one_class(classes))
         Xf = self._form(X, method, args, classes.size)
