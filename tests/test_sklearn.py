@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -513,3 +514,57 @@ def test_module_docstring_table_names_every_method():
     import pycalib_r.sklearn as sk
     for m in sk.METHODS:
         assert f'``"{m}"``' in sk.__doc__
+
+
+def test_label_encodings_agree_with_np_unique():
+    from pycalib_r.sklearn import _encode_labels
+
+    for y in (np.array([1, -1, 1, -1]), np.array([5, 2, 9, 2]), np.array([True, False, True]),
+              np.array([0, 1, 1, 0], dtype=np.uint8), np.array([3.0, 1.0, 3.0]),
+              np.array(["b", "a", "b"]), np.array([10**12, 0, 10**12])):
+        classes, codes = _encode_labels(y)
+        ref_classes, ref_codes = np.unique(y, return_inverse=True)
+        assert classes.dtype == ref_classes.dtype and (classes == ref_classes).all()
+        assert (codes == ref_codes).all()
+    with pytest.raises(ValueError, match="continuous"):
+        ProbcalCalibrator().fit([0.1, 0.4, 0.5], np.array([0.5, 1.5, 0.5]))
+
+
+def test_nonfinite_input_is_refused():
+    with pytest.raises(ValueError, match="Input X contains NaN"):
+        ProbcalCalibrator().fit(np.array([0.1, np.nan, 0.5]), [0, 1, 0])
+    with pytest.raises(ValueError, match="Input X contains infinity"):
+        ProbcalCalibrator().fit(np.array([0.1, np.inf, 0.5]), [0, 1, 0])
+
+
+@pytest.mark.r_parity
+def test_wrapper_matches_probcal_in_r(probcal_r, binary_preds, multi_preds):
+    """The wrapper on real out-of-fold predictions against R's probcal, run live."""
+    from tests.conftest import r_assign
+
+    P, z, y = binary_preds
+    p = P[:, 1]
+    names = np.where(y == 1, "yes", "no")
+    r_assign(probcal_r, p=p, z=z, y=y.astype(np.int64))
+    grid = np.linspace(0, 1, 101)
+    zgrid = np.linspace(z.min() - 1, z.max() + 1, 101)
+    r_assign(probcal_r, grid=grid, zgrid=zgrid)
+    cases = [("platt", {}, z, zgrid, "predict(cal_platt(z, y), zgrid)", 1e-10),
+             ("isotonic", {}, p, grid, "predict(cal_isotonic(p, y), grid)", 1e-12),
+             ("histogram", {"bins": 8}, p, grid, "predict(cal_histogram(p, y, bins = 8), grid)", 1e-12),
+             ("beta", {}, p, grid, "suppressWarnings(predict(cal_beta(p, y), grid))", 1e-10)]
+    for method, args, x, new, r_expr, tol in cases:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # beta's glm warning, as R's
+            ours = ProbcalCalibrator(method=method, **args).fit(x, names).predict_proba(new)[:, 1]
+        theirs = np.asarray(probcal_r.r(r_expr), dtype=float)
+        diff = np.max(np.abs(ours - theirs) / np.maximum(np.abs(theirs), 1e-300))
+        print(f"{method}: largest relative difference from R {diff:.3g}")
+        assert diff <= tol, (method, diff)
+    Pm, Zm, ym = multi_preds
+    r_assign(probcal_r, Pm=Pm, Zm=Zm, ym=(ym + 1).astype(np.int64))
+    ours = ProbcalCalibrator(method="temperature").fit(Zm, ym).predict_proba(Zm)
+    theirs = np.asarray(probcal_r.r("predict(cal_temperature(Zm, ym), Zm)"), dtype=float)
+    diff = np.max(np.abs(ours - theirs) / np.maximum(theirs, 1e-300))
+    print(f"multiclass temperature: largest relative difference from R {diff:.3g}")
+    assert diff <= 1e-10
