@@ -19,20 +19,16 @@ by this module only; ``import pycalib_r`` does not import it.
 
 Which input each method takes
 -----------------------------
-========================  =====================================  ==============================
-method                    binary problem                         K > 2 classes
-========================  =====================================  ==============================
-``"platt"``               a score vector (column 2 of an n x 2   ``cal_ovr(method = "platt")``
-                          ``predict_proba``)                     on an n x K matrix
-``"beta"``, ``"isotonic"``,  a probability vector (same)         ``cal_ovr(method = ...)``
-``"histogram"``
-``"temperature"``         a logit vector, or an n x 2 logit      an n x K logit matrix
-                          matrix (R's matrix branch)
-``"vector_scaling"``      an n x 2 logit matrix                  an n x K logit matrix
-``"dirichlet"``           an n x 2 probability matrix            an n x K probability matrix
-``"ovr"``                 an n x 2 matrix                        an n x K matrix
-``"cv"``                  as its ``calibration_method``          as its ``calibration_method``
-========================  =====================================  ==============================
+- ``"platt"``: binary, a score vector (the second column of an n x 2
+  ``predict_proba``); K > 2 classes, ``cal_ovr(method = "platt")`` on an
+  n x K matrix.
+- ``"beta"``, ``"isotonic"``, ``"histogram"``: the same with probabilities.
+- ``"temperature"``: a logit vector, or an n x K logit matrix (R's matrix
+  branch, also for K = 2).
+- ``"vector_scaling"``: an n x K logit matrix (K = 2 for a binary problem).
+- ``"dirichlet"``: an n x K probability matrix.
+- ``"ovr"``: an n x K matrix, as its ``base_method`` takes.
+- ``"cv"``: as its ``calibration_method`` takes.
 
 The binary methods of R (platt, beta, isotonic, histogram) have no
 multiclass form in R; given K > 2 classes they are fitted one-vs-rest with
