@@ -426,10 +426,13 @@ def r_int_mean(x) -> float:
 def r_rowsums(m) -> np.ndarray:
     """R ``rowSums()`` of a double matrix: per-row long-double accumulation over columns."""
     mat = np.asarray(m, dtype=np.float64)
-    acc = np.zeros(mat.shape[0], dtype=_LD)
-    for j in range(mat.shape[1]):
-        acc += mat[:, j]
-    return acc.astype(np.float64)
+    if mat.shape[0] < 2:
+        return np.cumsum(mat, axis=1, dtype=_LD)[:, -1].astype(np.float64) if mat.shape[1] else \
+            np.zeros(mat.shape[0])
+    # Columns as the rows of a C-contiguous array: numpy reduces that
+    # leading axis one vectorised add per column, in column order, which is
+    # R's accumulation (pairwise summation applies only along the fastest axis).
+    return np.add.reduce(np.ascontiguousarray(mat.T, dtype=_LD), axis=0).astype(np.float64)
 
 
 def col_sums(m: np.ndarray) -> np.ndarray:
@@ -524,7 +527,9 @@ def softmax(x) -> np.ndarray:
     R: ``m <- apply(x, 1, max); z <- exp(x - m); z / rowSums(z)``.
     """
     mat = np.asarray(x, dtype=np.float64)
-    z = r_exp(mat - mat.max(axis=1, keepdims=True))
+    # The row maxima down the transposed copy: exact in any order, and one
+    # vectorised pass instead of a short reduction per row.
+    z = r_exp(mat - np.maximum.reduce(np.ascontiguousarray(mat.T), axis=0)[:, None])
     return z / r_rowsums(z)[:, None]
 
 

@@ -39,7 +39,7 @@ import numpy as np
 from .._errors import ProbcalError
 from ._base import softmax
 
-__all__ = ["vmmin", "SoftmaxCache", "brent_fmin", "optim_brent"]
+__all__ = ["vmmin", "SoftmaxCache", "brent_fmin", "optim_brent", "seq_colsums"]
 
 _DBL_EPS = 2.220446049250313e-16
 _DBL_MAX = 1.7976931348623157e308
@@ -59,29 +59,26 @@ _RELTEST = 10.0
 # ---------------------------------------------------------------------------
 
 
-def _seq_colsums(terms: np.ndarray) -> np.ndarray:
-    """Column sums accumulated top to bottom from 0.0, as C's ``s += ...`` loop.
+def seq_colsums(terms: np.ndarray) -> np.ndarray:
+    """Sums over axis 0 accumulated first to last, as C's ``s = 0; s += ...`` loop.
 
-    A leading zero row keeps the first addition (and so the sign of a zero
-    result) the loop's; ``cumsum`` adds strictly in order (down axis 0 it is
-    also one vectorised add per row), so every column is the loop's
-    double-precision sum bit for bit.
+    Bit for bit the loop's double-precision sum. numpy reduces an axis that
+    is not the fastest-varying one with one vectorised add per slice, in
+    order (pairwise summation is used only along the fastest axis in
+    memory), so a C-contiguous array whose trailing axes hold more than one
+    element is summed in order; anything else goes through ``cumsum``,
+    which is sequential by definition. Adding 0.0 gives a zero result the
+    loop's sign (+0), the only thing that starting from 0.0 changes.
     """
-    padded = np.zeros((terms.shape[0] + 1,) + terms.shape[1:])
-    padded[1:] = terms
-    return np.cumsum(padded, axis=0)[-1]
+    terms = np.ascontiguousarray(terms)
+    if terms.ndim >= 2 and terms[0].size > 1:
+        return np.add.reduce(terms, axis=0) + 0.0
+    return np.cumsum(terms, axis=0)[-1] + 0.0
 
 
 def _seq_sum(terms: np.ndarray) -> float:
     """One sequential sum from 0.0 (see :func:`_seq_colsums`)."""
-    return float(_seq_colsums(terms))
-
-
-def _symmetric(lower: np.ndarray) -> np.ndarray:
-    """The symmetric matrix whose lower triangle (diagonal included) is ``lower``'s."""
-    low = np.tril(lower)
-    return low + np.tril(low, -1).T
-
+    return float(seq_colsums(terms))
 
 
 def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: float = _ABSTOL):
@@ -141,17 +138,18 @@ def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: flo
     g = g_of(b)
     iteration = 1
     ilast = gradcount
-    B = np.eye(n)  # only the lower triangle is read, as in R
+    # R stores the lower triangle B[i][j], j <= i, and reads B[j][i] above
+    # the diagonal: ``sym`` is that symmetric matrix, each entry of the lower
+    # triangle mirrored (the same double, so row i's terms are column i's).
+    lower = np.tri(n, dtype=bool)
+    sym = np.eye(n)
     count = 0
     while True:
         if ilast == gradcount:
-            B = np.eye(n)
+            sym = np.eye(n)
         X = b.copy()
         c = g.copy()
-        # R's loops read B[i][j] for j <= i and B[j][i] above the diagonal;
-        # that matrix is symmetric, so row i's terms are column i's.
-        sym = _symmetric(B)
-        t = _seq_colsums(-(sym * g[:, None]))
+        t = seq_colsums(-(sym * g[:, None]))
         gradproj = _seq_sum(t * g)
 
         if gradproj < 0.0:
@@ -181,12 +179,12 @@ def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: flo
                 c = g - c
                 D1 = _seq_sum(t * c)
                 if D1 > 0:
-                    X = _seq_colsums(sym * c[:, None])
+                    X = seq_colsums(sym * c[:, None])
                     D2 = 1.0 + _seq_sum(X * c) / D1
                     # (D2 t_i) t_j - X_i t_j - t_i X_j, as R's left-to-right C expression.
                     upd = ((D2 * t)[:, None] * t[None, :] - X[:, None] * t[None, :]
                            - t[:, None] * X[None, :]) / D1
-                    B = B + np.tril(upd)
+                    sym = sym + np.where(lower, upd, upd.T)
                 else:
                     ilast = gradcount
             else:
