@@ -76,6 +76,7 @@ _TILE = 2048
 _STRIP_ELEMENTS = 1 << 16
 # The whole canonical matrix is kept while it takes at most this (n <= 5,792).
 _FULL_BYTES = 256 << 20
+_FLOPS_PER_BLOCK = 1 << 30
 # A whole (replicates x n) weight block for the canonical form, if it fits.
 _CANONICAL_WEIGHTS_BYTES = 256 << 20
 # Elements of a (replicates x n) block of scalar-kernel weights (32 MB).
@@ -145,6 +146,50 @@ def _scan_inclusive(rs: np.ndarray, x: np.ndarray, h: float) -> np.ndarray:
     return x
 
 
+def stable_argsort(x):
+    """``np.argsort(x, kind="stable")`` and the sorted values, for finite doubles.
+
+    The order is by (value, index) exactly as the stable argsort's, found
+    about twice as fast for long inputs: each value's order-preserving bit
+    pattern keeps its high bits, the index fills the low ones, and the
+    resulting integers are sorted as plain values (numpy's vectorised sort).
+    Values that agree in those high bits but differ below them are then put
+    in order by a stable sort of just those few runs.
+    """
+    x = np.asarray(x, dtype=np.float64).ravel()
+    n = x.size
+    if n < 2:
+        return np.arange(n), x + 0.0
+    shift = np.uint64(max(1, (n - 1).bit_length()))
+    if np.signbit(x).any():
+        x = x + 0.0  # -0.0 ties with 0.0, as it compares
+        bits = x.view(np.uint64)
+        # Order-preserving map of doubles onto unsigned integers.
+        key = np.where(np.signbit(x), ~bits, bits | np.uint64(1 << 63)) >> shift
+    else:
+        key = x.view(np.uint64) >> shift  # nonnegative doubles order as their bits
+    key <<= shift
+    key |= np.arange(n, dtype=np.uint64)
+    key.sort()
+    order = (key & np.uint64((1 << int(shift)) - 1)).view(np.int64)
+    key >>= shift
+    xs = x[order]
+    # Within a run of equal high bits the index order is right unless the
+    # values descend somewhere; only such runs are re-sorted (ties never are).
+    bad = np.flatnonzero((key[1:] == key[:-1]) & (xs[1:] < xs[:-1]))
+    if bad.size:
+        lo = np.unique(np.searchsorted(key, key[bad], side="left"))
+        hi = np.searchsorted(key, key[lo], side="right")
+        widths = hi - lo
+        members = np.repeat(lo - np.cumsum(widths) + widths, widths) + np.arange(int(widths.sum()))
+        run_of = np.repeat(np.arange(lo.size), widths)
+        sub = order[members]
+        fixed = sub[np.lexsort((sub, xs[members], run_of))]
+        order[members] = fixed
+        xs[members] = x[fixed]
+    return order, xs
+
+
 class ScalarKernel:
     """The scalar kernel h_ij = a_i a_j exp(-|r_i - r_j| / h), a = c - r.
 
@@ -174,8 +219,7 @@ class ScalarKernel:
         a = np.asarray(a, dtype=np.float64)
         self._r_given = r
         self._a_given = a
-        self.order = np.argsort(r, kind="stable")
-        self.r = r[self.order]
+        self.order, self.r = stable_argsort(r)
         self.a = a[self.order]
         self.h = float(h)
         self.n = r.size
@@ -402,12 +446,14 @@ def scalar_pair_terms(r, e, h: float, i, j) -> np.ndarray:
 # Canonical form.
 # ---------------------------------------------------------------------------
 
-def _sq_dist_tile(pi: np.ndarray, pj: np.ndarray) -> np.ndarray:
+def _sq_dist_tile(pi: np.ndarray, pj: np.ndarray, h: Optional[float] = None) -> np.ndarray:
     """Squared Euclidean distances between the rows of two blocks, from differences.
 
-    Each entry is sum_k (pi_k - pj_k)^2 added in column order. The work goes
-    in strips of rows small enough to stay in cache while all K columns are
-    added (an entry's arithmetic does not depend on the strip).
+    Each entry is sum_k (pi_k - pj_k)^2 added in column order. With ``h``,
+    the entries become exp(-(sqrt(d2) / h)), the kernel factor. The work
+    goes in strips of rows small enough to stay in cache through all K
+    columns and the elementwise steps (an entry's arithmetic does not depend
+    on the strip).
     """
     a, b = pi.shape[0], pj.shape[0]
     out = np.empty((a, b))
@@ -424,6 +470,10 @@ def _sq_dist_tile(pi: np.ndarray, pj: np.ndarray) -> np.ndarray:
             np.subtract(pi[r0:r1, k:k + 1], pjt[k], out=t)
             np.multiply(t, t, out=t)
             o += t
+        if h is not None:
+            np.sqrt(o, out=o)
+            o /= -h  # -(d / h): negation is exact, as R's -distance / bandwidth
+            np.exp(o, out=o)
     return out
 
 
@@ -509,7 +559,10 @@ class CanonicalKernel:
         return canonical_pair_terms(self.p, self.u, self.h, i, j)
 
     def batch_rows(self, n_total: int) -> int:
-        return max(1, min(n_total, _CANONICAL_WEIGHTS_BYTES // (8 * max(self.n, 1))))
+        # Bounded memory, and matrix products short enough (about 2^30
+        # multiply-adds, a fraction of a second) for Ctrl-C between them.
+        n = max(self.n, 1)
+        return max(1, min(n_total, _CANONICAL_WEIGHTS_BYTES // (8 * n), _FLOPS_PER_BLOCK // (n * n)))
 
     # -- tiles -----------------------------------------------------------------
     def _build_full(self) -> np.ndarray:
@@ -533,10 +586,7 @@ class CanonicalKernel:
             sa = slice(a, min(a + t, n))
             for b in range(a, n, t):
                 sb = slice(b, min(b + t, n))
-                d = _sq_dist_tile(self.p[sa], self.p[sb])
-                np.sqrt(d, out=d)
-                d /= -self.h  # -(d / h): negation is exact, as R's -distance / bandwidth
-                np.exp(d, out=d)
+                d = _sq_dist_tile(self.p[sa], self.p[sb], self.h)
                 d *= self.u[sa] @ self.u[sb].T
                 if a == b:
                     np.fill_diagonal(d, 0.0)
