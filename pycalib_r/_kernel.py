@@ -32,6 +32,7 @@ precision of close rows.
 from __future__ import annotations
 
 import math
+import os
 from typing import NamedTuple, Optional
 
 import numpy as np
@@ -77,6 +78,8 @@ _STRIP_ELEMENTS = 1 << 16
 # The whole canonical matrix is kept while it takes at most this (n <= 5,792).
 _FULL_BYTES = 256 << 20
 _FLOPS_PER_BLOCK = 1 << 30
+# Threads computing canonical tiles (the machine's cores, at most 4).
+_WORKERS = max(1, min(4, os.cpu_count() or 1))
 # A whole (replicates x n) weight block for the canonical form, if it fits.
 _CANONICAL_WEIGHTS_BYTES = 256 << 20
 # Elements of a (replicates x n) block of scalar-kernel weights (32 MB).
@@ -579,18 +582,43 @@ class CanonicalKernel:
             self._offdiag = total
         return self._full
 
+    def _tile(self, sa: slice, sb: slice) -> np.ndarray:
+        d = _sq_dist_tile(self.p[sa], self.p[sb], self.h)
+        d *= self.u[sa] @ self.u[sb].T
+        if sa.start == sb.start:
+            np.fill_diagonal(d, 0.0)
+        return d
+
     def _tiles(self):
-        """Yield (slice I, slice J, H_IJ) for I <= J; the diagonal of H_II is zero."""
+        """Yield (slice I, slice J, H_IJ) for I <= J, in order; the diagonal of H_II is zero.
+
+        Tiles are computed by up to ``_WORKERS`` threads (numpy releases the
+        GIL in its loops), at most that many ahead of the consumer, so the
+        memory stays a few tiles; each tile is one thread's, and the consumer
+        sees them in the same order, so every sum is the same as computed
+        serially.
+        """
         n, t = self.n, self.tile
-        for a in range(0, n, t):
-            sa = slice(a, min(a + t, n))
-            for b in range(a, n, t):
-                sb = slice(b, min(b + t, n))
-                d = _sq_dist_tile(self.p[sa], self.p[sb], self.h)
-                d *= self.u[sa] @ self.u[sb].T
-                if a == b:
-                    np.fill_diagonal(d, 0.0)
-                yield sa, sb, d
+        pairs = [(slice(a, min(a + t, n)), slice(b, min(b + t, n)))
+                 for a in range(0, n, t) for b in range(a, n, t)]
+        if len(pairs) == 1 or _WORKERS < 2:
+            for sa, sb in pairs:
+                yield sa, sb, self._tile(sa, sb)
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=_WORKERS) as pool:
+            pending = []
+            nxt = 0
+            try:
+                for sa, sb in pairs:
+                    while nxt < len(pairs) and len(pending) < _WORKERS:
+                        pending.append(pool.submit(self._tile, *pairs[nxt]))
+                        nxt += 1
+                    yield sa, sb, pending.pop(0).result()
+            finally:
+                for fut in pending:
+                    fut.cancel()
 
     def pair_distances(self):
         """Yield the distance tiles of the pairs i < j (flattened)."""
