@@ -544,6 +544,16 @@ def binary_log_loss(p, y, eps: float = 1e-15) -> float:
     """probcal's internal ``binary_log_loss()``: summed (not averaged) cross-entropy."""
     p = clip_eps(np.asarray(p, dtype=np.float64), eps)
     y = np.asarray(y, dtype=np.float64)
+    ones = y == 1
+    if np.all(ones | (y == 0)):
+        # 0/1 labels: each term y log(p) + (1 - y) log1p(-p) is exactly the
+        # one logarithm its label keeps (the other is a signed zero added to
+        # a nonzero number, as both logarithms are nonzero after clipping),
+        # so only that one is computed.
+        terms = np.empty_like(p)
+        terms[ones] = r_log(p[ones])
+        terms[~ones] = r_log1p(-p[~ones])
+        return -r_sum(terms)
     return -r_sum(y * r_log(p) + (1 - y) * r_log1p(-p))
 
 
