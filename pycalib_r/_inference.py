@@ -366,11 +366,37 @@ def _counts(idx: np.ndarray, n: int) -> np.ndarray:
 
 def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonical", *,
              data_name=None, rng=None, progress=True):
-    """Kernel calibration test (Widmann, Lindsten & Zachariah 2019).
+    r"""Kernel calibration test (Widmann, Lindsten & Zachariah 2019).
 
     R equivalent: ``probcal::cal_test(p, y, method = c("bootstrap",
     "asymptotic"), bandwidth = 0.2, n_boot = 999, type = c("canonical",
     "confidence"))``.
+
+    H0: the model is calibrated (in the sense of ``type``), tested with the
+    SKCE of :func:`skce` and its kernel terms h_ij.
+
+    *Bootstrap* (the default): the statistic is S = sum_{i != j} h_ij /
+    (n (n - 1)) (SKCE_uq). Each replicate draws Rademacher signs w_i = +-1
+    (R's ``sample(c(-1, 1), n, replace = TRUE)``) and computes
+    S*_b = sum_{i != j} w_i w_j h_ij / (n (n - 1)): an *uncentred* wild
+    bootstrap of the degenerate U-statistic (the h_ij are used as they are,
+    not re-centred), which under H0 mimics S's null distribution. The
+    p-value is
+
+    .. math:: p = \frac{1 + \#\{b : S^*_b \ge S - \tau\}}{B + 1},
+              \qquad \tau = 10^{-12} \cdot \mathrm{mean}_i |h_{ii}|,
+
+    so it is never 0, and the tie tolerance tau makes replicates equal to S
+    up to rounding (for instance all signs equal, S*_b = S exactly in exact
+    arithmetic) count as exceeding it, whatever the order of the sums.
+
+    *Asymptotic*: with the m = floor(n/2) disjoint pair terms
+    t_i = h_{2i-1, 2i}, z = sqrt(m) mean(t) / sd(t) (SKCE_ul over its
+    standard error) and p = P(Z > z) for a standard normal Z (R's upper
+    tail, bit for bit). No random numbers are drawn.
+
+    ``type = "classwise"`` is refused: the average of per-class statistics
+    has no null distribution of this form.
 
     Parameters
     ----------
@@ -399,6 +425,15 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     Returns
     -------
     CalTest
+
+    References
+    ----------
+    D. Widmann, F. Lindsten and D. Zachariah (2019). Calibration tests in
+    multi-class classification: a unifying framework. Advances in Neural
+    Information Processing Systems 32.
+
+    M. A. Arcones and E. Gine (1992). On the bootstrap of U and V
+    statistics. The Annals of Statistics 20(2), 655-674.
 
     Examples
     --------

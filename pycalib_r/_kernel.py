@@ -988,10 +988,45 @@ def skce_from_data(data: KernelData, h, estimator: str) -> float:
 
 
 def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
-    """Squared kernel calibration error (Widmann, Lindsten & Zachariah 2019).
+    r"""Squared kernel calibration error (Widmann, Lindsten & Zachariah 2019).
 
     R equivalent: ``probcal::skce(p, y, estimator = c("uq", "ul", "biased"),
     bandwidth = 0.2, type = c("canonical", "confidence", "classwise"))``.
+
+    The SKCE is the squared norm of the calibration error in the RKHS of a
+    matrix-valued kernel; with h_ij the kernel term of observations i and j,
+
+    * scalar form (binary input, ``type = "confidence"``, and each class of
+      ``"classwise"``): h_ij = e_i e_j exp(-|r_i - r_j| / h), with
+      r the predicted probability (or top-label confidence), c the 0/1
+      outcome (or "top label correct"), and e = c - r;
+    * canonical form (matrix input): h_ij = exp(-||p_i - p_j|| / h)
+      <u_i, u_j> with u_i = onehot(y_i) - p_i.
+
+    The three estimators are
+
+    .. math::
+
+        \widehat{\mathrm{SKCE}}_{uq} = \frac{1}{n(n-1)} \sum_{i \ne j} h_{ij},
+        \qquad
+        \widehat{\mathrm{SKCE}}_{b} = \frac{1}{n^2} \sum_{i, j} h_{ij},
+        \qquad
+        \widehat{\mathrm{SKCE}}_{ul} = \frac{1}{\lfloor n/2 \rfloor}
+            \sum_{i=1}^{\lfloor n/2 \rfloor} h_{2i-1, 2i}:
+
+    the quadratic unbiased U-statistic, the biased V-statistic (never
+    negative; ``mmce`` is its square root for the top label), and the linear
+    unbiased estimator over the disjoint pairs (1, 2), (3, 4), ... in the
+    order given (O(n), and asymptotically normal, which ``cal_test(method =
+    "asymptotic")`` uses). uq and ul are unbiased, so they can be negative
+    for a calibrated model. ``"classwise"`` is the mean over classes of the
+    one-vs-rest scalar SKCE.
+
+    Relation to other conventions: for binary input this is half of
+    CalibrationErrors.jl's SKCE for Bernoulli predictions with the same
+    kernel on p (there the two-class residuals give <u_i, u_j> = 2 e_i e_j).
+    The scalar sums are O(n log n) without an n x n matrix; the canonical one
+    is O(n^2) in bounded tiles.
 
     Parameters
     ----------
@@ -1004,16 +1039,21 @@ def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
         Quadratic unbiased (pairs i != j), linear unbiased (disjoint pairs
         (1, 2), (3, 4), ...), or the biased V-statistic (all i, j).
     bandwidth : float or "median"
-        Laplacian kernel bandwidth, or the median of the positive pairwise
-        distances of the form used.
+        Laplacian kernel bandwidth h, or R's ``median()`` of the positive
+        pairwise distances of the form used (computed exactly).
     type : {"canonical", "confidence", "classwise"}
-        Multiclass form; ignored for binary input. "classwise" is the mean
-        over classes of the one-vs-rest scalar SKCE.
+        Multiclass form; ignored for binary input.
 
     Returns
     -------
     float
         The estimate (uq and ul can be negative).
+
+    References
+    ----------
+    D. Widmann, F. Lindsten and D. Zachariah (2019). Calibration tests in
+    multi-class classification: a unifying framework. Advances in Neural
+    Information Processing Systems 32.
 
     Examples
     --------
