@@ -87,6 +87,8 @@ _BATCH_ELEMENTS = 1 << 22
 # Above this many points one weight vector is summed by blocks (O(n) and
 # interruptible) instead of the doubling scan (O(n log n) memory traffic).
 _SCAN_MAX = 1 << 17
+# Blocks handled at once by the long single-vector sum (at most 2^18 padded points).
+_GROUP = 256
 # Largest candidate set enumerated explicitly by the exact median selection.
 _ENUM_CAP = 1 << 21
 _SAMPLE = 1 << 17
@@ -279,27 +281,45 @@ class ScalarKernel:
 
     def _lower_blocked(self) -> Optional[float]:
         """``lower()`` for long inputs: the block sums of ``weighted_lower`` for
-        the single weight vector 1, built block by block (O(n), no stored
-        blocks, interruptible between blocks). None if the blocks would be tiny."""
+        the single weight vector 1, a group of blocks at a time as padded
+        rows (O(n), bounded memory, interruptible between groups). None if
+        the blocks would be tiny."""
         rs, a, h, n = self.r, self.a, self.h, self.n
         bounds = self._block_bounds()
         if bounds is None:
             return None
+        starts = np.array([s for s, _ in bounds], dtype=np.int64)
+        ends = np.array([e for _, e in bounds], dtype=np.int64)
+        within = np.empty(starts.size)
+        head = np.empty(starts.size)
+        tail = np.empty(starts.size)
+        decay = np.empty(starts.size)
+        for g0 in range(0, starts.size, _GROUP):
+            st, en = starts[g0:g0 + _GROUP], ends[g0:g0 + _GROUP]
+            width = int((en - st).max())
+            idx = st[:, None] + np.arange(width)[None, :]
+            valid = idx < en[:, None]
+            # Padding repeats the block's last point with weight 0, so every
+            # exponent stays within the block's span.
+            idx = np.minimum(idx, (en - 1)[:, None])
+            ri = rs[idx]
+            ai = np.where(valid, a[idx], 0.0)
+            r0 = ri[:, :1]
+            c = 0.5 * (r0 + rs[en - 1][:, None])
+            cum = np.cumsum(ai * np.exp((ri - c) / h), axis=1)
+            v = ai[:, 1:] * np.exp(-((ri[:, 1:] - c) / h))
+            within[g0:g0 + st.size] = np.einsum("ij,ij->i", v, cum[:, :-1])
+            head[g0:g0 + st.size] = np.einsum("ij,ij->i", ai, np.exp(-((ri - r0) / h)))
+            nxt = rs[np.minimum(en, n - 1)][:, None]
+            tail[g0:g0 + st.size] = np.einsum("ij,ij->i", ai, np.exp(-((nxt - ri) / h)))
+            decay[g0:g0 + st.size] = np.exp(-((nxt[:, 0] - r0[:, 0]) / h))
         total = 0.0
         carry = 0.0
-        for s, e in bounds:
-            ri = rs[s:e]
-            ai = a[s:e]
-            if s > 0:
-                total += carry * float(np.dot(ai, np.exp(-((ri - ri[0]) / h))))
-            if e - s > 1:
-                c = 0.5 * (ri[0] + ri[-1])
-                cum = np.cumsum(ai * np.exp((ri - c) / h))
-                v1 = ai[1:] * np.exp(-((ri[1:] - c) / h))
-                total += float(np.dot(v1, cum[:-1]))
-            if e < n:
-                q = float(np.dot(ai, np.exp(-((rs[e] - ri) / h))))
-                carry = carry * math.exp(-((rs[e] - ri[0]) / h)) + q
+        for k in range(starts.size):
+            if k > 0:
+                total += carry * float(head[k])
+            total += float(within[k])
+            carry = carry * float(decay[k]) + float(tail[k])
         return total
 
     def total(self) -> float:

@@ -207,7 +207,7 @@ def main(argv=None) -> int:
         rr.put("yy", y2)
         t_r = rr.time("skce(pp, yy)")
         t_py = best_time(lambda: pc.skce(p2, y2), repeat)
-        note = f"R {t_r:.2f} s at 4,000 rows (n x n matrix) vs {t_py * 1000:.1f} ms: {t_r / t_py:.0f}x"
+        note = f"{t_r:.2f} s at 4,000 rows (n x n matrix) vs {t_py * 1000:.1f} ms: {t_r / t_py:.0f}x"
     rep.target("`skce`, 1,000,000 binary rows", f"{t:.2f} s", note, "target < 2 s", t < 2.0)
 
     # -- cal_test bootstrap, binary -------------------------------------------------------
