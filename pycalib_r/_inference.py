@@ -30,16 +30,13 @@ from ._format import cli_h1, format_pval, format_r, sprintf_pct1
 from ._kernel import (
     ESTIMATORS,
     SKCE_TYPES,
-    CanonicalKernel,
     KernelData,
-    ScalarKernel,
-    canonical_pair_terms,
-    canonical_residuals,
     kernel_data,
+    kernels,
     r_mean,
+    resample_data,
     r_sd,
     resolve_bandwidth,
-    scalar_pair_terms,
     skce,
     skce_from_data,
 )
@@ -58,8 +55,6 @@ CI_METRICS = ("ece", "skce", "mmce", "mce", "ace")
 # wild bootstrap's weights, 8 MB for resample counts (cache-friendlier).
 _BATCH_ELEMENTS = 1 << 22
 _COUNT_ELEMENTS = 1 << 20
-# A whole (replicates x n) weight matrix for the canonical form, if it fits.
-_CANONICAL_WEIGHTS_BYTES = 256 << 20
 
 _TARGETS = {
     "binary": "binary calibration",
@@ -364,11 +359,37 @@ def _counts(idx: np.ndarray, n: int) -> np.ndarray:
 
 def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonical", *,
              data_name=None, rng=None, progress=True):
-    """Kernel calibration test (Widmann, Lindsten & Zachariah 2019).
+    r"""Kernel calibration test (Widmann, Lindsten & Zachariah 2019).
 
     R equivalent: ``probcal::cal_test(p, y, method = c("bootstrap",
     "asymptotic"), bandwidth = 0.2, n_boot = 999, type = c("canonical",
     "confidence"))``.
+
+    H0: the model is calibrated (in the sense of ``type``), tested with the
+    SKCE of :func:`skce` and its kernel terms h_ij.
+
+    *Bootstrap* (the default): the statistic is S = sum_{i != j} h_ij /
+    (n (n - 1)) (SKCE_uq). Each replicate draws Rademacher signs w_i = +-1
+    (R's ``sample(c(-1, 1), n, replace = TRUE)``) and computes
+    S*_b = sum_{i != j} w_i w_j h_ij / (n (n - 1)): an *uncentred* wild
+    bootstrap of the degenerate U-statistic (the h_ij are used as they are,
+    not re-centred), which under H0 mimics S's null distribution. The
+    p-value is
+
+    .. math:: p = \frac{1 + \#\{b : S^*_b \ge S - \tau\}}{B + 1},
+              \qquad \tau = 10^{-12} \cdot \mathrm{mean}_i |h_{ii}|,
+
+    so it is never 0, and the tie tolerance tau makes replicates equal to S
+    up to rounding (for instance all signs equal, S*_b = S exactly in exact
+    arithmetic) count as exceeding it, whatever the order of the sums.
+
+    *Asymptotic*: with the m = floor(n/2) disjoint pair terms
+    t_i = h_{2i-1, 2i}, z = sqrt(m) mean(t) / sd(t) (SKCE_ul over its
+    standard error) and p = P(Z > z) for a standard normal Z (R's upper
+    tail, bit for bit). No random numbers are drawn.
+
+    ``type = "classwise"`` is refused: the average of per-class statistics
+    has no null distribution of this form.
 
     Parameters
     ----------
@@ -400,31 +421,6 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
 
     Notes
     -----
-    With the pair terms ``h_ij`` of :func:`skce`:
-
-    - **Bootstrap** (default). The statistic is ``T = SKCE_uq``. Replicate
-      ``b`` draws Rademacher signs ``w = sample(c(-1, 1), n, replace = TRUE)``
-      from R's stream and forms::
-
-          T_b = sum over i != j of w_i w_j h_ij / (n (n - 1))
-
-      a wild (multiplier) bootstrap of the *uncentred* pair terms with the
-      diagonal left out, which mimics the null distribution of the degenerate
-      U-statistic (Arcones & Giné 1992). The p-value is::
-
-          (1 + #{b : T_b >= T - tol}) / (n_boot + 1),   tol = 1e-12 * mean(|h_ii|)
-
-      so it is never 0, and a replicate equal to ``T`` up to rounding (all
-      signs equal give ``T`` exactly in exact arithmetic) counts as reaching
-      it. ``statistic`` and ``estimate`` are both ``SKCE_uq``.
-    - **Asymptotic.** With ``m = floor(n / 2)`` disjoint-pair terms
-      ``t_i = h_(2i-1, 2i)``: ``estimate = SKCE_ul = mean(t)``,
-      ``z = sqrt(m) * mean(t) / sd(t)`` (``sd`` with denominator ``m - 1``) and
-      the p-value is the upper normal tail at ``z``, computed directly (R's
-      ``pnorm(z, lower.tail = FALSE)``, not ``1 - pnorm(z)``, which loses small
-      p-values). No random numbers; needs ``n >= 4``; an error when all pair
-      terms are equal.
-
     The null hypothesis is calibration in the chosen sense (binary, strong
     / canonical, or top-label confidence); a small p-value is evidence of
     miscalibration, a large one is not evidence of calibration.
@@ -464,7 +460,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     if method == "bootstrap":
         n_boot = check_bins(n_boot, arg="n_boot")
     data = kernel_data(p, y, type)
-    h = resolve_bandwidth(data, bandwidth)
+    (kern,) = kernels(data, resolve_bandwidth(data, bandwidth))
     target = _TARGETS[data.form]
     n = data.n
 
@@ -473,7 +469,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
             raise ProbcalError("The asymptotic test needs at least four observations.")
         m = n // 2
         i = 2 * np.arange(m)
-        terms = _pair_terms(data, h, i, i + 1)
+        terms = kern.pair_terms(i, i + 1)
         sigma = r_sd(terms)
         if not sigma > 0:
             raise ProbcalError("The asymptotic test is degenerate: all pair terms are equal.")
@@ -492,40 +488,22 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
         raise ProbcalError('Estimator "uq" needs at least two observations.')
     stream = resolve_rng(rng)
     denom = n * (n - 1.0)
+    observed = kern.offdiag() / denom
+    # Replicates equal to `observed` up to rounding count as >= observed.
+    tol = 1e-12 * r_mean(np.abs(kern.diag_terms()))
+    exceed = 0
     null = []  # the bootstrap statistics, kept as res.null_distribution
+    rows = kern.batch_rows(n_boot)
+    done = 0
     with Progress(n_boot, "cal_test", enabled=progress) as bar:
-        if data.form in ("binary", "confidence"):
-            e = data.c - data.r
-            kern = ScalarKernel(data.r, e, h)
-            observed = kern.offdiag() / denom
-            tol = 1e-12 * r_mean(np.abs(e * e))
-            exceed = 0
-            rows = _batch_rows(n, n_boot)
-            done = 0
-            while done < n_boot:
-                b = min(rows, n_boot - done)
-                w = kern.sort_weights(stream.rademacher(b, n)).astype(np.float64)
-                reps = 2.0 * kern.weighted_lower(w) / denom
-                exceed += int(np.count_nonzero(reps >= observed - tol))
-                null.append(reps)
-                done += b
-                bar.advance(b)
-        else:
-            u = canonical_residuals(data.p, data.codes)
-            kern = CanonicalKernel(data.p, u, h)
-            observed = kern.offdiag() / denom
-            tol = 1e-12 * r_mean(np.abs(kern.hdiag))
-            exceed = 0
-            rows = max(1, min(n_boot, _CANONICAL_WEIGHTS_BYTES // (8 * n)))
-            done = 0
-            while done < n_boot:
-                b = min(rows, n_boot - done)
-                w = stream.rademacher(b, n).astype(np.float64)
-                reps = kern.weighted_offdiag(w) / denom
-                exceed += int(np.count_nonzero(reps >= observed - tol))
-                null.append(reps)
-                done += b
-                bar.advance(b)
+        while done < n_boot:
+            b = min(rows, n_boot - done)
+            w = stream.rademacher(b, n).astype(np.float64)
+            reps = kern.weighted_offdiag(w) / denom
+            exceed += int(np.count_nonzero(reps >= observed - tol))
+            null.append(reps)
+            done += b
+            bar.advance(b)
     return CalTest(
         statistic={"SKCE_uq": observed},
         p_value=(1 + exceed) / (n_boot + 1),
@@ -535,14 +513,6 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
         target=target,
         null_distribution=np.concatenate(null),
     )
-
-
-def _pair_terms(data: KernelData, h, i, j) -> np.ndarray:
-    """h_(i, j) for index arrays of one scalar or canonical form."""
-    if data.form in ("binary", "confidence"):
-        return scalar_pair_terms(data.r, data.c - data.r, h, i, j)
-    u = canonical_residuals(data.p, data.codes)
-    return canonical_pair_terms(data.p, u, h, i, j)
 
 
 # ---------------------------------------------------------------------------
@@ -661,35 +631,13 @@ class _KernelEngine:
     """SKCE (or mmce) over resamples with a fixed bandwidth, from counts."""
 
     def __init__(self, data: KernelData, h, estimator: str, mmce: bool = False):
-        self.data = data
+        self.kernels = kernels(data, h)
         self.estimator = estimator
         self.mmce = mmce
-        n = data.n
-        self.n = n
-        if data.form in ("binary", "confidence"):
-            self.scalar = [ScalarKernel(data.r, data.c - data.r, h)]
-            self.scalar_pairs = [(data.r, data.c - data.r, h)]
-        elif data.form == "classwise":
-            self.scalar = []
-            self.scalar_pairs = []
-            for k in range(data.k):
-                rk = data.p[:, k]
-                ek = (data.codes == k + 1).astype(np.float64) - rk
-                self.scalar.append(ScalarKernel(rk, ek, h[k]))
-                self.scalar_pairs.append((rk, ek, h[k]))
-        else:
-            self.scalar = None
-            self.u = canonical_residuals(data.p, data.codes)
-            self.canonical = CanonicalKernel(data.p, self.u, h)
-            self.h = h
+        self.n = data.n
 
     def batch_rows(self, n_boot: int) -> int:
-        if self.scalar is None:
-            if self.estimator == "ul":
-                # The drawn pairs' rows are gathered: (rows, n/2, K) temporaries.
-                return max(1, min(n_boot, _BATCH_ELEMENTS // (self.n * self.data.k)))
-            return max(1, min(n_boot, _CANONICAL_WEIGHTS_BYTES // (8 * self.n)))
-        return _batch_rows(self.n, n_boot)
+        return self.kernels[0].batch_rows(n_boot)
 
     def values(self, idx: np.ndarray) -> np.ndarray:
         n = self.n
@@ -697,41 +645,16 @@ class _KernelEngine:
             m = n // 2
             i0 = idx[:, 0:2 * m:2].astype(np.int64) - 1
             i1 = idx[:, 1:2 * m:2].astype(np.int64) - 1
-            if self.scalar is not None:
-                per = [_row_means(scalar_pair_terms(r, e, h, i0, i1)) for r, e, h in self.scalar_pairs]
-                return per[0] if len(per) == 1 else _row_means(np.vstack(per).T)
-            return _row_means(canonical_pair_terms(self.data.p, self.u, self.h, i0, i1))
-        counts = _counts(idx, n)
-        if self.scalar is not None:
-            per = []
-            for kern in self.scalar:
-                cs = kern.sort_weights(counts)
-                lower = kern.weighted_lower(cs)
-                a2 = kern.a * kern.a
-                c2 = (cs * cs) @ a2
-                if self.estimator == "uq":
-                    per.append((2.0 * lower + (c2 - cs @ a2)) / (n * (n - 1.0)))
-                else:
-                    per.append((2.0 * lower + c2) / float(n) ** 2)
-            vals = per[0] if len(per) == 1 else _row_means(np.vstack(per).T)
+            per = [_row_means(kern.pair_terms(i0, i1)) for kern in self.kernels]
         else:
-            off = self.canonical.weighted_offdiag(counts)
-            hd = self.canonical.hdiag
-            c2 = (counts * counts) @ hd
-            if self.estimator == "uq":
-                vals = (off + (c2 - counts @ hd)) / (n * (n - 1.0))
-            else:
-                vals = (off + c2) / float(n) ** 2
+            counts = _counts(idx, n)
+            distinct = self.estimator == "uq"
+            denom = n * (n - 1.0) if distinct else float(n) ** 2
+            per = [kern.count_sums(counts, distinct) / denom for kern in self.kernels]
+        vals = per[0] if len(per) == 1 else _row_means(np.vstack(per).T)
         if self.mmce:
             return np.sqrt(np.maximum(vals, 0.0))
         return vals
-
-
-def _resampled_data(data: KernelData, rows: np.ndarray) -> KernelData:
-    """The checked input of one resample (0-based rows); classes are kept."""
-    if data.form in ("binary", "confidence"):
-        return data._replace(n=rows.size, r=data.r[rows], c=data.c[rows])
-    return data._replace(n=rows.size, p=data.p[rows], codes=data.codes[rows])
 
 
 def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None,
@@ -897,7 +820,7 @@ def _replicates(metric, p, y, bins, kwargs, n_boot, stream, progress) -> np.ndar
         def one_by_one(idx):
             out = np.empty(idx.shape[0])
             for b in range(idx.shape[0]):
-                rs = _resampled_data(data, idx[b].astype(np.int64) - 1)
+                rs = resample_data(data, idx[b].astype(np.int64) - 1)
                 out[b] = skce_from_data(rs, resolve_bandwidth(rs, "median"), estimator)
             return out
 

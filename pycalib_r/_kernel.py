@@ -32,6 +32,7 @@ precision of close rows.
 from __future__ import annotations
 
 import math
+import os
 from typing import NamedTuple, Optional
 
 import numpy as np
@@ -46,8 +47,11 @@ __all__ = [
     "scalar_kernel_sum_batched",
     "ScalarKernel",
     "CanonicalKernel",
+    "kernels",
+    "estimate",
     "KernelData",
     "kernel_data",
+    "resample_data",
     "median_scalar_distance",
     "median_canonical_distance",
     "resolve_bandwidth",
@@ -67,8 +71,24 @@ _BLOCK = 1024
 _SPAN = 40.0
 # Below this many elements per block on average, the doubling scan is cheaper.
 _MIN_MEAN_BLOCK = 24
-# Canonical tiles: _TILE x _TILE doubles (32 MB) per temporary.
+# Canonical tiles: _TILE x _TILE doubles (32 MB) per temporary; distances in
+# strips of _STRIP_ELEMENTS doubles (512 KB, within a core's cache).
 _TILE = 2048
+_STRIP_ELEMENTS = 1 << 16
+# The whole canonical matrix is kept while it takes at most this (n <= 5,792).
+_FULL_BYTES = 256 << 20
+_FLOPS_PER_BLOCK = 1 << 30
+# Threads computing canonical tiles (the machine's cores, at most 4).
+_WORKERS = max(1, min(4, os.cpu_count() or 1))
+# A whole (replicates x n) weight block for the canonical form, if it fits.
+_CANONICAL_WEIGHTS_BYTES = 256 << 20
+# Elements of a (replicates x n) block of scalar-kernel weights (32 MB).
+_BATCH_ELEMENTS = 1 << 22
+# Above this many points one weight vector is summed by blocks (O(n) and
+# interruptible) instead of the doubling scan (O(n log n) memory traffic).
+_SCAN_MAX = 1 << 17
+# Blocks handled at once by the long single-vector sum (at most 2^18 padded points).
+_GROUP = 256
 # Largest candidate set enumerated explicitly by the exact median selection.
 _ENUM_CAP = 1 << 21
 _SAMPLE = 1 << 17
@@ -131,23 +151,119 @@ def _scan_inclusive(rs: np.ndarray, x: np.ndarray, h: float) -> np.ndarray:
     return x
 
 
-class ScalarKernel:
-    """Sums of a_i a_j exp(-|r_i - r_j| / h), for one or many weightings of a.
+def stable_argsort(x):
+    """``np.argsort(x, kind="stable")`` and the sorted values, for finite doubles.
 
-    ``r`` and ``a`` are sorted once by r; weight matrices passed to the
-    ``weighted_*`` methods must be in that sorted order (see ``sort_weights``).
+    The order is by (value, index) exactly as the stable argsort's, found
+    about twice as fast for long inputs: each value's order-preserving bit
+    pattern keeps its high bits, the index fills the low ones, and the
+    resulting integers are sorted as plain values (numpy's vectorised sort).
+    Values that agree in those high bits but differ below them are then put
+    in order by a stable sort of just those few runs.
+    """
+    x = np.asarray(x, dtype=np.float64).ravel()
+    n = x.size
+    if n < 2:
+        return np.arange(n), x + 0.0
+    shift = np.uint64(max(1, (n - 1).bit_length()))
+    if np.signbit(x).any():
+        x = x + 0.0  # -0.0 ties with 0.0, as it compares
+        bits = x.view(np.uint64)
+        # Order-preserving map of doubles onto unsigned integers.
+        key = np.where(np.signbit(x), ~bits, bits | np.uint64(1 << 63)) >> shift
+    else:
+        key = x.view(np.uint64) >> shift  # nonnegative doubles order as their bits
+    key <<= shift
+    key |= np.arange(n, dtype=np.uint64)
+    key.sort()
+    order = (key & np.uint64((1 << int(shift)) - 1)).view(np.int64)
+    key >>= shift
+    xs = x[order]
+    # Within a run of equal high bits the index order is right unless the
+    # values descend somewhere; only such runs are re-sorted (ties never are).
+    bad = np.flatnonzero((key[1:] == key[:-1]) & (xs[1:] < xs[:-1]))
+    if bad.size:
+        lo = np.unique(np.searchsorted(key, key[bad], side="left"))
+        hi = np.searchsorted(key, key[lo], side="right")
+        widths = hi - lo
+        members = np.repeat(lo - np.cumsum(widths) + widths, widths) + np.arange(int(widths.sum()))
+        run_of = np.repeat(np.arange(lo.size), widths)
+        sub = order[members]
+        fixed = sub[np.lexsort((sub, xs[members], run_of))]
+        order[members] = fixed
+        xs[members] = x[fixed]
+    return order, xs
+
+
+class ScalarKernel:
+    """The scalar kernel h_ij = a_i a_j exp(-|r_i - r_j| / h), a = c - r.
+
+    One of the two kernels behind ``skce``, ``mmce``, ``cal_test`` and
+    ``cal_ci`` (the other is :class:`CanonicalKernel`); both expose the
+    same methods, so no caller branches on the form:
+
+    ``offdiag()``, ``diag()``, ``diag_terms()``
+        sum over i != j, sum over i = j, and the h_ii;
+    ``weighted_offdiag(ws)``, ``weighted_diag(ws)``
+        the same sums with each term weighted by w_i w_j, for every row w of
+        a (B, n) block, in the caller's order of the observations;
+    ``count_sums(counts, distinct)``
+        sum_ij c_i c_j h_ij for resample counts c, minus sum_i c_i h_ii
+        when only pairs of distinct draws count (``distinct=True``);
+    ``pair_terms(i, j)``
+        h_ij for index arrays (R's order of operations);
+    ``batch_rows(n_total)``
+        how many weight rows to pass at once.
+
+    Points are sorted by r once; weights are permuted into that order
+    inside, and every sum, the diagonal included, is taken in it.
     """
 
     def __init__(self, r, a, h: float):
         r = np.asarray(r, dtype=np.float64)
         a = np.asarray(a, dtype=np.float64)
-        self.order = np.argsort(r, kind="stable")
-        self.r = r[self.order]
+        self._r_given = r
+        self._a_given = a
+        self.order, self.r = stable_argsort(r)
         self.a = a[self.order]
         self.h = float(h)
         self.n = r.size
         self._blocks = None
         self._blocks_ok = None
+
+    # -- the protocol --------------------------------------------------------
+    def offdiag(self) -> float:
+        """sum over i != j of h_ij."""
+        return 2.0 * self.lower()
+
+    def diag(self) -> float:
+        return float(np.dot(self.a, self.a))
+
+    def diag_terms(self) -> np.ndarray:
+        """h_ii in the kernel's (sorted) order."""
+        return self.a * self.a
+
+    def weighted_offdiag(self, ws) -> np.ndarray:
+        return 2.0 * self.weighted_lower(self.sort_weights(ws))
+
+    def weighted_diag(self, ws) -> np.ndarray:
+        own = self.sort_weights(ws)
+        return (own * own) @ (self.a * self.a)
+
+    def count_sums(self, counts, distinct: bool) -> np.ndarray:
+        cs = self.sort_weights(counts)
+        lower = self.weighted_lower(cs)
+        a2 = self.a * self.a
+        c2 = (cs * cs) @ a2
+        if distinct:
+            return 2.0 * lower + (c2 - cs @ a2)
+        return 2.0 * lower + c2
+
+    def pair_terms(self, i, j) -> np.ndarray:
+        return scalar_pair_terms(self._r_given, self._a_given, self.h, i, j)
+
+    def batch_rows(self, n_total: int) -> int:
+        return max(1, min(n_total, _BATCH_ELEMENTS // max(self.n, 1)))
 
     # -- one weight vector -------------------------------------------------
     def lower(self) -> float:
@@ -155,16 +271,56 @@ class ScalarKernel:
         n = self.n
         if n < 2:
             return 0.0
+        if n > _SCAN_MAX:
+            blocked = self._lower_blocked()
+            if blocked is not None:
+                return blocked
         x = _scan_inclusive(self.r, self.a.copy(), self.h)
         f1 = np.exp(-((self.r[1:] - self.r[:-1]) / self.h))
         return float(np.dot(self.a[1:] * f1, x[:-1]))
 
-    def diag(self) -> float:
-        return float(np.dot(self.a, self.a))
-
-    def offdiag(self) -> float:
-        """sum over i != j."""
-        return 2.0 * self.lower()
+    def _lower_blocked(self) -> Optional[float]:
+        """``lower()`` for long inputs: the block sums of ``weighted_lower`` for
+        the single weight vector 1, a group of blocks at a time as padded
+        rows (O(n), bounded memory, interruptible between groups). None if
+        the blocks would be tiny."""
+        rs, a, h, n = self.r, self.a, self.h, self.n
+        bounds = self._block_bounds()
+        if bounds is None:
+            return None
+        starts = np.array([s for s, _ in bounds], dtype=np.int64)
+        ends = np.array([e for _, e in bounds], dtype=np.int64)
+        within = np.empty(starts.size)
+        head = np.empty(starts.size)
+        tail = np.empty(starts.size)
+        decay = np.empty(starts.size)
+        for g0 in range(0, starts.size, _GROUP):
+            st, en = starts[g0:g0 + _GROUP], ends[g0:g0 + _GROUP]
+            width = int((en - st).max())
+            idx = st[:, None] + np.arange(width)[None, :]
+            valid = idx < en[:, None]
+            # Padding repeats the block's last point with weight 0, so every
+            # exponent stays within the block's span.
+            idx = np.minimum(idx, (en - 1)[:, None])
+            ri = rs[idx]
+            ai = np.where(valid, a[idx], 0.0)
+            r0 = ri[:, :1]
+            c = 0.5 * (r0 + rs[en - 1][:, None])
+            cum = np.cumsum(ai * np.exp((ri - c) / h), axis=1)
+            v = ai[:, 1:] * np.exp(-((ri[:, 1:] - c) / h))
+            within[g0:g0 + st.size] = np.einsum("ij,ij->i", v, cum[:, :-1])
+            head[g0:g0 + st.size] = np.einsum("ij,ij->i", ai, np.exp(-((ri - r0) / h)))
+            nxt = rs[np.minimum(en, n - 1)][:, None]
+            tail[g0:g0 + st.size] = np.einsum("ij,ij->i", ai, np.exp(-((nxt - ri) / h)))
+            decay[g0:g0 + st.size] = np.exp(-((nxt[:, 0] - r0[:, 0]) / h))
+        total = 0.0
+        carry = 0.0
+        for k in range(starts.size):
+            if k > 0:
+                total += carry * float(head[k])
+            total += float(within[k])
+            carry = carry * float(decay[k]) + float(tail[k])
+        return total
 
     def total(self) -> float:
         """sum over all i, j."""
@@ -175,22 +331,30 @@ class ScalarKernel:
         # np.take keeps rows C-contiguous (w[:, order] would give a strided copy).
         return np.take(np.asarray(w), self.order, axis=1)
 
-    def _prepare_blocks(self) -> bool:
-        """Partition the sorted points into blocks; False if they would be too small."""
-        if self._blocks_ok is not None:
-            return self._blocks_ok
-        rs, a, h, n = self.r, self.a, self.h, self.n
+    def _block_bounds(self):
+        """(start, end) of the blocks of the sorted points, or None if they would be too small."""
+        rs, h, n = self.r, self.h, self.n
         limit = max(1, n // _MIN_MEAN_BLOCK)
         starts = []
         s = 0
         while s < n:
             if len(starts) > limit:
-                self._blocks_ok = False
-                return False
+                return None
             e = min(s + _BLOCK, int(np.searchsorted(rs, rs[s] + _SPAN * h, side="right")))
             e = max(e, s + 1)
             starts.append((s, e))
             s = e
+        return starts
+
+    def _prepare_blocks(self) -> bool:
+        """Partition the sorted points into blocks; False if they would be too small."""
+        if self._blocks_ok is not None:
+            return self._blocks_ok
+        rs, a, h, n = self.r, self.a, self.h, self.n
+        starts = self._block_bounds()
+        if starts is None:
+            self._blocks_ok = False
+            return False
         blocks = []
         for s, e in starts:
             ri = rs[s:e]
@@ -238,11 +402,6 @@ class ScalarKernel:
         _scan_inclusive(self.r, x, self.h)
         f1 = np.exp(-((self.r[1:] - self.r[:-1]) / self.h))
         return np.einsum("ij,ij->i", wa[:, 1:] * f1, x[:, :-1])
-
-    def weighted_diag(self, ws: np.ndarray) -> np.ndarray:
-        """For each row: sum_i w_i^2 a_i^2."""
-        ws = np.asarray(ws, dtype=np.float64)
-        return (ws * ws) @ (self.a * self.a)
 
 
 def _check_h(bandwidth) -> float:
@@ -297,8 +456,8 @@ def scalar_kernel_sum_batched(r, a, bandwidth, weights) -> np.ndarray:
     r = np.asarray(r, dtype=np.float64).ravel()
     a = np.asarray(a, dtype=np.float64).ravel()
     kern = ScalarKernel(r, a, h)
-    ws = kern.sort_weights(np.atleast_2d(np.asarray(weights, dtype=np.float64)))
-    return kern.weighted_diag(ws) + 2.0 * kern.weighted_lower(ws)
+    ws = np.atleast_2d(np.asarray(weights, dtype=np.float64))
+    return kern.weighted_diag(ws) + kern.weighted_offdiag(ws)
 
 
 def scalar_pair_terms(r, e, h: float, i, j) -> np.ndarray:
@@ -310,14 +469,34 @@ def scalar_pair_terms(r, e, h: float, i, j) -> np.ndarray:
 # Canonical form.
 # ---------------------------------------------------------------------------
 
-def _sq_dist_tile(pi: np.ndarray, pj: np.ndarray) -> np.ndarray:
-    """Squared Euclidean distances between the rows of two blocks, from differences."""
-    out = np.zeros((pi.shape[0], pj.shape[0]))
-    tmp = np.empty_like(out)
-    for k in range(pi.shape[1]):
-        np.subtract.outer(pi[:, k], pj[:, k], out=tmp)
-        np.multiply(tmp, tmp, out=tmp)
-        out += tmp
+def _sq_dist_tile(pi: np.ndarray, pj: np.ndarray, h: Optional[float] = None) -> np.ndarray:
+    """Squared Euclidean distances between the rows of two blocks, from differences.
+
+    Each entry is sum_k (pi_k - pj_k)^2 added in column order. With ``h``,
+    the entries become exp(-(sqrt(d2) / h)), the kernel factor. The work
+    goes in strips of rows small enough to stay in cache through all K
+    columns and the elementwise steps (an entry's arithmetic does not depend
+    on the strip).
+    """
+    a, b = pi.shape[0], pj.shape[0]
+    out = np.empty((a, b))
+    pjt = np.ascontiguousarray(pj.T)
+    strip = max(1, min(a, _STRIP_ELEMENTS // max(b, 1)))
+    tmp = np.empty((strip, b))
+    for r0 in range(0, a, strip):
+        r1 = min(r0 + strip, a)
+        o = out[r0:r1]
+        t = tmp[:r1 - r0]
+        np.subtract(pi[r0:r1, 0:1], pjt[0], out=o)
+        np.multiply(o, o, out=o)
+        for k in range(1, pi.shape[1]):
+            np.subtract(pi[r0:r1, k:k + 1], pjt[k], out=t)
+            np.multiply(t, t, out=t)
+            o += t
+        if h is not None:
+            np.sqrt(o, out=o)
+            o /= -h  # -(d / h): negation is exact, as R's -distance / bandwidth
+            np.exp(o, out=o)
     return out
 
 
@@ -334,7 +513,15 @@ def canonical_pair_terms(p_mat, u, h: float, i, j) -> np.ndarray:
 
 
 class CanonicalKernel:
-    """Tiled sums of h_ij = exp(-||p_i - p_j|| / h) <u_i, u_j>."""
+    """The canonical kernel h_ij = exp(-||p_i - p_j|| / h) <u_i, u_j>, u = onehot(y) - p.
+
+    The same methods as :class:`ScalarKernel` (see there). The n x n matrix
+    is computed in square tiles; while it fits ``_FULL_BYTES`` it is built
+    once, kept, and every block of replicates is one matrix product W H;
+    beyond that the tiles are recomputed per block of replicates, so at most
+    one tile exists at a time. The off-diagonal sum is always the sum of the
+    tile sums (off-diagonal tiles doubled), so it does not depend on which.
+    """
 
     def __init__(self, p_mat, u, h: float, tile: int = _TILE):
         self.p = np.ascontiguousarray(p_mat, dtype=np.float64)
@@ -344,36 +531,33 @@ class CanonicalKernel:
         self.tile = int(tile)
         # h_ii = exp(0) <u_i, u_i>.
         self.hdiag = np.einsum("ik,ik->i", self.u, self.u)
+        self._full = None
+        self._offdiag = None
 
-    def _tiles(self):
-        """Yield (slice I, slice J, H_IJ) for I <= J; the diagonal of H_II is zero."""
-        n, t = self.n, self.tile
-        for a in range(0, n, t):
-            sa = slice(a, min(a + t, n))
-            for b in range(a, n, t):
-                sb = slice(b, min(b + t, n))
-                d = _sq_dist_tile(self.p[sa], self.p[sb])
-                np.sqrt(d, out=d)
-                d /= -self.h  # -(d / h): negation is exact, as R's -distance / bandwidth
-                np.exp(d, out=d)
-                d *= self.u[sa] @ self.u[sb].T
-                if a == b:
-                    np.fill_diagonal(d, 0.0)
-                yield sa, sb, d
+    # -- the protocol --------------------------------------------------------
+    def offdiag(self) -> float:
+        if self._offdiag is None:
+            if 8 * self.n * self.n <= _FULL_BYTES:
+                self._build_full()
+            else:
+                total = 0.0
+                for sa, sb, hab in self._tiles():
+                    total += _tile_sum(sa, sb, hab)
+                self._offdiag = total
+        return self._offdiag
 
     def diag(self) -> float:
         return float(np.sum(self.hdiag))
 
-    def offdiag(self) -> float:
-        total = 0.0
-        for sa, sb, hab in self._tiles():
-            s = float(np.sum(hab))
-            total += s if sa.start == sb.start else 2.0 * s
-        return total
+    def diag_terms(self) -> np.ndarray:
+        return self.hdiag
 
-    def weighted_offdiag(self, ws: np.ndarray, progress=None) -> np.ndarray:
-        """For each row w: sum_{i != j} w_i w_j h_ij, as tiled matrix products."""
+    def weighted_offdiag(self, ws, progress=None) -> np.ndarray:
+        """For each row w: sum_{i != j} w_i w_j h_ij, as matrix products."""
         ws = np.asarray(ws, dtype=np.float64)
+        if 8 * self.n * self.n <= _FULL_BYTES:
+            full = self._build_full()
+            return np.einsum("bj,bj->b", ws @ full, ws)
         total = np.zeros(ws.shape[0])
         for sa, sb, hab in self._tiles():
             part = np.einsum("bj,bj->b", ws[:, sa] @ hab, ws[:, sb])
@@ -381,6 +565,80 @@ class CanonicalKernel:
             if progress is not None:
                 progress.advance((sb.stop - sb.start) * (sa.stop - sa.start))
         return total
+
+    def weighted_diag(self, ws) -> np.ndarray:
+        ws = np.asarray(ws, dtype=np.float64)
+        return (ws * ws) @ self.hdiag
+
+    def count_sums(self, counts, distinct: bool) -> np.ndarray:
+        off = self.weighted_offdiag(counts)
+        hd = self.hdiag
+        c2 = (counts * counts) @ hd
+        if distinct:
+            return off + (c2 - counts @ hd)
+        return off + c2
+
+    def pair_terms(self, i, j) -> np.ndarray:
+        return canonical_pair_terms(self.p, self.u, self.h, i, j)
+
+    def batch_rows(self, n_total: int) -> int:
+        # Bounded memory, and matrix products short enough (about 2^30
+        # multiply-adds, a fraction of a second) for Ctrl-C between them.
+        n = max(self.n, 1)
+        return max(1, min(n_total, _CANONICAL_WEIGHTS_BYTES // (8 * n), _FLOPS_PER_BLOCK // (n * n)))
+
+    # -- tiles -----------------------------------------------------------------
+    def _build_full(self) -> np.ndarray:
+        """The whole matrix (zero diagonal), assembled from the tiles; also sets the sum."""
+        if self._full is None:
+            full = np.empty((self.n, self.n))
+            total = 0.0
+            for sa, sb, hab in self._tiles():
+                total += _tile_sum(sa, sb, hab)
+                full[sa, sb] = hab
+                if sa.start != sb.start:
+                    full[sb, sa] = hab.T
+            self._full = full
+            self._offdiag = total
+        return self._full
+
+    def _tile(self, sa: slice, sb: slice) -> np.ndarray:
+        d = _sq_dist_tile(self.p[sa], self.p[sb], self.h)
+        d *= self.u[sa] @ self.u[sb].T
+        if sa.start == sb.start:
+            np.fill_diagonal(d, 0.0)
+        return d
+
+    def _tiles(self):
+        """Yield (slice I, slice J, H_IJ) for I <= J, in order; the diagonal of H_II is zero.
+
+        Tiles are computed by up to ``_WORKERS`` threads (numpy releases the
+        GIL in its loops), at most that many ahead of the consumer, so the
+        memory stays a few tiles; each tile is one thread's, and the consumer
+        sees them in the same order, so every sum is the same as computed
+        serially.
+        """
+        n, t = self.n, self.tile
+        pairs = [(slice(a, min(a + t, n)), slice(b, min(b + t, n)))
+                 for a in range(0, n, t) for b in range(a, n, t)]
+        if len(pairs) == 1 or _WORKERS < 2:
+            for sa, sb in pairs:
+                yield sa, sb, self._tile(sa, sb)
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=_WORKERS) as pool:
+            pending = []
+            nxt = 0
+            try:
+                for sa, sb in pairs:
+                    while nxt < len(pairs) and len(pending) < _WORKERS:
+                        pending.append(pool.submit(self._tile, *pairs[nxt]))
+                        nxt += 1
+                    yield sa, sb, pending.pop(0).result()
+            finally:
+                for fut in pending:
+                    fut.cancel()
 
     def pair_distances(self):
         """Yield the distance tiles of the pairs i < j (flattened)."""
@@ -395,6 +653,21 @@ class CanonicalKernel:
                     yield d[iu]
                 else:
                     yield d.ravel()
+
+
+def _tile_sum(sa: slice, sb: slice, hab: np.ndarray) -> float:
+    s = float(np.sum(hab))
+    return s if sa.start == sb.start else 2.0 * s
+
+
+def kernels(data: "KernelData", h) -> list:
+    """The kernel of checked input: one, or K (one per class) for classwise."""
+    if data.form in ("binary", "confidence"):
+        return [ScalarKernel(data.r, data.c - data.r, h)]
+    if data.form == "classwise":
+        return [ScalarKernel(data.p[:, k], (data.codes == k + 1).astype(np.float64) - data.p[:, k], h[k])
+                for k in range(data.k)]
+    return [CanonicalKernel(data.p, canonical_residuals(data.p, data.codes), h)]
 
 
 # ---------------------------------------------------------------------------
@@ -691,6 +964,13 @@ def kernel_data(p, y, type: str) -> KernelData:
     return KernelData(type, p_mat.shape[0], p=p_mat, codes=labels.codes, k=p_mat.shape[1])
 
 
+def resample_data(data: KernelData, rows: np.ndarray) -> KernelData:
+    """The checked input of one resample (0-based rows); classes are kept."""
+    if data.form in ("binary", "confidence"):
+        return data._replace(n=rows.size, r=data.r[rows], c=data.c[rows])
+    return data._replace(n=rows.size, p=data.p[rows], codes=data.codes[rows])
+
+
 def resolve_bandwidth(data: KernelData, bandwidth):
     """A float bandwidth (or, for classwise, one per class) from a checked bandwidth."""
     if bandwidth != "median":
@@ -708,53 +988,65 @@ def _too_few(estimator: str):
     raise ProbcalError(f'Estimator "{estimator}" needs at least two observations.')
 
 
-def _scalar_estimate(r, c, h, estimator) -> float:
-    e = c - r
-    n = r.size
+def estimate(kern, estimator: str) -> float:
+    """One kernel's SKCE estimate: uq, biased, or ul over the pairs (1, 2), (3, 4), ...."""
+    n = kern.n
     if estimator == "ul":
-        m = n // 2
-        i = 2 * np.arange(m)
-        return r_mean(scalar_pair_terms(r, e, h, i, i + 1))
-    kern = ScalarKernel(r, e, h)
+        i = 2 * np.arange(n // 2)
+        return r_mean(kern.pair_terms(i, i + 1))
     if estimator == "uq":
         return kern.offdiag() / (n * (n - 1.0))
-    return kern.total() / float(n) ** 2
-
-
-def _canonical_estimate(p_mat, codes, h, estimator) -> float:
-    n = p_mat.shape[0]
-    u = canonical_residuals(p_mat, codes)
-    if estimator == "ul":
-        m = n // 2
-        i = 2 * np.arange(m)
-        return r_mean(canonical_pair_terms(p_mat, u, h, i, i + 1))
-    kern = CanonicalKernel(p_mat, u, h)
-    off = kern.offdiag()
-    if estimator == "uq":
-        return off / (n * (n - 1.0))
-    return (off + kern.diag()) / float(n) ** 2
+    return (kern.offdiag() + kern.diag()) / float(n) ** 2
 
 
 def skce_from_data(data: KernelData, h, estimator: str) -> float:
     """The SKCE estimate for checked input and a resolved bandwidth."""
     if estimator in ("uq", "ul") and data.n < 2:
         _too_few(estimator)
-    if data.form in ("binary", "confidence"):
-        return _scalar_estimate(data.r, data.c, h, estimator)
-    if data.form == "classwise":
-        per_class = [
-            _scalar_estimate(data.p[:, k], (data.codes == k + 1).astype(np.float64), h[k], estimator)
-            for k in range(data.k)
-        ]
-        return r_mean(per_class)
-    return _canonical_estimate(data.p, data.codes, h, estimator)
+    per = [estimate(kern, estimator) for kern in kernels(data, h)]
+    return per[0] if len(per) == 1 else r_mean(per)
 
 
 def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
-    """Squared kernel calibration error (Widmann, Lindsten & Zachariah 2019).
+    r"""Squared kernel calibration error (Widmann, Lindsten & Zachariah 2019).
 
     R equivalent: ``probcal::skce(p, y, estimator = c("uq", "ul", "biased"),
     bandwidth = 0.2, type = c("canonical", "confidence", "classwise"))``.
+
+    The SKCE is the squared norm of the calibration error in the RKHS of a
+    matrix-valued kernel; with h_ij the kernel term of observations i and j,
+
+    * scalar form (binary input, ``type = "confidence"``, and each class of
+      ``"classwise"``): h_ij = e_i e_j exp(-|r_i - r_j| / h), with
+      r the predicted probability (or top-label confidence), c the 0/1
+      outcome (or "top label correct"), and e = c - r;
+    * canonical form (matrix input): h_ij = exp(-||p_i - p_j|| / h)
+      <u_i, u_j> with u_i = onehot(y_i) - p_i.
+
+    The three estimators are
+
+    .. math::
+
+        \widehat{\mathrm{SKCE}}_{uq} = \frac{1}{n(n-1)} \sum_{i \ne j} h_{ij},
+        \qquad
+        \widehat{\mathrm{SKCE}}_{b} = \frac{1}{n^2} \sum_{i, j} h_{ij},
+        \qquad
+        \widehat{\mathrm{SKCE}}_{ul} = \frac{1}{\lfloor n/2 \rfloor}
+            \sum_{i=1}^{\lfloor n/2 \rfloor} h_{2i-1, 2i}:
+
+    the quadratic unbiased U-statistic, the biased V-statistic (never
+    negative; ``mmce`` is its square root for the top label), and the linear
+    unbiased estimator over the disjoint pairs (1, 2), (3, 4), ... in the
+    order given (O(n), and asymptotically normal, which ``cal_test(method =
+    "asymptotic")`` uses). uq and ul are unbiased, so they can be negative
+    for a calibrated model. ``"classwise"`` is the mean over classes of the
+    one-vs-rest scalar SKCE.
+
+    Relation to other conventions: for binary input this is half of
+    CalibrationErrors.jl's SKCE for Bernoulli predictions with the same
+    kernel on p (there the two-class residuals give <u_i, u_j> = 2 e_i e_j).
+    The scalar sums are O(n log n) without an n x n matrix; the canonical one
+    is O(n^2) in bounded tiles.
 
     Parameters
     ----------
@@ -767,58 +1059,15 @@ def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
         Quadratic unbiased (pairs i != j), linear unbiased (disjoint pairs
         (1, 2), (3, 4), ...), or the biased V-statistic (all i, j).
     bandwidth : float or "median"
-        Laplacian kernel bandwidth, or the median of the positive pairwise
-        distances of the form used.
+        Laplacian kernel bandwidth h, or R's ``median()`` of the positive
+        pairwise distances of the form used (computed exactly).
     type : {"canonical", "confidence", "classwise"}
-        Multiclass form; ignored for binary input. "classwise" is the mean
-        over classes of the one-vs-rest scalar SKCE.
+        Multiclass form; ignored for binary input.
 
     Returns
     -------
     float
         The estimate (uq and ul can be negative).
-
-    Notes
-    -----
-    Each form defines a pair term ``h_ij`` from a Laplacian kernel with
-    bandwidth ``h``:
-
-    - scalar (binary input, and ``type="confidence"`` on the top-label
-      confidence ``r_i = max_k p_ik`` with ``c_i = 1`` when the first maximal
-      column is ``y_i``; for binary input ``r_i = p_i``, ``c_i = y_i``)::
-
-          e_i = c_i - r_i
-          h_ij = e_i * e_j * exp(-|r_i - r_j| / h)
-
-    - canonical (multiclass default; strong calibration), with
-      ``e_i = onehot(y_i) - p_i``::
-
-          h_ij = exp(-||p_i - p_j||_2 / h) * <e_i, e_j>
-
-    - classwise: the mean over the K columns of the scalar form of column
-      ``k`` against ``y == k`` (a point estimate; :func:`cal_test` refuses it).
-
-    The three estimators of Widmann, Lindsten & Zachariah (2019)::
-
-        uq      = sum over i != j of h_ij / (n (n - 1))     (quadratic, unbiased)
-        ul      = mean of h_(2i-1, 2i), i = 1..floor(n/2)    (linear, unbiased)
-        biased  = sum over all i, j of h_ij / n^2           (V-statistic)
-
-    ``uq`` and ``ul`` can be negative and need two rows. ``bandwidth="median"``
-    is R's ``median()`` of the positive pairwise distances of the form used
-    (``|r_i - r_j|``, the Euclidean distance between rows, or per column for
-    classwise). The scalar form is computed after one sort in O(n log n) time
-    and O(n) memory; the canonical form takes O(n^2) time in bounded memory
-    blocks. ``mmce(p, y, h)`` equals ``sqrt(max(skce(p, y, "biased", h,
-    type="confidence"), 0))``.
-
-    Other implementations: CalibrationErrors.jl's ``SKCE(ExponentialKernel()
-    ∘ ScaleTransform(1 / h) ⊗ WhiteKernel())`` (``unbiased=false`` for
-    ``biased``, ``blocksize=2`` for ``ul``) defines the same canonical
-    terms, but for binary input (a real prediction and a Bool target) its
-    target term is ``2 (y - p)(y' - p')``, so probcal's binary SKCE is half
-    of CalibrationErrors.jl's binary SKCE (read from its source,
-    ``src/skce.jl``; not run here).
 
     References
     ----------

@@ -624,3 +624,28 @@ def test_cv_folds_are_stratified():
         assert counts.max() - counts.min() <= 1
     assert not np.isnan(fit.oof_predictions).any()
     np.testing.assert_allclose(fit.oof_predictions.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+
+
+def test_sequential_sums_are_the_c_loops():
+    """vmmin's and the reference-BLAS products' sums must add in order, bit for bit."""
+    import math
+
+    from pycalib_r.calibrators._base import r_rowsums
+    from pycalib_r.calibrators._optim import seq_colsums
+
+    g = np.random.default_rng(11)
+    for shape in [(1, 1), (7, 1), (1, 5), (37, 2), (110, 110), (450, 10, 10)]:
+        x = g.standard_normal(shape) * np.exp(g.standard_normal(shape) * 8)
+        flat = x.reshape(shape[0], -1)
+        want = []
+        for col in range(flat.shape[1]):
+            s = 0.0
+            for v in flat[:, col]:
+                s += float(v)
+            want.append(s)
+        got = seq_colsums(x).reshape(-1)
+        assert [math.copysign(1, v) for v in got] == [math.copysign(1, v) for v in want]
+        assert got.tolist() == want
+        z = np.abs(flat)
+        ld = [float(np.cumsum(row, dtype=np.longdouble)[-1]) for row in z]
+        assert r_rowsums(z).tolist() == ld

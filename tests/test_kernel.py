@@ -364,3 +364,93 @@ def test_mmce_matches_contract(contract):
     for bw in (0.2, 0.05):
         want = r.r(f"mmce(pp, yy, {bw})")[0]
         assert mmce(p, y, bw) == pytest.approx(want, **TOL["kernel"])
+
+
+# ---------------------------------------------------------------------------
+# One kernel protocol
+# ---------------------------------------------------------------------------
+
+def test_stable_argsort_is_the_stable_order():
+    g = np.random.default_rng(21)
+    cases = [g.random(3000), np.round(g.random(3000), 2), g.standard_normal(500) * 1e30,
+             0.5 + g.integers(-3, 3, 2000) * 1e-16, np.array([0.0, -0.0, 0.0, -0.0, -1.0]),
+             g.random(300_000)]
+    mixed = g.standard_normal(4000)
+    mixed[::7] = 0.0
+    mixed[::11] = -0.0
+    cases.append(mixed)
+    for x in cases:
+        order, xs = K.stable_argsort(x)
+        want = np.argsort(x, kind="stable")
+        assert np.array_equal(order, want)
+        assert np.array_equal(xs, x[want])
+
+
+def _protocol_kernels(n=120, k=4, seed=22):
+    g = np.random.default_rng(seed)
+    p = g.dirichlet(np.ones(k), size=n)
+    p[:5] = p[5]
+    codes = g.integers(1, k + 1, size=n)
+    r, y = tricky_binary(seed, n)
+    data_s = K.kernel_data(r, y, "canonical")
+    data_c = K.kernel_data(p, codes, "canonical")
+    data_k = K.kernel_data(p, codes, "classwise")
+    s_dense = direct_kernel(r, 0.2) * np.outer(y - r, y - r)
+    c_dense = direct_canonical(p, codes, 0.2)
+    class_dense = [direct_kernel(p[:, j], 0.2) * np.outer((codes == j + 1) - p[:, j], (codes == j + 1) - p[:, j])
+                   for j in range(k)]
+    return [(K.kernels(data_s, 0.2)[0], s_dense), (K.kernels(data_c, 0.2)[0], c_dense)] + list(
+        zip(K.kernels(data_k, [0.2] * k), class_dense))
+
+
+def test_kernel_protocol_matches_the_dense_matrix():
+    g = np.random.default_rng(23)
+    for kern, dense in _protocol_kernels():
+        n = dense.shape[0]
+        off = dense.sum() - np.trace(dense)
+        scale_ = np.abs(dense).sum()
+        assert kern.offdiag() == pytest.approx(off, rel=1e-12, abs=1e-14 * scale_)
+        assert kern.diag() == pytest.approx(np.trace(dense), rel=1e-13, abs=1e-15)
+        assert np.allclose(np.sort(kern.diag_terms()), np.sort(np.diag(dense)), rtol=1e-14, atol=0)
+        w = g.choice([-1.0, 1.0], size=(6, n))
+        zero = dense - np.diag(np.diag(dense))
+        want = np.einsum("bi,ij,bj->b", w, zero, w)
+        assert np.allclose(kern.weighted_offdiag(w), want, rtol=1e-12, atol=1e-13 * scale_)
+        c = g.multinomial(n, np.full(n, 1 / n), size=4).astype(float)
+        full = np.einsum("bi,ij,bj->b", c, dense, c)
+        lin = c @ np.diag(dense)
+        assert np.allclose(kern.count_sums(c, distinct=False), full, rtol=1e-12, atol=1e-13 * scale_)
+        assert np.allclose(kern.count_sums(c, distinct=True), full - lin, rtol=1e-12, atol=1e-13 * scale_)
+        assert np.allclose(kern.weighted_diag(c), (c * c) @ np.diag(dense), rtol=1e-13, atol=0)
+        i = np.arange(0, n - 1, 2)
+        assert np.allclose(kern.pair_terms(i, i + 1), dense[i, i + 1], rtol=1e-13, atol=1e-16)
+        assert 1 <= kern.batch_rows(999) <= 999
+
+
+def test_canonical_full_and_tiled_paths_agree(monkeypatch):
+    g = np.random.default_rng(24)
+    p = g.dirichlet(np.ones(3), size=300)
+    codes = g.integers(1, 4, size=300)
+    u = canonical_residuals(p, codes)
+    w = g.choice([-1.0, 1.0], size=(7, 300))
+    full = CanonicalKernel(p, u, 0.3, tile=64)
+    want_w = full.weighted_offdiag(w)
+    want = full.offdiag()
+    monkeypatch.setattr(K, "_FULL_BYTES", 0)
+    tiled = CanonicalKernel(p, u, 0.3, tile=64)
+    assert tiled.offdiag() == want  # the same tile sums either way
+    assert np.allclose(tiled.weighted_offdiag(w), want_w, rtol=1e-12, atol=1e-12)
+    monkeypatch.setattr(K, "_WORKERS", 1)
+    serial = CanonicalKernel(p, u, 0.3, tile=64)
+    assert serial.offdiag() == want
+
+
+def test_long_binary_sum_by_blocks_equals_scan(monkeypatch):
+    g = np.random.default_rng(25)
+    r = np.round(g.random(50_000), 4)
+    a = g.standard_normal(50_000)
+    monkeypatch.setattr(K, "_SCAN_MAX", 1 << 30)
+    scan = ScalarKernel(r, a, 0.05).lower()
+    monkeypatch.setattr(K, "_SCAN_MAX", 1000)
+    blocks = ScalarKernel(r, a, 0.05).lower()
+    assert blocks == pytest.approx(scan, rel=1e-11, abs=1e-12 * np.abs(a).sum() ** 2 / 50_000)

@@ -432,10 +432,13 @@ def r_int_mean(x) -> float:
 def r_rowsums(m) -> np.ndarray:
     """R ``rowSums()`` of a double matrix: per-row long-double accumulation over columns."""
     mat = np.asarray(m, dtype=np.float64)
-    acc = np.zeros(mat.shape[0], dtype=_LD)
-    for j in range(mat.shape[1]):
-        acc += mat[:, j]
-    return acc.astype(np.float64)
+    if mat.shape[0] < 2:
+        return np.cumsum(mat, axis=1, dtype=_LD)[:, -1].astype(np.float64) if mat.shape[1] else \
+            np.zeros(mat.shape[0])
+    # Columns as the rows of a C-contiguous array: numpy reduces that
+    # leading axis one vectorised add per column, in column order, which is
+    # R's accumulation (pairwise summation applies only along the fastest axis).
+    return np.add.reduce(np.ascontiguousarray(mat.T, dtype=_LD), axis=0).astype(np.float64)
 
 
 def col_sums(m: np.ndarray) -> np.ndarray:
@@ -530,7 +533,9 @@ def softmax(x) -> np.ndarray:
     R: ``m <- apply(x, 1, max); z <- exp(x - m); z / rowSums(z)``.
     """
     mat = np.asarray(x, dtype=np.float64)
-    z = r_exp(mat - mat.max(axis=1, keepdims=True))
+    # The row maxima down the transposed copy: exact in any order, and one
+    # vectorised pass instead of a short reduction per row.
+    z = r_exp(mat - np.maximum.reduce(np.ascontiguousarray(mat.T), axis=0)[:, None])
     return z / r_rowsums(z)[:, None]
 
 
@@ -545,6 +550,16 @@ def binary_log_loss(p, y, eps: float = 1e-15) -> float:
     """probcal's internal ``binary_log_loss()``: summed (not averaged) cross-entropy."""
     p = clip_eps(np.asarray(p, dtype=np.float64), eps)
     y = np.asarray(y, dtype=np.float64)
+    ones = y == 1
+    if np.all(ones | (y == 0)):
+        # 0/1 labels: each term y log(p) + (1 - y) log1p(-p) is exactly the
+        # one logarithm its label keeps (the other is a signed zero added to
+        # a nonzero number, as both logarithms are nonzero after clipping),
+        # so only that one is computed.
+        terms = np.empty_like(p)
+        terms[ones] = r_log(p[ones])
+        terms[~ones] = r_log1p(-p[~ones])
+        return -r_sum(terms)
     return -r_sum(y * r_log(p) + (1 - y) * r_log1p(-p))
 
 

@@ -36,13 +36,15 @@ from ._base import (
     r_sum,
     softmax,
 )
-from ._optim import SoftmaxCache, vmmin
+from ._optim import SoftmaxCache, seq_colsums, vmmin
 
 __all__ = ["cal_dirichlet", "CalDirichlet", "fit_multinomial"]
 
 # select_dirichlet_lambda()'s grid, and its value when a class has fewer than 2 rows.
 _LAMBDA_GRID = (0.0, 1e-4, 1e-3, 1e-2, 1e-1)
 _LAMBDA_FALLBACK = 1e-3
+# Largest n * p * k products array matprod_t builds in one piece (8 MB).
+_PRODUCTS_AT_ONCE = 1 << 20
 _LAMBDA_MESSAGE = "Argument `lambda` must be `NULL` or a single non-negative number."
 
 
@@ -52,6 +54,11 @@ def matprod_t(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     Each entry is a double-precision sum over the inner index taken in
     order, which is what the reference BLAS that R uses on Debian computes.
     """
+    if x.shape[0] * x.shape[1] * w.shape[0] <= _PRODUCTS_AT_ONCE:
+        # All products at once as (inner, k, n), summed in order over the
+        # inner index; n is the long contiguous axis of the multiply.
+        xt = np.ascontiguousarray(x.T)
+        return seq_colsums(w.T[:, :, np.newaxis] * xt[:, np.newaxis, :]).T
     out = x[:, 0:1] * w[:, 0][np.newaxis, :]
     for col in range(1, x.shape[1]):
         out = out + x[:, col:col + 1] * w[:, col][np.newaxis, :]
@@ -60,8 +67,7 @@ def matprod_t(x: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 def _crossprod_seq(resid: np.ndarray, features: np.ndarray) -> np.ndarray:
     """R ``t(resid) %*% features`` in reference ``dgemm`` order: rows added one by one in double."""
-    products = resid[:, :, np.newaxis] * features[:, np.newaxis, :]
-    return np.cumsum(products, axis=0)[-1]
+    return seq_colsums(resid[:, :, np.newaxis] * features[:, np.newaxis, :])
 
 
 def fit_multinomial(features: np.ndarray, codes: np.ndarray, k: int, lambda_: float = 0.0):

@@ -39,7 +39,7 @@ import numpy as np
 from .._errors import ProbcalError
 from ._base import softmax
 
-__all__ = ["vmmin", "SoftmaxCache", "brent_fmin", "optim_brent"]
+__all__ = ["vmmin", "SoftmaxCache", "brent_fmin", "optim_brent", "seq_colsums"]
 
 _DBL_EPS = 2.220446049250313e-16
 _DBL_MAX = 1.7976931348623157e308
@@ -59,15 +59,39 @@ _RELTEST = 10.0
 # ---------------------------------------------------------------------------
 
 
+def seq_colsums(terms: np.ndarray) -> np.ndarray:
+    """Sums over axis 0 accumulated first to last, as C's ``s = 0; s += ...`` loop.
+
+    Bit for bit the loop's double-precision sum. numpy reduces an axis that
+    is not the fastest-varying one with one vectorised add per slice, in
+    order (pairwise summation is used only along the fastest axis in
+    memory), so a C-contiguous array whose trailing axes hold more than one
+    element is summed in order; anything else goes through ``cumsum``,
+    which is sequential by definition. Adding 0.0 gives a zero result the
+    loop's sign (+0), the only thing that starting from 0.0 changes.
+    """
+    terms = np.ascontiguousarray(terms)
+    if terms.ndim >= 2 and terms[0].size > 1:
+        return np.add.reduce(terms, axis=0) + 0.0
+    return np.cumsum(terms, axis=0)[-1] + 0.0
+
+
+def _seq_sum(terms: np.ndarray) -> float:
+    """One sequential sum from 0.0 (see :func:`_seq_colsums`)."""
+    return float(seq_colsums(terms))
+
+
 def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: float = _ABSTOL):
     """Minimise ``fn`` by R's BFGS variable-metric method, step for step.
 
     R equivalent: ``optim(par, fn, gr, method = "BFGS", control = list(maxit
     = maxit))`` with ``parscale = 1`` and ``fnscale = 1`` (the C routine
     ``vmmin`` in R's ``src/appl/optim.c``). The line search, the inverse
-    Hessian update, the restarts and the stopping rule are R's, and plain
-    Python floats keep each operation in double precision in C's order, so
-    the same ``fn`` and ``gr`` give the same iterates as R.
+    Hessian update, the restarts and the stopping rule are R's. The loops
+    over parameters are numpy array operations that round as C does:
+    elementwise updates are the same double operations, and every inner
+    product is a left-to-right ``cumsum`` from 0.0 (never a pairwise or BLAS
+    sum), so the same ``fn`` and ``gr`` give the same iterates as R.
 
     Parameters
     ----------
@@ -91,21 +115,21 @@ def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: flo
     ProbcalError
         R's ``optim`` errors for a non-finite point or initial value.
     """
-    b = [float(v) for v in par]
-    n = len(b)
+    b = np.array(par, dtype=np.float64)
+    n = b.size
 
     def f_of(point):
-        if not all(math.isfinite(v) for v in point):
+        if not np.isfinite(point).all():
             raise ProbcalError("non-finite value supplied by optim")
-        return float(fn(np.array(point)))
+        return float(fn(point.copy()))
 
     def g_of(point):
-        if not all(math.isfinite(v) for v in point):
+        if not np.isfinite(point).all():
             raise ProbcalError("non-finite value supplied by optim")
-        return [float(v) for v in gr(np.array(point))]
+        return np.array(gr(point.copy()), dtype=np.float64)
 
     if maxit <= 0:
-        return np.array(b), f_of(b), 0, 0, 0
+        return b, f_of(b), 0, 0, 0
     f = f_of(b)
     if not math.isfinite(f):
         raise ProbcalError("initial value in 'vmmin' is not finite")
@@ -114,39 +138,26 @@ def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: flo
     g = g_of(b)
     iteration = 1
     ilast = gradcount
-    B = [[0.0] * n for _ in range(n)]  # lower triangle used, as in R
-    t = [0.0] * n
-    X = [0.0] * n
-    c = [0.0] * n
+    # R stores the lower triangle B[i][j], j <= i, and reads B[j][i] above
+    # the diagonal: ``sym`` is that symmetric matrix, each entry of the lower
+    # triangle mirrored (the same double, so row i's terms are column i's).
+    lower = np.tri(n, dtype=bool)
+    sym = np.eye(n)
+    count = 0
     while True:
         if ilast == gradcount:
-            for i in range(n):
-                row = B[i]
-                for j in range(i):
-                    row[j] = 0.0
-                row[i] = 1.0
-        for i in range(n):
-            X[i] = b[i]
-            c[i] = g[i]
-        gradproj = 0.0
-        for i in range(n):
-            s = 0.0
-            for j in range(i + 1):
-                s -= B[i][j] * g[j]
-            for j in range(i + 1, n):
-                s -= B[j][i] * g[j]
-            t[i] = s
-            gradproj += s * g[i]
+            sym = np.eye(n)
+        X = b.copy()
+        c = g.copy()
+        t = seq_colsums(-(sym * g[:, None]))
+        gradproj = _seq_sum(t * g)
 
         if gradproj < 0.0:
             steplength = 1.0
             accpoint = False
             while True:
-                count = 0
-                for i in range(n):
-                    b[i] = X[i] + steplength * t[i]
-                    if _RELTEST + X[i] == _RELTEST + b[i]:
-                        count += 1
+                b = X + steplength * t
+                count = int(np.count_nonzero(_RELTEST + X == _RELTEST + b))
                 if count < n:
                     f = f_of(b)
                     funcount += 1
@@ -164,25 +175,16 @@ def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: flo
                 g = g_of(b)
                 gradcount += 1
                 iteration += 1
-                D1 = 0.0
-                for i in range(n):
-                    t[i] = steplength * t[i]
-                    c[i] = g[i] - c[i]
-                    D1 += t[i] * c[i]
+                t = steplength * t
+                c = g - c
+                D1 = _seq_sum(t * c)
                 if D1 > 0:
-                    D2 = 0.0
-                    for i in range(n):
-                        s = 0.0
-                        for j in range(i + 1):
-                            s += B[i][j] * c[j]
-                        for j in range(i + 1, n):
-                            s += B[j][i] * c[j]
-                        X[i] = s
-                        D2 += s * c[i]
-                    D2 = 1.0 + D2 / D1
-                    for i in range(n):
-                        for j in range(i + 1):
-                            B[i][j] += (D2 * t[i] * t[j] - X[i] * t[j] - t[i] * X[j]) / D1
+                    X = seq_colsums(sym * c[:, None])
+                    D2 = 1.0 + _seq_sum(X * c) / D1
+                    # (D2 t_i) t_j - X_i t_j - t_i X_j, as R's left-to-right C expression.
+                    upd = ((D2 * t)[:, None] * t[None, :] - X[:, None] * t[None, :]
+                           - t[:, None] * X[None, :]) / D1
+                    sym = sym + np.where(lower, upd, upd.T)
                 else:
                     ilast = gradcount
             else:
@@ -202,7 +204,7 @@ def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: flo
         if not (count != n or ilast != gradcount):
             break
     convergence = 0 if iteration < maxit else 1
-    return np.array(b), fmin, convergence, funcount, gradcount
+    return b, fmin, convergence, funcount, gradcount
 
 
 class SoftmaxCache:
