@@ -289,6 +289,11 @@ def main(argv=None) -> int:
     rep.target("`mmce`, 1,000,000 binary rows, memory", f"{mb:.0f} MB peak",
                "n x n matrix: stops near 20,000 rows", "target < 200 MB", mb < 200)
 
+    # -- the scikit-learn wrapper's own cost (tools/bench_sklearn.py) ----------------------------
+    from bench_sklearn import bench_sklearn_overhead
+
+    rep.failed += bench_sklearn_overhead(args.quick, rep.line)
+
     rep.line("")
     rep.line("all targets met" if rep.failed == 0 else f"{rep.failed} target(s) missed")
     if args.readme:
