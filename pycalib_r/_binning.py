@@ -18,6 +18,8 @@ __all__ = [
     "type8_positions",
     "type8_combine",
     "assign_bins",
+    "equal_width_bins",
+    "occupied_bins",
     "STRATEGIES",
 ]
 
@@ -115,3 +117,44 @@ def assign_bins(p: np.ndarray, bins: int, strategy: str = "equal_width"):
     """Edges, the number of bins, and each value's 0-based bin."""
     breaks = histogram_breaks(p, bins, strategy)
     return breaks, breaks.size - 1, find_bins(p, breaks)
+
+
+def equal_width_bins(p: np.ndarray, bins: int) -> np.ndarray:
+    """``find_bins(p, seq01(bins + 1))`` without building the ``bins + 1`` edges.
+
+    Edge ``k`` of ``seq01`` is ``k * (1 / bins)`` (0 and 1 at the ends), so
+    each value's bin is found from ``floor(p * bins)`` and corrected against
+    the edges on either side, computed the same way: O(n) whatever ``bins``.
+    """
+    p = np.asarray(p, dtype=np.float64)
+    if bins <= 1:
+        return np.zeros(p.shape, dtype=np.int64)
+    by = 1.0 / bins
+    top = bins - 1
+    g = np.clip(np.floor(p * bins), 0, top).astype(np.int64)
+    # bin = min(top, max{k : edge_k <= p}); edges 1..top are k * by, edge 0 is 0.
+    while True:
+        up = (g < top) & ((g + 1) * by <= p)
+        if not up.any():
+            break
+        g[up] += 1
+    while True:
+        down = (g > 0) & (g * by > p)
+        if not down.any():
+            break
+        g[down] -= 1
+    return g
+
+
+def occupied_bins(bin_idx: np.ndarray, n_bins: int):
+    """Bin ids for per-bin sums: ``(ids, n_ids)``.
+
+    With no more bins than values (or few bins) the bins themselves; with more,
+    only the occupied bins, numbered in increasing order, so that per-bin
+    arrays never grow with ``bins`` beyond what the data fill. Empty bins
+    carry no weight in any binned metric, so both give the same value.
+    """
+    if n_bins <= max(bin_idx.size, 1 << 16):
+        return bin_idx, n_bins
+    occupied, inverse = np.unique(bin_idx, return_inverse=True)
+    return inverse.reshape(bin_idx.shape), occupied.size

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from typing import NamedTuple, Optional, Sequence
 
 import numpy as np
@@ -26,6 +27,7 @@ __all__ = [
     "check_same_length",
     "check_bins",
     "check_count",
+    "R_INT_MAX",
     "check_folds",
     "check_prob_matrix",
     "check_logit_matrix",
@@ -45,6 +47,14 @@ DOUBLE_EPS = 2.220446049250313e-16
 
 def _abort(message: str) -> None:
     raise ProbcalError(message)
+
+
+def add_note(err: BaseException, note: str) -> None:
+    """``err.add_note(note)``, also on Python < 3.11."""
+    if hasattr(err, "add_note"):
+        err.add_note(note)
+    else:  # pragma: no cover - Python < 3.11
+        err.__notes__ = list(getattr(err, "__notes__", [])) + [note]
 
 
 def _pandas():
@@ -206,18 +216,62 @@ def _single_number(x) -> Optional[float]:
     return None
 
 
+R_INT_MAX = 2147483647
+# R's warning when as.integer() meets a double outside the integer range.
+COERCION_WARNING = "NAs introduced by coercion to integer range"
+# What R then says when the NA reaches `if ()`: probcal's check_bins().
+NA_CONDITION = "missing value where TRUE/FALSE needed"
+
+
+def _beyond_int_range(value: float) -> bool:
+    """R ``is.na(as.integer(value))`` for a finite double (which also warns)."""
+    return not (-2147483648.0 < value < 2147483648.0)
+
+
+def integer_range_error(arg: str, message: str, stacklevel: int = 3) -> None:
+    """R's as.integer() warning, then ``message`` (what R says next), with a hint."""
+    warnings.warn(COERCION_WARNING, RuntimeWarning, stacklevel=stacklevel + 1)
+    err = ProbcalError(message)
+    add_note(err, f"`{arg}` must be at most {R_INT_MAX} (2^31 - 1), R's largest integer.")
+    raise err
+
+
 def check_bins(bins, arg: str = "bins") -> int:
-    """R ``check_bins()``: a single positive whole number, returned as int."""
+    """R ``check_bins()``: a single positive whole number, returned as int.
+
+    A value beyond R's integer range makes R's ``as.integer()`` warn and the
+    ``if ()`` on its NA fail; that warning and error are R's, and they come
+    before anything is allocated.
+    """
     value = _single_number(bins)
     message = f"Argument `{arg}` must be a single positive integer."
     if value is None or math.isnan(value) or not math.isfinite(value):
         _abort(message)
-    if value < 1 or value != math.trunc(value):
+    if value < 1:
+        _abort(message)
+    if _beyond_int_range(value):
+        integer_range_error(arg, NA_CONDITION)
+    if value != math.trunc(value):
         _abort(message)
     return int(value)
 
 
-check_count = check_bins
+def check_count(x, arg: str, overflow_message: str) -> int:
+    """probcal 0.2.0's ``check_count()`` (``n_boot``, and ``bins`` of the 0.2.0
+    metrics): a single positive whole number, returned as int.
+
+    It tests the value before converting it, so a whole number beyond R's
+    integer range passes and becomes NA with R's warning; ``overflow_message``
+    is what R says when that NA is first used (it depends on the function).
+    Here that happens before anything is allocated.
+    """
+    value = _single_number(x)
+    if (value is None or not math.isfinite(value) or value < 1
+            or value != float(round(value))):
+        _abort(f"Argument `{arg}` must be a single positive integer.")
+    if _beyond_int_range(value):
+        integer_range_error(arg, overflow_message)
+    return int(value)
 
 
 def check_folds(folds, y) -> int:
@@ -318,13 +372,23 @@ def check_multiclass_y(y, n_classes: Optional[int] = None, arg: str = "y") -> Mu
             # R's min() of an empty vector warns and gives Inf, and the
             # codes check below then fails; this states the actual problem.
             _abort(f"Argument `{arg}` must not be empty.")
-        if not np.isfinite(values).all() or (values != np.trunc(values)).any():
+        if not np.isfinite(values).all():
             _abort(f"Argument `{arg}` must contain integer class codes or a factor.")
+        # R: any(y != as.integer(y)); as.integer() gives NA (and warns) outside
+        # the integer range, so any() is TRUE if some code is fractional and
+        # NA (an error in if ()) if some code is only out of range.
+        in_range = (values > -2147483648.0) & (values < 2147483648.0)
+        if (values != np.trunc(values))[in_range].any():
+            if not in_range.all():
+                warnings.warn(COERCION_WARNING, RuntimeWarning, stacklevel=3)
+            _abort(f"Argument `{arg}` must contain integer class codes or a factor.")
+        if not in_range.all():
+            integer_range_error(arg, NA_CONDITION)
         codes = values.astype(np.int64)
         if codes.min() < 1:
             _abort(f"Integer class codes in `{arg}` must start at `1`.")
-        levels = [str(i) for i in range(1, int(codes.max()) + 1)]
-    k = len(levels)
+        levels = None  # R's as.character(seq_len(max(codes))), built once k is known to fit
+    k = int(codes.max()) if levels is None else len(levels)
     if k < 2:
         _abort(f"Argument `{arg}` must have at least two classes.")
     if n_classes is not None and k != n_classes:
@@ -334,6 +398,8 @@ def check_multiclass_y(y, n_classes: Optional[int] = None, arg: str = "y") -> Mu
         )
     if codes.size and codes.max() > k:
         _abort(f"Class codes in `{arg}` must not exceed the number of classes.")
+    if levels is None:
+        levels = [str(i) for i in range(1, k + 1)]
     return MulticlassLabels(codes=codes, levels=levels, k=k)
 
 
