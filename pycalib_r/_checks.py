@@ -17,6 +17,7 @@ from typing import NamedTuple, Optional, Sequence
 import numpy as np
 
 from ._errors import ProbcalError
+from ._format import cli_abort_message
 
 __all__ = [
     "ProbcalError",
@@ -46,7 +47,8 @@ DOUBLE_EPS = 2.220446049250313e-16
 
 
 def _abort(message: str) -> None:
-    raise ProbcalError(message)
+    # probcal raises these with cli::cli_abort(), which wraps long messages.
+    raise ProbcalError(cli_abort_message(message))
 
 
 def add_note(err: BaseException, note: str) -> None:
@@ -152,12 +154,15 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
     """R ``check_binary_y()``: labels 0/1 (numbers or bools), returned as int64."""
     pd = _pandas()
     wrong_type = f"Argument `{arg}` must contain binary labels `0` and `1`."
+    # R keeps a logical NA through as.integer() and probcal then drops the
+    # bins it falls in without a word; here it is reported as a numeric NA is.
+    missing = f"Argument `{arg}` must not contain missing or infinite values."
+    if pd is not None and isinstance(y, (pd.Series, pd.Index)) and y.dtype == object:
+        y = y.to_numpy()
     if pd is not None and isinstance(y, (pd.Series, pd.Index)):
         if pd.api.types.is_bool_dtype(y.dtype):
             if y.isna().any():
-                # R's as.integer(NA) keeps the NA; probcal's later arithmetic
-                # would fail obscurely, so report it as the numeric branch does.
-                _abort(f"Argument `{arg}` must not contain missing or infinite values.")
+                _abort(missing)
             values = y.to_numpy(dtype=bool)
         elif pd.api.types.is_numeric_dtype(y.dtype):
             values = y.to_numpy(dtype=np.float64, na_value=np.nan)
@@ -170,13 +175,18 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
     else:
         values = np.asarray(y)
         if values.dtype == object:
-            if all(_is_scalar_bool(v) for v in values.ravel()) and values.size > 0:
-                values = values.astype(bool)
-            elif all(v is None or (isinstance(v, numbers.Real) and not _is_scalar_bool(v))
-                     for v in values.ravel()):
-                values = np.array([np.nan if v is None else float(v) for v in values.ravel()])
-            else:
+            flat = values.ravel()
+            na = [v is None or (pd is not None and v is pd.NA) for v in flat]
+            if not all(n or isinstance(v, numbers.Real) for v, n in zip(flat, na)):
                 _abort(wrong_type)
+            if all(n or _is_scalar_bool(v) for v, n in zip(flat, na)) and values.size > 0:
+                # A logical vector (R's c(TRUE, NA, FALSE)).
+                if any(na):
+                    _abort(missing)
+                values = values.astype(bool)
+            else:
+                # R's c() makes a mix of logicals and numbers numeric.
+                values = np.array([np.nan if n else float(v) for v, n in zip(flat, na)])
     if values.ndim > 1:
         values = values.ravel()
     if values.dtype == bool:
@@ -184,7 +194,7 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
     elif values.dtype.kind in "iuf":
         vals = values.astype(np.float64)
         if np.isnan(vals).any() or not np.isfinite(vals).all():
-            _abort(f"Argument `{arg}` must not contain missing or infinite values.")
+            _abort(missing)
         if not np.isin(vals, (0.0, 1.0)).all():
             _abort(f"Argument `{arg}` must contain only binary labels `0` and `1`.")
         out = vals.astype(np.int64)
@@ -229,6 +239,7 @@ def _beyond_int_range(value: float) -> bool:
 
 
 def integer_range_error(arg: str, message: str, stacklevel: int = 3) -> None:
+    # base R's errors (not cli's): raised as they are.
     """R's as.integer() warning, then ``message`` (what R says next), with a hint."""
     warnings.warn(COERCION_WARNING, RuntimeWarning, stacklevel=stacklevel + 1)
     err = ProbcalError(message)
@@ -310,12 +321,16 @@ def check_prob_matrix(p, arg: str = "p", tolerance: float = 1e-6) -> np.ndarray:
     return arr
 
 
-def check_logit_matrix(x, arg: str = "logits") -> np.ndarray:
-    """R ``check_logit_matrix()``: a finite numeric matrix with >= 2 columns."""
+def check_logit_matrix(x, arg: str = "logits", allow_empty: bool = False) -> np.ndarray:
+    """R ``check_logit_matrix()``: a finite numeric matrix with >= 2 columns.
+
+    ``allow_empty`` leaves zero rows to the caller's row-count check, as
+    ``cal_ovr()`` (which makes these checks inline) does in R.
+    """
     arr = _as_matrix(x, arg, f"Argument `{arg}` must be a numeric matrix with one column per class.")
     if arr.shape[1] < 2:
         _abort(f"Argument `{arg}` must have at least two columns, one per class.")
-    if arr.shape[0] == 0:
+    if arr.shape[0] == 0 and not allow_empty:
         _abort(f"Argument `{arg}` must not be empty.")
     if not np.isfinite(arr).all():
         _abort(f"Argument `{arg}` must not contain missing or infinite values.")
@@ -454,15 +469,16 @@ def match_arg(value, choices: Sequence[str], arg: str = "arg") -> str:
         return choices[0]
     if not isinstance(value, str):
         if isinstance(value, (list, tuple)) and len(value) != 1:
-            _abort("'arg' must be of length 1")
-        _abort("'arg' must be NULL or a character vector")
+            raise ProbcalError("'arg' must be of length 1")
+        raise ProbcalError("'arg' must be NULL or a character vector")
     if value in choices:
         return value
     hits = [c for c in choices if value != "" and c.startswith(value)]
     if len(hits) == 1:
         return hits[0]
     quoted = ", ".join(f"\u201c{c}\u201d" for c in choices)
-    _abort(f"'arg' should be one of {quoted}")
+    # base R's match.arg() error: not wrapped (only cli wraps).
+    raise ProbcalError(f"'arg' should be one of {quoted}")
     return choices[0]  # unreachable
 
 

@@ -127,8 +127,9 @@ class CalIsotonic(Calibrator):
     r_class = "cal_isotonic"
 
     def _predict(self, newdata):
-        # R's approx() returns a plain vector whatever the shape of newdata.
-        v = check_probability(newdata, arg="newdata").ravel()
+        # R's approx() returns a plain vector whatever the shape of newdata,
+        # taking a matrix column by column.
+        v = check_probability(newdata, arg="newdata").ravel(order="F")
         if self.x_thresholds.size == 1:
             out = np.repeat(self.y_calibrated, v.size)
         else:

@@ -155,7 +155,7 @@ def cal_ovr(x, y, method=OVR_METHODS, **kwargs) -> CalOvr:
     """
     method_given = method if isinstance(method, str) else None
     method = match_arg(method, OVR_METHODS, arg="method")
-    mat = check_logit_matrix(x, arg="x")
+    mat = check_logit_matrix(x, arg="x", allow_empty=True)
     labels = multiclass_labels(mat, y, x_arg="x")
     if method in ("beta", "isotonic", "histogram") and ((mat < 0) | (mat > 1)).any():
         raise ProbcalError(f'Argument `x` must contain probabilities in `[0, 1]` for "{method}".')
