@@ -238,10 +238,11 @@ def _beyond_int_range(value: float) -> bool:
     return not (-2147483648.0 < value < 2147483648.0)
 
 
-def integer_range_error(arg: str, message: str, stacklevel: int = 3) -> None:
+def integer_range_error(arg: str, message: str, stacklevel: int = 3, warn: bool = True) -> None:
     # base R's errors (not cli's): raised as they are.
     """R's as.integer() warning, then ``message`` (what R says next), with a hint."""
-    warnings.warn(COERCION_WARNING, RuntimeWarning, stacklevel=stacklevel + 1)
+    if warn:
+        warnings.warn(COERCION_WARNING, RuntimeWarning, stacklevel=stacklevel + 1)
     err = ProbcalError(message)
     add_note(err, f"`{arg}` must be at most {R_INT_MAX} (2^31 - 1), R's largest integer.")
     raise err
@@ -267,20 +268,25 @@ def check_bins(bins, arg: str = "bins") -> int:
     return int(value)
 
 
-def check_count(x, arg: str, overflow_message: str) -> int:
+def check_count(x, arg: str, overflow_message: str, defer: bool = False) -> Optional[int]:
     """probcal 0.2.0's ``check_count()`` (``n_boot``, and ``bins`` of the 0.2.0
     metrics): a single positive whole number, returned as int.
 
     It tests the value before converting it, so a whole number beyond R's
     integer range passes and becomes NA with R's warning; ``overflow_message``
     is what R says when that NA is first used (it depends on the function).
-    Here that happens before anything is allocated.
+    Here that happens before anything is allocated; with ``defer`` only the
+    warning is given and None returned, for a caller whose R code uses the
+    NA later (it then calls :func:`integer_range_error` with ``warn=False``).
     """
     value = _single_number(x)
     if (value is None or not math.isfinite(value) or value < 1
             or value != float(round(value))):
         _abort(f"Argument `{arg}` must be a single positive integer.")
     if _beyond_int_range(value):
+        if defer:
+            warnings.warn(COERCION_WARNING, RuntimeWarning, stacklevel=2)
+            return None
         integer_range_error(arg, overflow_message)
     return int(value)
 
@@ -462,14 +468,26 @@ def check_conf_level(conf_level) -> float:
 
 
 def match_arg(value, choices: Sequence[str], arg: str = "arg") -> str:
-    """R ``match.arg()``: exact or unique-prefix match; None gives the first choice."""
+    """R ``match.arg()``: exact or unique-prefix match; None gives the first choice.
+
+    A character vector (list, tuple or string array) equal to ``choices`` is
+    R's default and gives the first choice; other lengths than one are R's
+    errors, checked as R checks them (type first, then length).
+    """
     if value is None:
         return choices[0]
-    if isinstance(value, (list, tuple)) and list(value) == list(choices):
-        return choices[0]
-    if not isinstance(value, str):
-        if isinstance(value, (list, tuple)) and len(value) != 1:
+    if isinstance(value, np.ndarray) and value.dtype.kind in "US":
+        value = [str(v) for v in value.ravel()]
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        if list(value) == list(choices):
+            return choices[0]
+        if len(value) > 1:
             raise ProbcalError("'arg' must be of length 1")
+        if len(value) == 0:
+            quoted = ", ".join(f"\u201c{c}\u201d" for c in choices)
+            raise ProbcalError(f"'arg' should be one of {quoted}")
+        value = value[0]
+    if not isinstance(value, str):
         raise ProbcalError("'arg' must be NULL or a character vector")
     if value in choices:
         return value

@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._binning import quantile_r, seq01, type8_combine, type8_positions
-from ._checks import check_bandwidth, check_conf_level, check_count, match_arg
+from ._checks import check_bandwidth, check_conf_level, check_count, integer_range_error, match_arg
 from ._errors import ProbcalError
 from ._format import cli_h1, format_pval, format_r, sprintf_pct1
 from ._kernel import (
@@ -429,7 +429,9 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     type = match_arg(type, TEST_TYPES)
     bandwidth = check_bandwidth(bandwidth, allow_median=True)
     if method == "bootstrap":
-        n_boot = check_count(n_boot, "n_boot", _TEST_N_BOOT_NA)
+        # R turns an n_boot beyond its range into NA here; seq_len() fails
+        # only after the input checks.
+        n_boot = check_count(n_boot, "n_boot", _TEST_N_BOOT_NA, defer=True)
     data = kernel_data(p, y, type)
     h = resolve_bandwidth(data, bandwidth)
     target = _TARGETS[data.form]
@@ -457,6 +459,8 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
 
     if n < 2:
         raise ProbcalError('Estimator "uq" needs at least two observations.')
+    if n_boot is None:
+        integer_range_error("n_boot", _TEST_N_BOOT_NA, warn=False)
     stream = resolve_rng(rng)
     denom = n * (n - 1.0)
     with Progress(n_boot, "cal_test", enabled=progress) as bar:
@@ -736,10 +740,14 @@ def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None
     """
     metric = match_arg(metric, CI_METRICS)
     conf_level = check_conf_level(conf_level)
-    n_boot = check_count(n_boot, "n_boot", _CI_N_BOOT_NA)
+    # R's as.integer() turns an n_boot beyond its range into NA here, and
+    # numeric(n_boot) fails only after the estimate.
+    n_boot = check_count(n_boot, "n_boot", _CI_N_BOOT_NA, defer=True)
     _check_dots(metric, kwargs)
 
     bound = _bind(metric, p, y, bins, kwargs)
+    if n_boot is None:
+        integer_range_error("n_boot", _CI_N_BOOT_NA, warn=False)
     estimate = bound.estimate
     replicates = _run(bound.values, bound.n, n_boot, bound.batch_rows(n_boot),
                       resolve_rng(rng), progress)

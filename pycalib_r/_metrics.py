@@ -18,6 +18,7 @@ from ._checks import (
     check_count,
     check_probability,
     clip_prob,
+    is_matrix,
     match_arg,
 )
 from ._errors import ProbcalError
@@ -144,7 +145,7 @@ def binned_error(counts, sum_p, sum_y, kind: str, debiased: bool = False):
 class BinnedMetric:
     """``ece``, ``mce`` or ``ace`` bound to checked input and arguments.
 
-    :meth:`bind` makes R's checks once, in R's order; :meth:`value` is the
+    :func:`bind_metric` makes R's checks once, in R's order; :meth:`value` is the
     metric, and :meth:`scalar_value` / :meth:`groups` / :meth:`combine`
     are the pieces a resampling loop reuses (``cal_ci``), so nothing is
     parsed or checked again per resample.
@@ -165,22 +166,6 @@ class BinnedMetric:
         self.bins = bins
         self.debiased = debiased
         self.strategy = strategy
-
-    @classmethod
-    def bind(cls, kind, p, y, bins=10, type="classwise", debiased=False,
-             strategy="equal_width", contract=False) -> "BinnedMetric":
-        """Check ``p``, ``y``, ``type`` and ``bins`` as R does.
-
-        ``contract`` selects probcal 0.2.0's count check for ``bins`` (its
-        ``debiased``/``strategy`` metrics and ``cal_ci``); it differs from
-        0.1.0's only for whole numbers beyond R's integer range.
-        """
-        form = input_form(p, y, type)
-        if contract:
-            bins = check_count(bins, "bins", LENGTH_OUT_NA)
-        else:
-            bins = check_bins(bins)
-        return cls(kind, form, bins, debiased, strategy)
 
     def groups(self, r: np.ndarray):
         """Each value's bin id (occupied bins only when bins outnumber values)."""
@@ -214,16 +199,34 @@ def bind_metric(kind, p, y, bins=10, type="classwise", debiased=False, strategy=
                 contract=None) -> BinnedMetric:
     """``ece()`` / ``mce()`` / ``ace()``'s checks in R's order, as a bound metric.
 
-    ``contract`` (default: whether ``debiased`` or ``strategy`` leaves 0.1.0's
-    behaviour) picks probcal 0.2.0's ``bins`` check; ``cal_ci`` always uses it.
+    probcal 0.1.0 checks a matrix before it matches ``type``; probcal 0.2.0's
+    metrics (``contract``: ``ece()`` given ``debiased`` or ``strategy``, and
+    every metric inside ``cal_ci``) match ``type`` first, then check
+    ``debiased`` and ``strategy``, then the data. The two differ only in
+    which of several faults is reported, and in the ``bins`` check beyond
+    R's integer range.
     """
+    if contract is None:
+        defaults = isinstance(debiased, (bool, np.bool_)) and not debiased \
+            and isinstance(strategy, str) and strategy == "equal_width"
+        contract = kind == "ece" and not defaults
+    types = MULTICLASS_TYPES
+    if contract:
+        if is_matrix(p):
+            type = match_arg(type, MULTICLASS_TYPES)
+        types = None
     if kind == "ece":
+        if contract and not isinstance(debiased, (bool, np.bool_)):
+            raise ProbcalError("Argument `debiased` must be `TRUE` or `FALSE`.")
         strategy = match_arg(strategy, STRATEGIES)
         if not isinstance(debiased, (bool, np.bool_)):
             raise ProbcalError("Argument `debiased` must be `TRUE` or `FALSE`.")
-    if contract is None:
-        contract = bool(debiased) or strategy != "equal_width"
-    return BinnedMetric.bind(kind, p, y, bins, type, bool(debiased), strategy, contract)
+    form = input_form(p, y, type, types=types)
+    if contract:
+        bins = check_count(bins, "bins", LENGTH_OUT_NA)
+    else:
+        bins = check_bins(bins)
+    return BinnedMetric(kind, form, bins, bool(debiased), strategy)
 
 
 def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width"):
