@@ -207,7 +207,7 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
     >>> fit.fold_id.shape
     (12,)
     """
-    call = format_call("cal_cv", x="\x00x", y="\x00y",
+    call = format_call("cal_cv", ("x", "y"),
                        method=method if isinstance(method, str) else None,
                        folds=None if (not isinstance(folds, (list, tuple, np.ndarray))
                                       and folds == 5) else folds,

@@ -174,6 +174,6 @@ def cal_ovr(x, y, method=OVR_METHODS, **kwargs) -> CalOvr:
         calibrators=calibrators,
         k=labels.k,
         levels=list(labels.levels),
-        call=format_call("cal_ovr", x="\x00x", y="\x00y", method=method_given, **kwargs),
+        call=format_call("cal_ovr", ("x", "y"), method=method_given, **kwargs),
         _r_classes=("cal_ovr",) + MULTICLASS,
     )
