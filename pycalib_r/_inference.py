@@ -19,6 +19,7 @@ equal-frequency bin edges, the "median" bandwidth, and the order-dependent
 
 from __future__ import annotations
 
+import inspect
 import math
 from typing import NamedTuple
 
@@ -693,10 +694,30 @@ def _resampled_data(data: KernelData, rows: np.ndarray) -> KernelData:
 
 def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None,
            progress=True, **kwargs):
-    """Percentile bootstrap confidence interval for a calibration metric.
+    r"""Percentile bootstrap confidence interval for a calibration metric.
 
     R equivalent: ``probcal::cal_ci(p, y, metric = c("ece", "skce", "mmce",
     "mce", "ace"), conf_level = 0.95, n_boot = 999, bins = 10, ...)``.
+
+    The metric :math:`\hat T` is computed on the data and on ``n_boot``
+    resamples of the rows (each one R ``sample.int(n, n, replace = TRUE)``,
+    in R's order; a matrix keeps all K classes), giving replicates
+    :math:`T^*_1, \dots, T^*_B`. With :math:`\alpha = 1 -` ``conf_level``
+    and :math:`q_a` R's type-7 quantile of the replicates, the percentile
+    interval (Efron & Tibshirani 1993, ch. 13) is widened to contain the
+    estimate and, for the metrics that cannot be negative, clamped at 0:
+
+    .. math:: L = \max\bigl(\min(q_{\alpha/2}, \hat T),\, 0\bigr), \qquad
+              U = \max(q_{1 - \alpha/2}, \hat T).
+
+    The clamp is not applied to ``skce`` (its unbiased estimators can be
+    negative) nor to the debiased ``ece``. The input and the metric's
+    arguments are checked once, as the metric checks them; the resamples are
+    evaluated in bounded blocks (count-weighted bin sums for the binned
+    metrics, weighted kernel sums for skce and mmce), so memory does not
+    grow with ``n_boot``. If a resample fails (a ``"median"`` bandwidth of a
+    resample whose predictions are all equal), the error is R's and the
+    stream stands where R's does: after that resample.
 
     Parameters
     ----------
@@ -715,13 +736,20 @@ def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None
         Show a progress bar on stderr (only when it is a terminal).
     **kwargs
         Passed to the metric: ``type``, ``debiased``, ``strategy`` (ece),
-        ``estimator``, ``bandwidth``, ``type`` (skce), ``bandwidth`` (mmce).
+        ``type`` (mce, ace), ``estimator``, ``bandwidth``, ``type`` (skce),
+        ``bandwidth`` (mmce). Any other name is R's ``unused argument``
+        error.
 
     Returns
     -------
     CalCI
         The interval is widened to contain the estimate and clamped at 0 for
         the nonnegative metrics (not for skce or debiased ece).
+
+    References
+    ----------
+    Efron, B. and Tibshirani, R. J. (1993). An Introduction to the
+    Bootstrap. Chapman & Hall.
 
     Examples
     --------
@@ -761,13 +789,13 @@ def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None
     return CalCI(estimate, lower, upper, conf_level, metric, "percentile bootstrap", n_boot)
 
 
-_METRIC_ARGS = {
-    "ece": ("type", "debiased", "strategy"),
-    "mce": ("type",),
-    "ace": ("type",),
-    "skce": ("estimator", "bandwidth", "type"),
-    "mmce": ("bandwidth",),
-}
+def _metric_args(metric: str) -> tuple:
+    """The arguments R's ``...`` may pass on: the metric's own, beyond p, y and bins."""
+    from . import _kernel, _metrics
+
+    fn = {"ece": _metrics.ece, "mce": _metrics.mce, "ace": _metrics.ace,
+          "skce": _kernel.skce, "mmce": _metrics.mmce}[metric]
+    return tuple(k for k in inspect.signature(fn).parameters if k not in ("p", "y", "bins"))
 
 
 def _deparse(value) -> str:
@@ -785,7 +813,7 @@ def _deparse(value) -> str:
 
 def _check_dots(metric: str, kwargs: dict) -> None:
     """R's "unused argument" error for ``...`` that the metric does not take."""
-    unused = [k for k in kwargs if k not in _METRIC_ARGS[metric]]
+    unused = [k for k in kwargs if k not in _metric_args(metric)]
     if unused:
         plural = "s" if len(unused) > 1 else ""
         listed = ", ".join(f"{k} = {_deparse(kwargs[k])}" for k in unused)

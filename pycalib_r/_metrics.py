@@ -230,10 +230,34 @@ def bind_metric(kind, p, y, bins=10, type="classwise", debiased=False, strategy=
 
 
 def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width"):
-    """Expected calibration error.
+    r"""Expected calibration error.
 
     R equivalent: ``probcal::ece(p, y, bins = 10, type = c("classwise",
     "confidence"), debiased = FALSE, strategy = c("equal_width", "equal_freq"))``.
+
+    With bins :math:`I_1, \dots, I_B` holding :math:`n_b` of the :math:`n`
+    predictions, mean prediction :math:`\mathrm{conf}_b` and event rate
+    :math:`\mathrm{acc}_b`, the ECE (Guo et al. 2017) is
+
+    .. math:: \mathrm{ECE} = \sum_{b:\, n_b > 0} \frac{n_b}{n}
+              \lvert \mathrm{acc}_b - \mathrm{conf}_b \rvert .
+
+    With ``debiased=True`` it is Kumar, Liang & Ma's (2019) estimate of the
+    *squared* l2 calibration error of the binned predictions,
+
+    .. math:: \sum_{b:\, n_b > 1} \frac{n_b}{n} \Big[ (\mathrm{acc}_b -
+              \mathrm{conf}_b)^2 - \frac{\mathrm{acc}_b (1 - \mathrm{acc}_b)}{n_b - 1}
+              \Big],
+
+    which removes the upward bias of the plug-in square (the second term is
+    the unbiased estimate of the variance of :math:`\mathrm{acc}_b`), so it
+    can be negative; a singleton bin adds 0. For continuous predictions it
+    estimates the error of the binned model, which is a lower bound for the
+    model's own squared l2 error (binning averages miscalibration away).
+    Bins: equal-width (left-closed, the last one closed), or ``"equal_freq"``
+    edges at R's type-8 quantiles of ``p`` (those of ``cal_histogram()``).
+    Multiclass input: the mean over the one-vs-rest columns (classwise), or
+    the binary ECE of the top-label confidence against correctness.
 
     Parameters
     ----------
@@ -243,12 +267,12 @@ def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width")
     y : array_like
         0/1 labels (binary), or class codes 1..K or a pandas Categorical.
     bins : int
-        Number of bins.
+        Number of bins, at most R's integer maximum 2^31 - 1; only the bins
+        the data fill cost memory or time.
     type : {"classwise", "confidence"}
         Multiclass aggregation; ignored for binary input.
     debiased : bool
-        If True, Kumar, Liang & Ma's debiased estimate of the *squared* l2
-        calibration error (it can be negative).
+        If True, the debiased squared estimate above.
     strategy : {"equal_width", "equal_freq"}
         Equal-width bins, or the equal-frequency bins of ``cal_histogram()``.
 
@@ -256,10 +280,24 @@ def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width")
     -------
     float
 
+    References
+    ----------
+    Guo, C., Pleiss, G., Sun, Y. and Weinberger, K. Q. (2017). On
+    calibration of modern neural networks. ICML.
+
+    Kumar, A., Liang, P. and Ma, T. (2019). Verified uncertainty
+    calibration. NeurIPS.
+
     Examples
     --------
-    >>> ece([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1], bins=2)  # R prints [1] 0.15
-    0.14999999999999997
+    >>> print(f"{ece([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1], bins=2):.7g}")  # R: [1] 0.15
+    0.15
+    >>> from pycalib_r import set_seed, runif, rbinom
+    >>> set_seed(1); p = runif(200); y = rbinom(200, 1, p)
+    >>> print(f"{ece(p, y):.7g}")  # R: [1] 0.05003866
+    0.05003866
+    >>> print(f"{ece(p, y, debiased=True):.7g}")  # R: [1] -0.004019443
+    -0.004019443
     """
     return bind_metric("ece", p, y, bins, type, debiased, strategy).value()
 
