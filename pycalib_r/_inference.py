@@ -61,9 +61,10 @@ _TEST_N_BOOT_NA = "argument must be coercible to non-negative integer"
 _CI_N_BOOT_NA = "vector size cannot be NA"
 
 # Elements of a (replicates x n) float block handled at once: 32 MB for the
-# wild bootstrap's weights, 8 MB for resample counts (cache-friendlier).
+# wild bootstrap's weights.
 _BATCH_ELEMENTS = 1 << 22
-_COUNT_ELEMENTS = 1 << 20
+# Resample counts per block of a binned metric (at least two rows).
+_BINNED_BLOCK_ELEMENTS = 1 << 16
 # A whole (replicates x n) weight matrix for the canonical form, if it fits.
 _CANONICAL_WEIGHTS_BYTES = 256 << 20
 
@@ -551,18 +552,20 @@ class _BinnedEngine:
         self.n = metric.form.n
         self.problems = []
         for r, c in metric.form.problems():
-            c = c.astype(np.float64)
             if metric.strategy == "equal_width":
                 ids, n_ids = metric.groups(r)
                 item = {"ids": ids, "n_ids": n_ids, "r": r, "c": c}
             else:
                 order = np.argsort(r, kind="stable")
-                item = {"order": order, "rs": r[order], "cs": c[order], "n_ids": metric.bins}
+                item = {"order": order, "rs": r[order], "cs": c[order].astype(np.float64),
+                        "n_ids": metric.bins}
             self.problems.append(item)
 
     def batch_rows(self, n_boot: int) -> int:
+        # A block holds a few rows of n counts (a small multiple of the
+        # metric's own O(n) arrays), or many rows when n is small.
         width = max(self.n, max(item["n_ids"] + 1 for item in self.problems))
-        return max(1, min(n_boot, _COUNT_ELEMENTS // width))
+        return max(1, min(n_boot, max(2, _BINNED_BLOCK_ELEMENTS // width)))
 
     def values(self, idx: np.ndarray) -> np.ndarray:
         counts = _counts(idx, self.n)
@@ -835,8 +838,9 @@ def _bind(metric, p, y, bins, kwargs) -> _Bound:
     checks, in its order) and bind the replicate engine to the result."""
     if metric in ("ece", "mce", "ace"):
         bound = bind_metric(metric, p, y, bins=bins, contract=True, **kwargs)
+        estimate = bound.value()  # before the engine's arrays exist: peaks do not add up
         engine = _BinnedEngine(bound)
-        return _Bound(bound.value(), bound.form.n, engine.values, engine.batch_rows,
+        return _Bound(estimate, bound.form.n, engine.values, engine.batch_rows,
                       metric == "ece" and bound.debiased)
     if metric == "skce":
         data, bandwidth, estimator = bind_skce(p, y, **kwargs)
