@@ -26,6 +26,9 @@ __all__ = [
 
 STRATEGIES = ("equal_width", "equal_freq")
 _DBL_EPS = np.finfo(np.float64).eps
+# Elements one numpy call handles in the chunked loops here (about 0.05 s),
+# so Ctrl-C, which Python sees between calls, stops long work quickly.
+_SORT_CHUNK = 1 << 20
 
 
 def seq01(length_out: int) -> np.ndarray:
@@ -121,15 +124,28 @@ def assign_bins(p: np.ndarray, bins: int, strategy: str = "equal_width"):
 
 
 def equal_width_bins(p: np.ndarray, bins: int) -> np.ndarray:
-    """``find_bins(p, seq01(bins + 1))`` without building the ``bins + 1`` edges.
+    """``find_bins(p, seq01(bins + 1))`` in O(n) memory whatever ``bins``.
 
-    Edge ``k`` of ``seq01`` is ``k * (1 / bins)`` (0 and 1 at the ends), so
-    each value's bin is found from ``floor(p * bins)`` and corrected against
-    the edges on either side, computed the same way: O(n) whatever ``bins``.
+    Up to ``2^16`` bins the edges are built and searched. Beyond, edge ``k``
+    of ``seq01`` is ``k * (1 / bins)`` (0 and 1 at the ends), so each value's
+    bin is found from ``floor(p * bins)`` and corrected against the edges on
+    either side, computed the same way. The work goes in slices of
+    ``_SORT_CHUNK`` values, so Ctrl-C is seen between them.
     """
     p = np.asarray(p, dtype=np.float64)
-    if bins <= 1:
-        return np.zeros(p.shape, dtype=np.int64)
+    out = np.empty(p.shape, dtype=np.int64)
+    flat_p, flat_out = p.reshape(-1), out.reshape(-1)
+    edges = seq01(bins + 1) if bins <= 1 << 16 else None
+    for s in range(0, flat_p.size, _SORT_CHUNK):
+        part = flat_p[s:s + _SORT_CHUNK]
+        if edges is not None:
+            flat_out[s:s + _SORT_CHUNK] = find_bins(part, edges)
+        else:
+            flat_out[s:s + _SORT_CHUNK] = _uniform_bins(part, bins)
+    return out
+
+
+def _uniform_bins(p: np.ndarray, bins: int) -> np.ndarray:
     by = 1.0 / bins
     top = bins - 1
     g = np.clip(np.floor(p * bins), 0, top).astype(np.int64)
@@ -160,10 +176,6 @@ def occupied_bins(bin_idx: np.ndarray, n_bins: int):
     occupied, inverse = np.unique(bin_idx, return_inverse=True)
     return inverse.reshape(bin_idx.shape), occupied.size
 
-
-# Elements sorted by one numpy call in stable_order(): about 0.1 s, so
-# Ctrl-C (seen between calls) stops a long sort quickly.
-_SORT_CHUNK = 1 << 20
 
 
 def stable_order(keys: np.ndarray, chunk: int = _SORT_CHUNK) -> np.ndarray:

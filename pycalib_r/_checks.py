@@ -195,7 +195,7 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
         vals = values.astype(np.float64)
         if np.isnan(vals).any() or not np.isfinite(vals).all():
             _abort(missing)
-        if not np.isin(vals, (0.0, 1.0)).all():
+        if not ((vals == 0.0) | (vals == 1.0)).all():
             _abort(f"Argument `{arg}` must contain only binary labels `0` and `1`.")
         out = vals.astype(np.int64)
     else:
