@@ -30,7 +30,6 @@ from ._checks import check_bandwidth, check_conf_level, check_count, integer_ran
 from ._errors import ProbcalError
 from ._format import cli_h1, format_pval, format_r, sprintf_pct1
 from ._kernel import (
-    ESTIMATORS,
     SKCE_TYPES,
     CanonicalKernel,
     KernelData,
@@ -46,7 +45,7 @@ from ._kernel import (
     scalar_pair_terms,
     skce_from_data,
 )
-from ._metrics import BinnedMetric, bind_metric, bind_mmce, binned_error, mmce_value, r_means
+from ._metrics import BinnedMetric, bind_metric, bind_mmce, binned_error, mmce_value
 from ._progress import Progress
 from ._rng import resolve_rng
 
