@@ -159,13 +159,13 @@ def test_worst_inputs_give_r_messages_in_bounded_memory(child_results, fuzz_r):
     ro.r("fz_third <- matrix(1/3, 6, 3); set.seed(9); fz_p <- runif(300); fz_y <- as.integer(runif(300) < fz_p)")
     contract = ".pycalib_fuzz_envs$contract"
     want = {
-        "codes_1e8": _r_message(ro, "ece(fz_third, c(1, 2, 3, 1, 2, 1e8))"),
-        "codes_1e10": _r_message(ro, "ece(fz_third, c(1, 2, 3, 1, 2, 1e10))"),
-        "bins_2_31": _r_message(ro, "ece(fz_p, fz_y, bins = 2^31)"),
-        "bins_1e9_hist": _r_message(ro, "cal_histogram(fz_p, fz_y, bins = 2^31)"),
+        "codes_1e8": _r_message(ro, "probcal::ece(fz_third, c(1, 2, 3, 1, 2, 1e8))"),
+        "codes_1e10": _r_message(ro, "probcal::ece(fz_third, c(1, 2, 3, 1, 2, 1e10))"),
+        "bins_2_31": _r_message(ro, "probcal::ece(fz_p, fz_y, bins = 2^31)"),
+        "bins_1e9_hist": _r_message(ro, "probcal::cal_histogram(fz_p, fz_y, bins = 2^31)"),
         "n_boot_ci": _r_message(ro, f"{contract}$cal_ci(fz_p, fz_y, n_boot = 2^31)"),
         "n_boot_test": _r_message(ro, f"{contract}$cal_test(fz_p, fz_y, n_boot = 2^31)"),
-        "folds": _r_message(ro, "cal_cv(fz_p, fz_y, folds = 2^31)"),
+        "folds": _r_message(ro, "probcal::cal_cv(fz_p, fz_y, folds = 2^31)"),
     }
     # 0.2.0 functions check class codes as probcal 0.1.0 does (contract.R
     # would say "at least two classes" after max() of the NA: not copied).

@@ -121,15 +121,15 @@ def test_r_messages_of_the_gaps(probcal_r):
     x = np.array([[0.2, 0.8], [0.6, 0.4], [0.3, 0.7], [0.5, 0.5]])
     ro.r("fx <- matrix(c(.2,.8,.6,.4,.3,.7,.5,.5), 4, byrow = TRUE)")
     for method in ("histogram", "isotonic", "platt", "vector"):
-        want = ro.r(f'tryCatch(cal_cv(fx, c(1, 2, 1, 2), method = "{method}"), '
+        want = ro.r(f'tryCatch(probcal::cal_cv(fx, c(1, 2, 1, 2), method = "{method}"), '
                     f'error = conditionMessage)')[0]
         assert _message(lambda m=method: pc.cal_cv(x, [1, 2, 1, 2], method=m)) == want, method
-    want = ro.r("tryCatch(cal_ovr(fx[0, , drop = FALSE], c(1, 2)), error = conditionMessage)")[0]
+    want = ro.r("tryCatch(probcal::cal_ovr(fx[0, , drop = FALSE], c(1, 2)), error = conditionMessage)")[0]
     assert _message(lambda: pc.cal_ovr(np.zeros((0, 2)), [1, 2])) == want
     third = np.full((6, 3), 1 / 3)
-    want = ro.r("tryCatch(ece(matrix(1/3, 6, 3), c(1, 2, 3, 1, 2, 1e8)), error = conditionMessage)")[0]
+    want = ro.r("tryCatch(probcal::ece(matrix(1/3, 6, 3), c(1, 2, 3, 1, 2, 1e8)), error = conditionMessage)")[0]
     assert _message(lambda: pc.ece(third, [1, 2, 3, 1, 2, 10 ** 8])) == want
-    want = ro.r("suppressWarnings(tryCatch(ece(c(.1, .2), c(0, 1), bins = 2^31), "
+    want = ro.r("suppressWarnings(tryCatch(probcal::ece(c(.1, .2), c(0, 1), bins = 2^31), "
                 "error = conditionMessage))")[0]
     assert _message(lambda: pc.ece([0.1, 0.2], [0, 1], bins=2 ** 31)) == want
 
@@ -140,8 +140,8 @@ def test_predict_flattens_a_matrix_by_column_as_r(probcal_r):
     newdata = np.array([[0.1, 0.3, 0.5], [0.2, 0.4, 0.9]])
     ro.r("fp <- c(.1, .4, .35, .8, .6); fy <- c(0, 1, 0, 1, 1); "
          "fm <- matrix(c(.1, .2, .3, .4, .5, .9), 2)")
-    iso = np.array(ro.r("predict(cal_isotonic(fp, fy), fm)"))
-    hist = np.array(ro.r("predict(cal_histogram(fp, fy, bins = 3), fm)"))
+    iso = np.array(ro.r("predict(probcal::cal_isotonic(fp, fy), fm)"))
+    hist = np.array(ro.r("predict(probcal::cal_histogram(fp, fy, bins = 3), fm)"))
     fp, fy = [0.1, 0.4, 0.35, 0.8, 0.6], [0, 1, 0, 1, 1]
     assert np.array_equal(pc.cal_isotonic(fp, fy).predict(newdata), iso)
     assert np.array_equal(pc.cal_histogram(fp, fy, bins=3).predict(newdata), hist)
