@@ -62,8 +62,10 @@ _CI_N_BOOT_NA = "vector size cannot be NA"
 # Elements of a (replicates x n) float block handled at once: 32 MB for the
 # wild bootstrap's weights.
 _BATCH_ELEMENTS = 1 << 22
-# Resample counts per block of a binned metric (at least one row).
+# Resample counts per block of a binned metric: this many, or 4 rows, but
+# never more than _BINNED_BLOCK_MAX (except one row).
 _BINNED_BLOCK_ELEMENTS = 1 << 16
+_BINNED_BLOCK_MAX = 1 << 22
 # A whole (replicates x n) weight matrix for the canonical form, if it fits.
 _CANONICAL_WEIGHTS_BYTES = 256 << 20
 
@@ -561,10 +563,12 @@ class _BinnedEngine:
             self.problems.append(item)
 
     def batch_rows(self, n_boot: int) -> int:
-        # A block holds one row of n counts (the size of the metric's own
-        # arrays), or many rows when n is small.
+        # A block holds a few rows of n counts (a few times the metric's own
+        # O(n) arrays; per-call costs dominate below that), one row when n
+        # is large, many rows when n is small.
         width = max(self.n, max(item["n_ids"] + 1 for item in self.problems))
-        return max(1, min(n_boot, _BINNED_BLOCK_ELEMENTS // width))
+        rows = min(_BINNED_BLOCK_MAX // width, max(4, _BINNED_BLOCK_ELEMENTS // width))
+        return max(1, min(n_boot, rows))
 
     def values(self, idx: np.ndarray) -> np.ndarray:
         counts = _counts(idx, self.n)

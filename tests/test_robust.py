@@ -96,7 +96,7 @@ def test_cal_ci_replicates_do_not_depend_on_the_block_size(monkeypatch):
     p = g.runif(300)
     y = (g.runif(300) < p).astype(np.int64)
     want = pc.cal_ci(p, y, metric="ace", bins=25, n_boot=99, rng=pc.RRandom(7), progress=False)
-    monkeypatch.setattr(_inference, "_BINNED_BLOCK_ELEMENTS", 300 * 3)
+    monkeypatch.setattr(_inference, "_BINNED_BLOCK_MAX", 300 * 3)
     got = pc.cal_ci(p, y, metric="ace", bins=25, n_boot=99, rng=pc.RRandom(7), progress=False)
     assert (got.lower, got.upper, got.estimate) == (want.lower, want.upper, want.estimate)
 

@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from pycalib_r import _rng  # noqa: E402
-from pycalib_r._inference import _COUNT_ELEMENTS, cal_ci, cal_test  # noqa: E402
+from pycalib_r._inference import cal_ci, cal_test  # noqa: E402
 from pycalib_r._kernel import skce  # noqa: E402
 from pycalib_r._metrics import mmce  # noqa: E402
 
@@ -169,7 +169,7 @@ def main(argv=None) -> int:
     rep.line(f'cal_ci(p, y, metric = "ece") [binary, bins 10, {n_boot} resamples]')
     p, y = binary_data(100_000, 7)
     t = best_time(lambda: cal_ci(p, y, "ece", n_boot=n_boot, rng=_rng.RRandom(1), progress=False), repeat)
-    def draws(n=100_000, rows=_COUNT_ELEMENTS // 100_000):
+    def draws(n=100_000, rows=4):
         stream = _rng.RRandom(1)
         for start in range(0, n_boot, rows):
             stream.sample_int_replace(n, n, min(rows, n_boot - start))
