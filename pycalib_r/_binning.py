@@ -18,11 +18,17 @@ __all__ = [
     "type8_positions",
     "type8_combine",
     "assign_bins",
+    "equal_width_bins",
+    "occupied_bins",
     "STRATEGIES",
+    "stable_order",
 ]
 
 STRATEGIES = ("equal_width", "equal_freq")
 _DBL_EPS = np.finfo(np.float64).eps
+# Elements one numpy call handles in the chunked loops here (about 0.05 s),
+# so Ctrl-C, which Python sees between calls, stops long work quickly.
+_SORT_CHUNK = 1 << 20
 
 
 def seq01(length_out: int) -> np.ndarray:
@@ -115,3 +121,99 @@ def assign_bins(p: np.ndarray, bins: int, strategy: str = "equal_width"):
     """Edges, the number of bins, and each value's 0-based bin."""
     breaks = histogram_breaks(p, bins, strategy)
     return breaks, breaks.size - 1, find_bins(p, breaks)
+
+
+def equal_width_bins(p: np.ndarray, bins: int) -> np.ndarray:
+    """``find_bins(p, seq01(bins + 1))`` in O(n) memory whatever ``bins``.
+
+    Up to ``2^16`` bins the edges are built and searched. Beyond, edge ``k``
+    of ``seq01`` is ``k * (1 / bins)`` (0 and 1 at the ends), so each value's
+    bin is found from ``floor(p * bins)`` and corrected against the edges on
+    either side, computed the same way. The work goes in slices of
+    ``_SORT_CHUNK`` values, so Ctrl-C is seen between them.
+    """
+    p = np.asarray(p, dtype=np.float64)
+    out = np.empty(p.shape, dtype=np.int64)
+    flat_p, flat_out = p.reshape(-1), out.reshape(-1)
+    edges = seq01(bins + 1) if bins <= 1 << 16 else None
+    for s in range(0, flat_p.size, _SORT_CHUNK):
+        part = flat_p[s:s + _SORT_CHUNK]
+        if edges is not None:
+            flat_out[s:s + _SORT_CHUNK] = find_bins(part, edges)
+        else:
+            flat_out[s:s + _SORT_CHUNK] = _uniform_bins(part, bins)
+    return out
+
+
+def _uniform_bins(p: np.ndarray, bins: int) -> np.ndarray:
+    by = 1.0 / bins
+    top = bins - 1
+    g = np.clip(np.floor(p * bins), 0, top).astype(np.int64)
+    # bin = min(top, max{k : edge_k <= p}); edges 1..top are k * by, edge 0 is 0.
+    while True:
+        up = (g < top) & ((g + 1) * by <= p)
+        if not up.any():
+            break
+        g[up] += 1
+    while True:
+        down = (g > 0) & (g * by > p)
+        if not down.any():
+            break
+        g[down] -= 1
+    return g
+
+
+def occupied_bins(bin_idx: np.ndarray, n_bins: int):
+    """Bin ids for per-bin sums: ``(ids, n_ids)``.
+
+    With no more bins than values (or few bins) the bins themselves; with more,
+    only the occupied bins, numbered in increasing order, so that per-bin
+    arrays never grow with ``bins`` beyond what the data fill. Empty bins
+    carry no weight in any binned metric, so both give the same value.
+    """
+    if n_bins <= max(bin_idx.size, 1 << 16):
+        return bin_idx, n_bins
+    occupied, inverse = np.unique(bin_idx, return_inverse=True)
+    return inverse.reshape(bin_idx.shape), occupied.size
+
+
+
+def stable_order(keys: np.ndarray, chunk: int = _SORT_CHUNK) -> np.ndarray:
+    """``np.argsort(keys, kind="stable")`` in bounded steps.
+
+    Chunks are sorted separately and merged pairwise; a merge places each
+    element by a binary search into the other run (the left run first among
+    equal keys), in slices of ``chunk`` queries, so no single call works on
+    more than ``chunk`` elements at a time beyond O(n) copies.
+    """
+    keys = np.asarray(keys)
+    n = keys.size
+    if n <= chunk:
+        return np.argsort(keys, kind="stable")
+    runs = []
+    for s in range(0, n, chunk):
+        local = np.argsort(keys[s:s + chunk], kind="stable") + s
+        runs.append((local, keys[local]))
+    while len(runs) > 1:
+        merged = []
+        for i in range(0, len(runs) - 1, 2):
+            merged.append(_merge_runs(runs[i], runs[i + 1], chunk))
+        if len(runs) % 2:
+            merged.append(runs[-1])
+        runs = merged
+    return runs[0][0]
+
+
+def _merge_runs(left, right, chunk):
+    (ia, ka), (ib, kb) = left, right
+    out_i = np.empty(ia.size + ib.size, dtype=ia.dtype)
+    out_k = np.empty(ka.size + kb.size, dtype=ka.dtype)
+    for s in range(0, ka.size, chunk):
+        pos = np.searchsorted(kb, ka[s:s + chunk], side="left") + np.arange(s, min(s + chunk, ka.size))
+        out_i[pos] = ia[s:s + chunk]
+        out_k[pos] = ka[s:s + chunk]
+    for s in range(0, kb.size, chunk):
+        pos = np.searchsorted(ka, kb[s:s + chunk], side="right") + np.arange(s, min(s + chunk, kb.size))
+        out_i[pos] = ib[s:s + chunk]
+        out_k[pos] = kb[s:s + chunk]
+    return out_i, out_k

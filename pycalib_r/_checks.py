@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from typing import NamedTuple, Optional, Sequence
 
 import numpy as np
 
 from ._errors import ProbcalError
+from ._format import cli_abort_message
 
 __all__ = [
     "ProbcalError",
@@ -26,6 +28,7 @@ __all__ = [
     "check_same_length",
     "check_bins",
     "check_count",
+    "R_INT_MAX",
     "check_folds",
     "check_prob_matrix",
     "check_logit_matrix",
@@ -44,7 +47,16 @@ DOUBLE_EPS = 2.220446049250313e-16
 
 
 def _abort(message: str) -> None:
-    raise ProbcalError(message)
+    # probcal raises these with cli::cli_abort(), which wraps long messages.
+    raise ProbcalError(cli_abort_message(message))
+
+
+def add_note(err: BaseException, note: str) -> None:
+    """``err.add_note(note)``, also on Python < 3.11."""
+    if hasattr(err, "add_note"):
+        err.add_note(note)
+    else:  # pragma: no cover - Python < 3.11
+        err.__notes__ = list(getattr(err, "__notes__", [])) + [note]
 
 
 def _pandas():
@@ -142,12 +154,15 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
     """R ``check_binary_y()``: labels 0/1 (numbers or bools), returned as int64."""
     pd = _pandas()
     wrong_type = f"Argument `{arg}` must contain binary labels `0` and `1`."
+    # R keeps a logical NA through as.integer() and probcal then drops the
+    # bins it falls in without a word; here it is reported as a numeric NA is.
+    missing = f"Argument `{arg}` must not contain missing or infinite values."
+    if pd is not None and isinstance(y, (pd.Series, pd.Index)) and y.dtype == object:
+        y = y.to_numpy()
     if pd is not None and isinstance(y, (pd.Series, pd.Index)):
         if pd.api.types.is_bool_dtype(y.dtype):
             if y.isna().any():
-                # R's as.integer(NA) keeps the NA; probcal's later arithmetic
-                # would fail obscurely, so report it as the numeric branch does.
-                _abort(f"Argument `{arg}` must not contain missing or infinite values.")
+                _abort(missing)
             values = y.to_numpy(dtype=bool)
         elif pd.api.types.is_numeric_dtype(y.dtype):
             values = y.to_numpy(dtype=np.float64, na_value=np.nan)
@@ -160,13 +175,18 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
     else:
         values = np.asarray(y)
         if values.dtype == object:
-            if all(_is_scalar_bool(v) for v in values.ravel()) and values.size > 0:
-                values = values.astype(bool)
-            elif all(v is None or (isinstance(v, numbers.Real) and not _is_scalar_bool(v))
-                     for v in values.ravel()):
-                values = np.array([np.nan if v is None else float(v) for v in values.ravel()])
-            else:
+            flat = values.ravel()
+            na = [v is None or (pd is not None and v is pd.NA) for v in flat]
+            if not all(n or isinstance(v, numbers.Real) for v, n in zip(flat, na)):
                 _abort(wrong_type)
+            if all(n or _is_scalar_bool(v) for v, n in zip(flat, na)) and values.size > 0:
+                # A logical vector (R's c(TRUE, NA, FALSE)).
+                if any(na):
+                    _abort(missing)
+                values = values.astype(bool)
+            else:
+                # R's c() makes a mix of logicals and numbers numeric.
+                values = np.array([np.nan if n else float(v) for v, n in zip(flat, na)])
     if values.ndim > 1:
         values = values.ravel()
     if values.dtype == bool:
@@ -174,8 +194,8 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
     elif values.dtype.kind in "iuf":
         vals = values.astype(np.float64)
         if np.isnan(vals).any() or not np.isfinite(vals).all():
-            _abort(f"Argument `{arg}` must not contain missing or infinite values.")
-        if not np.isin(vals, (0.0, 1.0)).all():
+            _abort(missing)
+        if not ((vals == 0.0) | (vals == 1.0)).all():
             _abort(f"Argument `{arg}` must contain only binary labels `0` and `1`.")
         out = vals.astype(np.int64)
     else:
@@ -206,18 +226,69 @@ def _single_number(x) -> Optional[float]:
     return None
 
 
+R_INT_MAX = 2147483647
+# R's warning when as.integer() meets a double outside the integer range.
+COERCION_WARNING = "NAs introduced by coercion to integer range"
+# What R then says when the NA reaches `if ()`: probcal's check_bins().
+NA_CONDITION = "missing value where TRUE/FALSE needed"
+
+
+def _beyond_int_range(value: float) -> bool:
+    """R ``is.na(as.integer(value))`` for a finite double (which also warns)."""
+    return not (-2147483648.0 < value < 2147483648.0)
+
+
+def integer_range_error(arg: str, message: str, stacklevel: int = 3, warn: bool = True) -> None:
+    # base R's errors (not cli's): raised as they are.
+    """R's as.integer() warning, then ``message`` (what R says next), with a hint."""
+    if warn:
+        warnings.warn(COERCION_WARNING, RuntimeWarning, stacklevel=stacklevel + 1)
+    err = ProbcalError(message)
+    add_note(err, f"`{arg}` must be at most {R_INT_MAX} (2^31 - 1), R's largest integer.")
+    raise err
+
+
 def check_bins(bins, arg: str = "bins") -> int:
-    """R ``check_bins()``: a single positive whole number, returned as int."""
+    """R ``check_bins()``: a single positive whole number, returned as int.
+
+    A value beyond R's integer range makes R's ``as.integer()`` warn and the
+    ``if ()`` on its NA fail; that warning and error are R's, and they come
+    before anything is allocated.
+    """
     value = _single_number(bins)
     message = f"Argument `{arg}` must be a single positive integer."
     if value is None or math.isnan(value) or not math.isfinite(value):
         _abort(message)
-    if value < 1 or value != math.trunc(value):
+    if value < 1:
+        _abort(message)
+    if _beyond_int_range(value):
+        integer_range_error(arg, NA_CONDITION)
+    if value != math.trunc(value):
         _abort(message)
     return int(value)
 
 
-check_count = check_bins
+def check_count(x, arg: str, overflow_message: str, defer: bool = False) -> Optional[int]:
+    """probcal 0.2.0's ``check_count()`` (``n_boot``, and ``bins`` of the 0.2.0
+    metrics): a single positive whole number, returned as int.
+
+    It tests the value before converting it, so a whole number beyond R's
+    integer range passes and becomes NA with R's warning; ``overflow_message``
+    is what R says when that NA is first used (it depends on the function).
+    Here that happens before anything is allocated; with ``defer`` only the
+    warning is given and None returned, for a caller whose R code uses the
+    NA later (it then calls :func:`integer_range_error` with ``warn=False``).
+    """
+    value = _single_number(x)
+    if (value is None or not math.isfinite(value) or value < 1
+            or value != float(round(value))):
+        _abort(f"Argument `{arg}` must be a single positive integer.")
+    if _beyond_int_range(value):
+        if defer:
+            warnings.warn(COERCION_WARNING, RuntimeWarning, stacklevel=2)
+            return None
+        integer_range_error(arg, overflow_message)
+    return int(value)
 
 
 def check_folds(folds, y) -> int:
@@ -256,12 +327,16 @@ def check_prob_matrix(p, arg: str = "p", tolerance: float = 1e-6) -> np.ndarray:
     return arr
 
 
-def check_logit_matrix(x, arg: str = "logits") -> np.ndarray:
-    """R ``check_logit_matrix()``: a finite numeric matrix with >= 2 columns."""
+def check_logit_matrix(x, arg: str = "logits", allow_empty: bool = False) -> np.ndarray:
+    """R ``check_logit_matrix()``: a finite numeric matrix with >= 2 columns.
+
+    ``allow_empty`` leaves zero rows to the caller's row-count check, as
+    ``cal_ovr()`` (which makes these checks inline) does in R.
+    """
     arr = _as_matrix(x, arg, f"Argument `{arg}` must be a numeric matrix with one column per class.")
     if arr.shape[1] < 2:
         _abort(f"Argument `{arg}` must have at least two columns, one per class.")
-    if arr.shape[0] == 0:
+    if arr.shape[0] == 0 and not allow_empty:
         _abort(f"Argument `{arg}` must not be empty.")
     if not np.isfinite(arr).all():
         _abort(f"Argument `{arg}` must not contain missing or infinite values.")
@@ -318,13 +393,23 @@ def check_multiclass_y(y, n_classes: Optional[int] = None, arg: str = "y") -> Mu
             # R's min() of an empty vector warns and gives Inf, and the
             # codes check below then fails; this states the actual problem.
             _abort(f"Argument `{arg}` must not be empty.")
-        if not np.isfinite(values).all() or (values != np.trunc(values)).any():
+        if not np.isfinite(values).all():
             _abort(f"Argument `{arg}` must contain integer class codes or a factor.")
+        # R: any(y != as.integer(y)); as.integer() gives NA (and warns) outside
+        # the integer range, so any() is TRUE if some code is fractional and
+        # NA (an error in if ()) if some code is only out of range.
+        in_range = (values > -2147483648.0) & (values < 2147483648.0)
+        if (values != np.trunc(values))[in_range].any():
+            if not in_range.all():
+                warnings.warn(COERCION_WARNING, RuntimeWarning, stacklevel=3)
+            _abort(f"Argument `{arg}` must contain integer class codes or a factor.")
+        if not in_range.all():
+            integer_range_error(arg, NA_CONDITION)
         codes = values.astype(np.int64)
         if codes.min() < 1:
             _abort(f"Integer class codes in `{arg}` must start at `1`.")
-        levels = [str(i) for i in range(1, int(codes.max()) + 1)]
-    k = len(levels)
+        levels = None  # R's as.character(seq_len(max(codes))), built once k is known to fit
+    k = int(codes.max()) if levels is None else len(levels)
     if k < 2:
         _abort(f"Argument `{arg}` must have at least two classes.")
     if n_classes is not None and k != n_classes:
@@ -334,6 +419,8 @@ def check_multiclass_y(y, n_classes: Optional[int] = None, arg: str = "y") -> Mu
         )
     if codes.size and codes.max() > k:
         _abort(f"Class codes in `{arg}` must not exceed the number of classes.")
+    if levels is None:
+        levels = [str(i) for i in range(1, k + 1)]
     return MulticlassLabels(codes=codes, levels=levels, k=k)
 
 
@@ -381,22 +468,35 @@ def check_conf_level(conf_level) -> float:
 
 
 def match_arg(value, choices: Sequence[str], arg: str = "arg") -> str:
-    """R ``match.arg()``: exact or unique-prefix match; None gives the first choice."""
+    """R ``match.arg()``: exact or unique-prefix match; None gives the first choice.
+
+    A character vector (list, tuple or string array) equal to ``choices`` is
+    R's default and gives the first choice; other lengths than one are R's
+    errors, checked as R checks them (type first, then length).
+    """
     if value is None:
         return choices[0]
-    if isinstance(value, (list, tuple)) and list(value) == list(choices):
-        return choices[0]
+    if isinstance(value, np.ndarray) and value.dtype.kind in "US":
+        value = [str(v) for v in value.ravel()]
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        if list(value) == list(choices):
+            return choices[0]
+        if len(value) > 1:
+            raise ProbcalError("'arg' must be of length 1")
+        if len(value) == 0:
+            quoted = ", ".join(f"\u201c{c}\u201d" for c in choices)
+            raise ProbcalError(f"'arg' should be one of {quoted}")
+        value = value[0]
     if not isinstance(value, str):
-        if isinstance(value, (list, tuple)) and len(value) != 1:
-            _abort("'arg' must be of length 1")
-        _abort("'arg' must be NULL or a character vector")
+        raise ProbcalError("'arg' must be NULL or a character vector")
     if value in choices:
         return value
     hits = [c for c in choices if value != "" and c.startswith(value)]
     if len(hits) == 1:
         return hits[0]
     quoted = ", ".join(f"\u201c{c}\u201d" for c in choices)
-    _abort(f"'arg' should be one of {quoted}")
+    # base R's match.arg() error: not wrapped (only cli wraps).
+    raise ProbcalError(f"'arg' should be one of {quoted}")
     return choices[0]  # unreachable
 
 

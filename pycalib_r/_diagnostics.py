@@ -21,11 +21,11 @@ import math
 import numpy as np
 
 from ._binning import STRATEGIES
-from ._checks import (check_conf_level, check_multiclass_y, check_prob_matrix, is_matrix,
-                      match_arg)
+from ._checks import check_conf_level, is_matrix
 from ._errors import ProbcalError
 from ._format import format_r_vec
-from ._metrics import MULTICLASS_TYPES, bin_table, confidence_pair, ece
+from ._forms import input_form
+from ._metrics import bin_table, ece
 
 __all__ = ["reliability_table", "reliability_diagram"]
 
@@ -72,22 +72,16 @@ def _diagram_data(p, y, bins, type, strategy="equal_width"):
     """
     import pandas as pd
 
-    if not is_matrix(p):
-        # R never evaluates `type` for a vector, so any value passes here.
-        return "binary", _nonempty(bin_table(p, y, bins, strategy))
+    # R never evaluates `type` for a vector, and checks a matrix before
+    # match.arg(type) is forced: input_form's order.
+    form = input_form(p, y, type)
+    if form.scalar:
+        return form.kind, _nonempty(bin_table(form.r, form.c, bins, strategy))
 
-    # R checks the matrix before match.arg(type) is forced.
-    p_mat = check_prob_matrix(p, arg="p")
-    type = match_arg(type, MULTICLASS_TYPES)
-    if type == "confidence":
-        confidence, correct = confidence_pair(p_mat, y)
-        return "confidence", _nonempty(bin_table(confidence, correct, bins, strategy))
-
-    labels = check_multiclass_y(y, n_classes=p_mat.shape[1], arg="y")
+    labels = form.labels
     panels = []
-    for k in range(p_mat.shape[1]):
-        one_vs_rest = (labels.codes == k + 1).astype(np.int64)
-        panel = _nonempty(bin_table(p_mat[:, k], one_vs_rest, bins, strategy))
+    for k, (column, one_vs_rest) in enumerate(form.problems()):
+        panel = _nonempty(bin_table(column, one_vs_rest, bins, strategy))
         panel["class_label"] = pd.Categorical(
             [labels.levels[k]] * len(panel), categories=labels.levels
         )

@@ -40,6 +40,7 @@ __all__ = [
     "as_character_num",
     "sprintf_pct1",
     "strwrap",
+    "cli_abort_message",
     "display_width",
     "cli_rule",
     "cli_h1",
@@ -752,7 +753,41 @@ _WS_SENT_MANY = re.compile(r"(?<=[.!?])[ \t\n][ \t\n][ \t\n]*")
 _WS_SENT_ONE = re.compile(r"(?<=[.!?])[ \t\n]")
 
 
-def _cli_wrap(text: str, width: int) -> list:
+# cli_abort() wraps its message for a line that starts after "Error: ".
+_ABORT_WIDTH = 80
+_ABORT_INDENT = len("Error: ")
+
+
+def cli_abort_message(text: str, width: int = _ABORT_WIDTH) -> str:
+    """``conditionMessage()`` of ``cli::cli_abort(text)`` for plain text.
+
+    cli wraps the message at the console width (80 where R has no terminal)
+    as if its first line followed ``"Error: "`` (7 columns); the later lines
+    use the full width. A message of up to 72 columns is returned unchanged.
+
+    R equivalent: ``conditionMessage(tryCatch(cli::cli_abort(text), error = identity))``
+    (cli 3.6.0, width 80).
+
+    Examples
+    --------
+    >>> print(cli_abort_message('Method "histogram" expects a vector `x`. '
+    ...                         'Use "ovr" for multiclass binning.'))
+    Method "histogram" expects a vector `x`. Use "ovr" for multiclass
+    binning.
+    """
+    if "\n" not in text and _r_width(text) < width - _ABORT_INDENT:
+        return text
+    lines = _cli_wrap(text, width, indent=_ABORT_INDENT)
+    if _r_width(lines[0]) >= width:
+        # A first word too long for the line: cli starts it on the next one.
+        lines.insert(0, "")
+    else:
+        lines[0] = lines[0][_ABORT_INDENT:]
+    return "\n".join(line.lstrip(" ") if i == 1 and not lines[0] else line
+                     for i, line in enumerate(lines))
+
+
+def _cli_wrap(text: str, width: int, indent: int = 0) -> list:
     """cli's ``ansi_strwrap()`` for plain text: normalise blanks, then ``strwrap``."""
     pars = _r_strsplit(text, _PAR_SEP)
     out = []
@@ -762,7 +797,7 @@ def _cli_wrap(text: str, width: int) -> list:
         s = _WS_SENT_MANY.sub("  ", s)
         s = _WS_SENT_ONE.sub(" ", s)
         out.append(s)
-    return strwrap("\n\n".join(out), width=width)
+    return strwrap("\n\n".join(out), width=width, indent=indent)
 
 
 # ---------------------------------------------------------------------------

@@ -19,28 +19,30 @@ equal-frequency bin edges, the "median" bandwidth, and the order-dependent
 
 from __future__ import annotations
 
+import inspect
 import math
+from typing import NamedTuple
 
 import numpy as np
 
-from ._binning import STRATEGIES, find_bins, quantile_r, seq01, type8_combine, type8_positions
-from ._checks import check_bandwidth, check_bins, check_conf_level, is_matrix, match_arg
+from ._binning import quantile_r, seq01, type8_combine, type8_positions
+from ._checks import check_bandwidth, check_conf_level, check_count, integer_range_error, match_arg
 from ._errors import ProbcalError
 from ._format import cli_h1, format_pval, format_r, sprintf_pct1
 from ._kernel import (
-    ESTIMATORS,
     SKCE_TYPES,
     KernelData,
+    bind_skce,
+    form_data,
     kernel_data,
     kernels,
     r_mean,
     resample_data,
     r_sd,
     resolve_bandwidth,
-    skce,
     skce_from_data,
 )
-from ._metrics import MULTICLASS_TYPES, ace, binary_inputs, binned_error, confidence_pair, ece, mce, mmce
+from ._metrics import BinnedMetric, bind_metric, bind_mmce, binned_error, mmce_value
 from ._progress import Progress
 from ._rlist import NamedNumber, RList
 from ._rng import resolve_rng
@@ -50,11 +52,18 @@ __all__ = ["cal_test", "cal_ci", "CalTest", "CalCI"]
 TEST_METHODS = ("bootstrap", "asymptotic")
 TEST_TYPES = ("canonical", "confidence")
 CI_METRICS = ("ece", "skce", "mmce", "mce", "ace")
+# What R says when an n_boot beyond its integer range (NA after as.integer)
+# is first used: by the Rademacher draw of cal_test, by numeric() in cal_ci.
+_TEST_N_BOOT_NA = "argument must be coercible to non-negative integer"
+_CI_N_BOOT_NA = "vector size cannot be NA"
 
 # Elements of a (replicates x n) float block handled at once: 32 MB for the
-# wild bootstrap's weights, 8 MB for resample counts (cache-friendlier).
+# wild bootstrap's weights.
 _BATCH_ELEMENTS = 1 << 22
-_COUNT_ELEMENTS = 1 << 20
+# Resample counts per block of a binned metric: this many, or 4 rows, but
+# never more than _BINNED_BLOCK_MAX (except one row).
+_BINNED_BLOCK_ELEMENTS = 1 << 16
+_BINNED_BLOCK_MAX = 1 << 22
 
 _TARGETS = {
     "binary": "binary calibration",
@@ -458,7 +467,9 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     type = match_arg(type, TEST_TYPES)
     bandwidth = check_bandwidth(bandwidth, allow_median=True)
     if method == "bootstrap":
-        n_boot = check_bins(n_boot, arg="n_boot")
+        # R turns an n_boot beyond its range into NA here; seq_len() fails
+        # only after the input checks.
+        n_boot = check_count(n_boot, "n_boot", _TEST_N_BOOT_NA, defer=True)
     data = kernel_data(p, y, type)
     (kern,) = kernels(data, resolve_bandwidth(data, bandwidth))
     target = _TARGETS[data.form]
@@ -486,6 +497,8 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
 
     if n < 2:
         raise ProbcalError('Estimator "uq" needs at least two observations.')
+    if n_boot is None:
+        integer_range_error("n_boot", _TEST_N_BOOT_NA, warn=False)
     stream = resolve_rng(rng)
     denom = n * (n - 1.0)
     observed = kern.offdiag() / denom
@@ -519,23 +532,6 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
 # cal_ci(): replicate engines.
 # ---------------------------------------------------------------------------
 
-def _binned_problems(p, y, kwargs):
-    """The scalar (r, c) problems of a binned metric and how to combine them."""
-    if not is_matrix(p):
-        r, c = binary_inputs(p, y)
-        return [(r, c.astype(np.float64))]
-    from ._checks import check_multiclass_y, check_prob_matrix
-
-    p_mat = check_prob_matrix(p, arg="p")
-    type = match_arg(kwargs.get("type", "classwise"), MULTICLASS_TYPES)
-    if type == "confidence":
-        r, c = confidence_pair(p_mat, y)
-        return [(r, c.astype(np.float64))]
-    labels = check_multiclass_y(y, n_classes=p_mat.shape[1], arg="y")
-    return [(p_mat[:, k].copy(), (labels.codes == k + 1).astype(np.float64))
-            for k in range(p_mat.shape[1])]
-
-
 def _quantile8_sorted_counts(rs: np.ndarray, cum: np.ndarray, n: int, probs: np.ndarray) -> np.ndarray:
     """R ``quantile(x, probs, type = 8)`` of each resample, given as counts.
 
@@ -555,47 +551,67 @@ def _quantile8_sorted_counts(rs: np.ndarray, cum: np.ndarray, n: int, probs: np.
     return type8_combine(rs[pos2], rs[pos3], h)
 
 
-class _BinnedEngine:
-    """Count-weighted binned metric over resamples."""
+def _int_counts(idx: np.ndarray, n: int) -> np.ndarray:
+    """Rows of 1-based resample indices -> rows of int32 counts (half of
+    :func:`_counts`'s float64; the sums take them one row at a time)."""
+    out = np.empty((idx.shape[0], n), dtype=np.int32)
+    for b in range(idx.shape[0]):
+        out[b] = np.bincount(idx[b], minlength=n + 1)[1:]
+    return out
 
-    def __init__(self, kind, problems, bins, debiased, strategy):
-        self.kind = kind
-        self.bins = bins
-        self.debiased = debiased
-        self.strategy = strategy
+
+class _BinnedEngine:
+    """A bound binned metric over resamples given as rows of 1-based indices.
+
+    A resample is a vector of counts per observation. Equal-width bins do not
+    depend on the resample, so its bin sums are count-weighted sums over the
+    data's bins (only the occupied ones when bins outnumber rows); a block
+    of resamples needs O(rows * (n + bins)) memory, never n * bins.
+    Equal-frequency edges depend on the resample and come from its counts.
+    """
+
+    def __init__(self, metric: BinnedMetric):
+        self.metric = metric
+        self.n = metric.form.n
         self.problems = []
-        for r, c in problems:
-            item = {"r": r, "c": c}
-            if strategy == "equal_width":
-                breaks = seq01(bins + 1)
-                nb = breaks.size - 1
-                idx = find_bins(r, breaks)
-                onehot = np.zeros((r.size, nb))
-                onehot[np.arange(r.size), idx] = 1.0
-                item["design"] = np.hstack([onehot, onehot * r[:, None], onehot * c[:, None]])
-                item["nb"] = nb
+        for r, c in metric.form.problems():
+            if metric.strategy == "equal_width":
+                ids, n_ids = metric.groups(r)
+                item = {"ids": ids, "n_ids": n_ids, "r": r, "c": c}
             else:
                 order = np.argsort(r, kind="stable")
-                item["order"] = order
-                item["rs"] = r[order]
-                item["cs"] = c[order]
+                item = {"order": order, "rs": r[order], "cs": c[order].astype(np.float64),
+                        "n_ids": metric.bins}
             self.problems.append(item)
 
-    def values(self, counts: np.ndarray) -> np.ndarray:
-        per_problem = [self._one(item, counts) for item in self.problems]
-        if len(per_problem) == 1:
-            return per_problem[0]
-        stacked = np.vstack(per_problem).T
-        if self.kind == "mce":
-            return stacked.max(axis=1)
-        return _row_means(stacked)
+    def batch_rows(self, n_boot: int) -> int:
+        # A block holds a few rows of n counts (a few times the metric's own
+        # O(n) arrays; per-call costs dominate below that), one row when n
+        # is large, many rows when n is small.
+        width = max(self.n, max(item["n_ids"] + 1 for item in self.problems))
+        rows = min(_BINNED_BLOCK_MAX // width, max(4, _BINNED_BLOCK_ELEMENTS // width))
+        return max(1, min(n_boot, rows))
 
-    def _one(self, item, counts):
-        if self.strategy == "equal_width":
-            nb = item["nb"]
-            sums = counts @ item["design"]
-            return binned_error(sums[:, :nb], sums[:, nb:2 * nb], sums[:, 2 * nb:],
-                                self.kind, self.debiased)
+    def values(self, idx: np.ndarray) -> np.ndarray:
+        counts = _int_counts(idx, self.n)
+        one = self._counted if self.metric.strategy == "equal_width" else self._equal_freq
+        per = [one(item, counts) for item in self.problems]
+        return self.metric.combine(np.column_stack(per))
+
+    def _counted(self, item, counts):
+        # Per resample: count-weighted bin sums, one sequential pass per sum
+        # over the observations (bins ids are the data's, fixed), so a
+        # replicate does not depend on the block it is computed in.
+        n_ids, ids = item["n_ids"], item["ids"]
+        out = np.empty((3, counts.shape[0], n_ids))
+        for b in range(counts.shape[0]):
+            w = counts[b]
+            out[0, b] = np.bincount(ids, weights=w, minlength=n_ids)
+            out[1, b] = np.bincount(ids, weights=w * item["r"], minlength=n_ids)
+            out[2, b] = np.bincount(ids, weights=w * item["c"], minlength=n_ids)
+        return binned_error(out[0], out[1], out[2], self.metric.kind, self.metric.debiased)
+
+    def _equal_freq(self, item, counts):
         # Equal-frequency edges depend on the resample: its type-8 quantiles
         # come from cumulative counts over the sorted values. In sorted order
         # every bin is a contiguous run, so bin sums are segment sums.
@@ -605,7 +621,7 @@ class _BinnedEngine:
         # np.take keeps the rows C-contiguous (w[:, order] would not).
         w = np.take(counts, item["order"], axis=1)
         cum = np.cumsum(w, axis=1).astype(np.int64)
-        qs = _quantile8_sorted_counts(rs, cum, n, seq01(self.bins + 1))
+        qs = _quantile8_sorted_counts(rs, cum, n, seq01(self.metric.bins + 1))
         inner = qs[:, 1:-1]
         # findInterval on R's sort(unique(edges)) with the ends set to 0 and 1:
         # a run starts at the first value >= its edge; an inner edge equal to
@@ -624,7 +640,7 @@ class _BinnedEngine:
             out = np.zeros(seg_lo.shape)
             out[nonempty] = np.add.reduceat(x.ravel(), flat_starts)
             sums.append(out)
-        return binned_error(sums[0], sums[1], sums[2], self.kind, self.debiased)
+        return binned_error(sums[0], sums[1], sums[2], self.metric.kind, self.metric.debiased)
 
 
 class _KernelEngine:
@@ -659,10 +675,30 @@ class _KernelEngine:
 
 def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None,
            progress=True, **kwargs):
-    """Percentile bootstrap confidence interval for a calibration metric.
+    r"""Percentile bootstrap confidence interval for a calibration metric.
 
     R equivalent: ``probcal::cal_ci(p, y, metric = c("ece", "skce", "mmce",
     "mce", "ace"), conf_level = 0.95, n_boot = 999, bins = 10, ...)``.
+
+    The metric :math:`\hat T` is computed on the data and on ``n_boot``
+    resamples of the rows (each one R ``sample.int(n, n, replace = TRUE)``,
+    in R's order; a matrix keeps all K classes), giving replicates
+    :math:`T^*_1, \dots, T^*_B`. With :math:`\alpha = 1 -` ``conf_level``
+    and :math:`q_a` R's type-7 quantile of the replicates, the percentile
+    interval (Efron & Tibshirani 1993, ch. 13) is widened to contain the
+    estimate and, for the metrics that cannot be negative, clamped at 0:
+
+    .. math:: L = \max\bigl(\min(q_{\alpha/2}, \hat T),\, 0\bigr), \qquad
+              U = \max(q_{1 - \alpha/2}, \hat T).
+
+    The clamp is not applied to ``skce`` (its unbiased estimators can be
+    negative) nor to the debiased ``ece``. The input and the metric's
+    arguments are checked once, as the metric checks them; the resamples are
+    evaluated in bounded blocks (count-weighted bin sums for the binned
+    metrics, weighted kernel sums for skce and mmce), so memory does not
+    grow with ``n_boot``. If a resample fails (a ``"median"`` bandwidth of a
+    resample whose predictions are all equal), the error is R's and the
+    stream stands where R's does: after that resample.
 
     Parameters
     ----------
@@ -681,7 +717,9 @@ def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None
         Show a progress bar on stderr (only when it is a terminal).
     **kwargs
         Passed to the metric: ``type``, ``debiased``, ``strategy`` (ece),
-        ``estimator``, ``bandwidth``, ``type`` (skce), ``bandwidth`` (mmce).
+        ``type`` (mce, ace), ``estimator``, ``bandwidth``, ``type`` (skce),
+        ``bandwidth`` (mmce). Any other name is R's ``unused argument``
+        error.
 
     Returns
     -------
@@ -733,40 +771,35 @@ def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None
     """
     metric = match_arg(metric, CI_METRICS)
     conf_level = check_conf_level(conf_level)
-    n_boot = check_bins(n_boot, arg="n_boot")
+    # R's as.integer() turns an n_boot beyond its range into NA here, and
+    # numeric(n_boot) fails only after the estimate.
+    n_boot = check_count(n_boot, "n_boot", _CI_N_BOOT_NA, defer=True)
     _check_dots(metric, kwargs)
 
-    if metric in ("ece", "mce", "ace"):
-        fn = {"ece": ece, "mce": mce, "ace": ace}[metric]
-        estimate = fn(p, y, bins=bins, **kwargs)
-    elif metric == "skce":
-        estimate = skce(p, y, **kwargs)
-    else:
-        estimate = mmce(p, y, **kwargs)
-
-    stream = resolve_rng(rng)
-    replicates = _replicates(metric, p, y, bins, kwargs, n_boot, stream, progress)
+    bound = _bind(metric, p, y, bins, kwargs)
+    if n_boot is None:
+        integer_range_error("n_boot", _CI_N_BOOT_NA, warn=False)
+    estimate = bound.estimate
+    replicates = _run(bound.values, bound.n, n_boot, bound.batch_rows(n_boot),
+                      resolve_rng(rng), progress)
 
     alpha = 1 - conf_level
     lo_q, hi_q = quantile_r(replicates, np.array([alpha / 2, 1 - alpha / 2]), type=7)
     lower = min(float(lo_q), estimate)
     upper = max(float(hi_q), estimate)
-    debiased = kwargs.get("debiased", False)
-    signed = metric == "skce" or (metric == "ece" and isinstance(debiased, (bool, np.bool_))
-                                  and bool(debiased))
-    if not signed:
+    if not bound.signed:
         lower = max(lower, 0.0)
     return CalCI(estimate, lower, upper, conf_level, metric, "percentile bootstrap", n_boot,
                  bootstrap_distribution=replicates)
 
 
-_METRIC_ARGS = {
-    "ece": ("type", "debiased", "strategy"),
-    "mce": ("type",),
-    "ace": ("type",),
-    "skce": ("estimator", "bandwidth", "type"),
-    "mmce": ("bandwidth",),
-}
+def _metric_args(metric: str) -> tuple:
+    """The arguments R's ``...`` may pass on: the metric's own, beyond p, y and bins."""
+    from . import _kernel, _metrics
+
+    fn = {"ece": _metrics.ece, "mce": _metrics.mce, "ace": _metrics.ace,
+          "skce": _kernel.skce, "mmce": _metrics.mmce}[metric]
+    return tuple(k for k in inspect.signature(fn).parameters if k not in ("p", "y", "bins"))
 
 
 def _deparse(value) -> str:
@@ -784,36 +817,40 @@ def _deparse(value) -> str:
 
 def _check_dots(metric: str, kwargs: dict) -> None:
     """R's "unused argument" error for ``...`` that the metric does not take."""
-    unused = [k for k in kwargs if k not in _METRIC_ARGS[metric]]
+    unused = [k for k in kwargs if k not in _metric_args(metric)]
     if unused:
         plural = "s" if len(unused) > 1 else ""
         listed = ", ".join(f"{k} = {_deparse(kwargs[k])}" for k in unused)
         raise ProbcalError(f"unused argument{plural} ({listed})")
 
 
-def _replicates(metric, p, y, bins, kwargs, n_boot, stream, progress) -> np.ndarray:
-    if metric in ("ece", "mce", "ace"):
-        strategy = match_arg(kwargs.get("strategy", "equal_width"), STRATEGIES)
-        debiased = bool(kwargs.get("debiased", False))
-        engine = _BinnedEngine(metric, _binned_problems(p, y, kwargs), check_bins(bins),
-                               debiased, strategy)
-        n = engine.problems[0]["r"].size
-        rows = max(1, min(n_boot, _COUNT_ELEMENTS // max(n, 1)))
-        return _run(lambda idx: engine.values(_counts(idx, n)), n, n_boot, rows, stream, progress)
+class _Bound(NamedTuple):
+    """A metric bound to checked input: its estimate, and its replicate engine."""
 
+    estimate: float
+    n: int
+    values: object
+    batch_rows: object
+    signed: bool
+
+
+def _bind(metric, p, y, bins, kwargs) -> _Bound:
+    """Check the input and the metric's arguments once (the metric's own
+    checks, in its order) and bind the replicate engine to the result."""
+    if metric in ("ece", "mce", "ace"):
+        bound = bind_metric(metric, p, y, bins=bins, contract=True, **kwargs)
+        estimate = bound.value()  # before the engine's arrays exist: peaks do not add up
+        engine = _BinnedEngine(bound)
+        return _Bound(estimate, bound.form.n, engine.values, engine.batch_rows,
+                      metric == "ece" and bound.debiased)
     if metric == "skce":
-        estimator = match_arg(kwargs.get("estimator", "uq"), ESTIMATORS)
-        bandwidth = check_bandwidth(kwargs.get("bandwidth", 0.2), allow_median=True)
-        type = kwargs.get("type", "canonical")
-        if is_matrix(p):
-            type = match_arg(type, SKCE_TYPES)
-        data = kernel_data(p, y, type)
+        data, bandwidth, estimator = bind_skce(p, y, **kwargs)
+        estimate = float(skce_from_data(data, resolve_bandwidth(data, bandwidth), estimator))
         mm = False
     else:
-        estimator = "biased"
-        bandwidth = check_bandwidth(kwargs.get("bandwidth", 0.2), allow_median=False)
-        data = kernel_data(p, y, "confidence")
-        mm = True
+        form, bandwidth = bind_mmce(p, y, **kwargs)
+        estimate = mmce_value(form, bandwidth)
+        data, estimator, mm = form_data(form), "biased", True
     n = data.n
 
     if bandwidth == "median":
@@ -824,21 +861,55 @@ def _replicates(metric, p, y, bins, kwargs, n_boot, stream, progress) -> np.ndar
                 out[b] = skce_from_data(rs, resolve_bandwidth(rs, "median"), estimator)
             return out
 
-        return _run(one_by_one, n, n_boot, max(1, min(_batch_rows(n, n_boot), 16)), stream, progress)
+        return _Bound(estimate, n, one_by_one,
+                      lambda n_boot: max(1, min(_batch_rows(n, n_boot), 16)), metric == "skce")
 
     engine = _KernelEngine(data, resolve_bandwidth(data, bandwidth), estimator, mmce=mm)
-    return _run(engine.values, n, n_boot, engine.batch_rows(n_boot), stream, progress)
+    return _Bound(estimate, n, engine.values, engine.batch_rows, metric == "skce")
+
+
+def _stream_state(stream):
+    if hasattr(stream, "get_state"):
+        return stream.get_state()
+    return stream.generator.bit_generator.state
+
+
+def _set_stream_state(stream, state) -> None:
+    if hasattr(stream, "set_state"):
+        stream.set_state(state)
+    else:
+        stream.generator.bit_generator.state = state
+
+
+def _rewind_to_failure(fn, idx, state, stream, n) -> None:
+    """After ``fn`` failed on a block, leave the stream where R's stands: just
+    after the first resample that fails (R stops there; the rest of the
+    block was drawn ahead)."""
+    for b in range(idx.shape[0]):
+        try:
+            fn(idx[b:b + 1])
+        except ProbcalError:
+            _set_stream_state(stream, state)
+            stream.sample_int_replace(n, n, b + 1)
+            return
 
 
 def _run(fn, n, n_boot, rows, stream, progress) -> np.ndarray:
-    """Draw the resamples batch by batch (R's order) and evaluate ``fn`` on each batch."""
+    """Draw the resamples block by block (R's order) and evaluate ``fn`` on each
+    block; blocks are bounded, so memory is too and Ctrl-C is seen between them."""
     out = np.empty(n_boot)
     done = 0
     with Progress(n_boot, "cal_ci", enabled=progress) as bar:
         while done < n_boot:
             b = min(rows, n_boot - done)
+            state = _stream_state(stream) if b > 1 else None
             idx = stream.sample_int_replace(n, n, b)
-            out[done:done + b] = fn(idx)
+            try:
+                out[done:done + b] = fn(idx)
+            except ProbcalError:
+                if state is not None:
+                    _rewind_to_failure(fn, idx, state, stream, n)
+                raise
             done += b
             bar.advance(b)
     return out

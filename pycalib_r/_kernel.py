@@ -37,9 +37,9 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from ._checks import check_bandwidth, check_prob_matrix, is_matrix, match_arg, multiclass_labels
+from ._checks import check_bandwidth, is_matrix, match_arg
 from ._errors import ProbcalError
-from ._metrics import binary_inputs, confidence_pair
+from ._forms import input_form
 
 __all__ = [
     "skce",
@@ -52,6 +52,8 @@ __all__ = [
     "KernelData",
     "kernel_data",
     "resample_data",
+    "form_data",
+    "bind_skce",
     "median_scalar_distance",
     "median_canonical_distance",
     "resolve_bandwidth",
@@ -953,15 +955,14 @@ def kernel_data(p, y, type: str) -> KernelData:
 
     ``type`` must already be matched; it is ignored for vector ``p``.
     """
-    if not is_matrix(p):
-        r, c = binary_inputs(p, y)
-        return KernelData("binary", r.size, r=r, c=c.astype(np.float64))
-    p_mat = check_prob_matrix(p, arg="p")
-    if type == "confidence":
-        r, c = confidence_pair(p_mat, y)
-        return KernelData("confidence", r.size, r=r, c=c.astype(np.float64))
-    labels = multiclass_labels(p_mat, y, x_arg="p")
-    return KernelData(type, p_mat.shape[0], p=p_mat, codes=labels.codes, k=p_mat.shape[1])
+    return form_data(input_form(p, y, type, types=None, same_rows=True))
+
+
+def form_data(form) -> KernelData:
+    """The kernel view of a checked :class:`~pycalib_r._forms.Form`."""
+    if form.scalar:
+        return KernelData(form.kind, form.n, r=form.r, c=form.c.astype(np.float64))
+    return KernelData(form.kind, form.n, p=form.p, codes=form.codes, k=form.k)
 
 
 def resample_data(data: KernelData, rows: np.ndarray) -> KernelData:
@@ -1085,10 +1086,15 @@ def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
     >>> print(f"{skce([0.2, 0.8, 0.6, 0.3], [0, 1, 1, 1]):.7g}")  # R prints [1] 0.0009443504
     0.0009443504
     """
+    data, bandwidth, estimator = bind_skce(p, y, estimator, bandwidth, type)
+    return float(skce_from_data(data, resolve_bandwidth(data, bandwidth), estimator))
+
+
+def bind_skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
+    """``skce()``'s checks in R's order: ``(data, bandwidth, estimator)``, checked
+    once for callers that reuse them (``cal_ci``)."""
     estimator = match_arg(estimator, ESTIMATORS)
     bandwidth = check_bandwidth(bandwidth, allow_median=True)
     if is_matrix(p):
         type = match_arg(type, SKCE_TYPES)
-    data = kernel_data(p, y, type)
-    h = resolve_bandwidth(data, bandwidth)
-    return float(skce_from_data(data, h, estimator))
+    return kernel_data(p, y, type), bandwidth, estimator

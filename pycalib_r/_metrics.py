@@ -9,28 +9,36 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit
 
-from ._binning import STRATEGIES, assign_bins
+from ._binning import (
+    STRATEGIES,
+    assign_bins,
+    equal_width_bins,
+    find_bins,
+    histogram_breaks,
+    occupied_bins,
+)
 from ._checks import (
     DOUBLE_EPS,
     as_numeric_vector,
     check_bandwidth,
-    check_binary_y,
     check_bins,
-    check_multiclass_y,
-    check_prob_matrix,
+    check_count,
     check_probability,
-    check_same_length,
     clip_prob,
     is_matrix,
     match_arg,
-    multiclass_labels,
 )
 from ._errors import ProbcalError
+from ._forms import MULTICLASS_TYPES, Form, binary_inputs, confidence_pair, input_form
+from ._kernel import scalar_kernel_sum
 
 __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table",
-           "binned_error", "confidence_pair", "binary_inputs", "MULTICLASS_TYPES"]
+           "binned_error", "BinnedMetric", "bind_metric", "bind_mmce", "mmce_value", "r_sums", "r_means", "r_means_masked",
+           "confidence_pair", "binary_inputs", "MULTICLASS_TYPES"]
 
-MULTICLASS_TYPES = ("classwise", "confidence")
+# What R says when a count beyond its integer range reaches seq(length.out =)
+# in probcal 0.2.0's binned metrics.
+LENGTH_OUT_NA = "'length.out' must be a non-negative number"
 
 
 def logit(p, eps: float = DOUBLE_EPS):
@@ -100,24 +108,36 @@ def inv_logit(x):
     return expit(arr)
 
 
-def binary_inputs(p, y):
-    """The checks of probcal's binary metrics, in R's order; returns float p and int y."""
-    p_arr = check_probability(p, arg="p")
-    y_arr = check_binary_y(y, arg="y")
-    check_same_length(p_arr.ravel(), y_arr, x_arg="p", y_arg="y")
-    return p_arr.ravel(), y_arr
+def r_sums(x: np.ndarray) -> np.ndarray:
+    """R ``sum()`` along the last axis: sequential long double accumulation.
+
+    Sequential, so zeros (empty bins) leave the sum unchanged and a row of a
+    stacked block sums exactly as the same row alone.
+    """
+    if x.shape[-1] == 0:
+        return np.zeros(x.shape[:-1])
+    return np.cumsum(x, axis=-1, dtype=np.longdouble)[..., -1].astype(np.float64)
 
 
-def confidence_pair(p_mat: np.ndarray, y):
-    """Top-label confidence and correctness (first maximal column wins ties)."""
-    labels = multiclass_labels(p_mat, y, x_arg="p")
-    predicted = np.argmax(p_mat, axis=1)
-    confidence = p_mat[np.arange(p_mat.shape[0]), predicted]
-    correct = (predicted + 1 == labels.codes).astype(np.int64)
-    return confidence, correct
+def r_means_masked(x: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """R ``mean(x[mask])`` along the last axis (long double sum, then R's
+    correction pass), with the masked-out elements as neutral zeros."""
+    count = mask.sum(axis=-1)
+    xz = np.where(mask, x, 0.0)
+    s = np.cumsum(xz, axis=-1, dtype=np.longdouble)[..., -1] / count
+    dev = np.where(mask, xz - s[..., None], 0.0)
+    t = np.cumsum(dev, axis=-1, dtype=np.longdouble)[..., -1]
+    return (s + t / count).astype(np.float64)
+
+
+def r_means(x: np.ndarray) -> np.ndarray:
+    """R ``mean()`` along the last axis."""
+    x = np.asarray(x, dtype=np.float64)
+    return r_means_masked(x, np.ones(x.shape, dtype=bool))
 
 
 def _bin_sums(p: np.ndarray, y: np.ndarray, bins: int, strategy: str):
+    """Every bin's edges, count and sums (a table of all bins: the diagram's data)."""
     breaks, n_bins, bin_idx = assign_bins(p, bins, strategy)
     counts = np.bincount(bin_idx, minlength=n_bins)
     sum_p = np.bincount(bin_idx, weights=p, minlength=n_bins)
@@ -129,62 +149,149 @@ def binned_error(counts, sum_p, sum_y, kind: str, debiased: bool = False):
     """A binned metric from per-bin counts and sums (works on the last axis, so
     bootstrap replicates can be stacked along the first).
 
-    ``kind`` is ``"ece"``, ``"mce"`` or ``"ace"``. Empty bins are ignored.
+    ``kind`` is ``"ece"``, ``"mce"`` or ``"ace"``. Empty bins are ignored;
+    sums and means are R's (see :func:`r_sums`), so they do not depend on
+    how many empty bins lie between the occupied ones.
     """
     counts = np.asarray(counts, dtype=np.float64)
     nonempty = counts > 0
     safe = np.where(nonempty, counts, 1.0)
     conf = sum_p / safe
     acc = sum_y / safe
-    n_total = counts.sum(axis=-1, keepdims=kind == "ece")
     if kind == "ece":
+        n_total = counts.sum(axis=-1, keepdims=True)
         if debiased:
             denom = np.where(counts > 1, counts - 1, 1.0)
             term = (acc - conf) ** 2 - acc * (1 - acc) / denom
             term = np.where(counts > 1, term, 0.0)
         else:
             term = np.abs(acc - conf)
-        weighted = np.where(nonempty, (counts / n_total) * term, 0.0)
-        return weighted.sum(axis=-1)
-    gap = np.where(nonempty, np.abs(acc - conf), np.nan)
+        return r_sums(np.where(nonempty, (counts / n_total) * term, 0.0))
+    gap = np.abs(acc - conf)
     if kind == "mce":
-        return np.nanmax(gap, axis=-1)
+        return np.max(np.where(nonempty, gap, -np.inf), axis=-1)
     if kind == "ace":
-        return np.nanmean(gap, axis=-1)
+        return r_means_masked(gap, nonempty)
     raise ValueError(f"unknown binned metric {kind!r}")
 
 
-def _binary_metric(kind, p, y, bins, debiased=False, strategy="equal_width"):
-    p_arr, y_arr = binary_inputs(p, y)
-    bins = check_bins(bins)
-    _, counts, sum_p, sum_y = _bin_sums(p_arr, y_arr.astype(np.float64), bins, strategy)
-    return float(binned_error(counts, sum_p, sum_y, kind, debiased))
+class BinnedMetric:
+    """``ece``, ``mce`` or ``ace`` bound to checked input and arguments.
+
+    :func:`bind_metric` makes R's checks once, in R's order; :meth:`value` is the
+    metric, and :meth:`scalar_value` / :meth:`groups` / :meth:`combine`
+    are the pieces a resampling loop reuses (``cal_ci``), so nothing is
+    parsed or checked again per resample.
+
+    Attributes
+    ----------
+    kind : {"ece", "mce", "ace"}
+    form : Form
+    bins : int
+    debiased : bool
+    strategy : {"equal_width", "equal_freq"}
+    """
+
+    def __init__(self, kind: str, form: Form, bins: int, debiased: bool = False,
+                 strategy: str = "equal_width"):
+        self.kind = kind
+        self.form = form
+        self.bins = bins
+        self.debiased = debiased
+        self.strategy = strategy
+
+    def groups(self, r: np.ndarray):
+        """Each value's bin id (occupied bins only when bins outnumber values)."""
+        if self.strategy == "equal_width":
+            return occupied_bins(equal_width_bins(r, self.bins), self.bins)
+        breaks = histogram_breaks(r, self.bins, self.strategy)
+        return occupied_bins(find_bins(r, breaks), breaks.size - 1)
+
+    def scalar_value(self, r: np.ndarray, c: np.ndarray) -> float:
+        """The binary metric of one scalar problem."""
+        ids, n_ids = self.groups(r)
+        counts = np.bincount(ids, minlength=n_ids)
+        sum_p = np.bincount(ids, weights=r, minlength=n_ids)
+        sum_y = np.bincount(ids, weights=c, minlength=n_ids)
+        return float(binned_error(counts, sum_p, sum_y, self.kind, self.debiased))
+
+    def combine(self, per_problem: np.ndarray) -> np.ndarray:
+        """Classwise aggregate over the last axis: R's ``max`` (mce) or ``mean``."""
+        if per_problem.shape[-1] == 1:
+            return per_problem[..., 0]
+        if self.kind == "mce":
+            return per_problem.max(axis=-1)
+        return r_means(per_problem)
+
+    def value(self) -> float:
+        per = np.array([self.scalar_value(r, c) for r, c in self.form.problems()])
+        return float(self.combine(per))
 
 
-def _metric(kind, p, y, bins, type, debiased=False, strategy="equal_width"):
-    if not is_matrix(p):
-        return _binary_metric(kind, p, y, bins, debiased, strategy)
-    # R evaluates match.arg(type) lazily, after the matrix check.
-    p_mat = check_prob_matrix(p, arg="p")
-    type = match_arg(type, MULTICLASS_TYPES)
-    if type == "confidence":
-        confidence, correct = confidence_pair(p_mat, y)
-        return _binary_metric(kind, confidence, correct, bins, debiased, strategy)
-    labels = check_multiclass_y(y, n_classes=p_mat.shape[1], arg="y")
-    per_class = [
-        _binary_metric(kind, p_mat[:, k], (labels.codes == k + 1).astype(np.int64),
-                       bins, debiased, strategy)
-        for k in range(p_mat.shape[1])
-    ]
-    return float(np.max(per_class)) if kind == "mce" else float(np.mean(per_class))
+def bind_metric(kind, p, y, bins=10, type="classwise", debiased=False, strategy="equal_width",
+                contract=None) -> BinnedMetric:
+    """``ece()`` / ``mce()`` / ``ace()``'s checks in R's order, as a bound metric.
+
+    probcal 0.1.0 checks a matrix before it matches ``type``; probcal 0.2.0's
+    metrics (``contract``: ``ece()`` given ``debiased`` or ``strategy``, and
+    every metric inside ``cal_ci``) match ``type`` first, then check
+    ``debiased`` and ``strategy``, then the data. The two differ only in
+    which of several faults is reported, and in the ``bins`` check beyond
+    R's integer range.
+    """
+    if contract is None:
+        defaults = isinstance(debiased, (bool, np.bool_)) and not debiased \
+            and isinstance(strategy, str) and strategy == "equal_width"
+        contract = kind == "ece" and not defaults
+    types = MULTICLASS_TYPES
+    if contract:
+        if is_matrix(p):
+            type = match_arg(type, MULTICLASS_TYPES)
+        types = None
+    if kind == "ece":
+        if contract and not isinstance(debiased, (bool, np.bool_)):
+            raise ProbcalError("Argument `debiased` must be `TRUE` or `FALSE`.")
+        strategy = match_arg(strategy, STRATEGIES)
+        if not isinstance(debiased, (bool, np.bool_)):
+            raise ProbcalError("Argument `debiased` must be `TRUE` or `FALSE`.")
+    form = input_form(p, y, type, types=types)
+    if contract:
+        bins = check_count(bins, "bins", LENGTH_OUT_NA)
+    else:
+        bins = check_bins(bins)
+    return BinnedMetric(kind, form, bins, bool(debiased), strategy)
 
 
 def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width"):
-    """Expected calibration error.
+    r"""Expected calibration error.
 
     R equivalent: ``probcal::ece(p, y, bins = 10, type = c("classwise",
     "confidence"), debiased = FALSE, strategy = c("equal_width", "equal_freq"))``
     (``debiased`` and ``strategy`` are probcal 0.2.0's; 0.1.0 has neither).
+
+    With bins :math:`I_1, \dots, I_B` holding :math:`n_b` of the :math:`n`
+    predictions, mean prediction :math:`\mathrm{conf}_b` and event rate
+    :math:`\mathrm{acc}_b`, the ECE (Guo et al. 2017) is
+
+    .. math:: \mathrm{ECE} = \sum_{b:\, n_b > 0} \frac{n_b}{n}
+              \lvert \mathrm{acc}_b - \mathrm{conf}_b \rvert .
+
+    With ``debiased=True`` it is Kumar, Liang & Ma's (2019) estimate of the
+    *squared* l2 calibration error of the binned predictions,
+
+    .. math:: \sum_{b:\, n_b > 1} \frac{n_b}{n} \Big[ (\mathrm{acc}_b -
+              \mathrm{conf}_b)^2 - \frac{\mathrm{acc}_b (1 - \mathrm{acc}_b)}{n_b - 1}
+              \Big],
+
+    which removes the upward bias of the plug-in square (the second term is
+    the unbiased estimate of the variance of :math:`\mathrm{acc}_b`), so it
+    can be negative; a singleton bin adds 0. For continuous predictions it
+    estimates the error of the binned model, which is a lower bound for the
+    model's own squared l2 error (binning averages miscalibration away).
+    Bins: equal-width (left-closed, the last one closed), or ``"equal_freq"``
+    edges at R's type-8 quantiles of ``p`` (those of ``cal_histogram()``).
+    Multiclass input: the mean over the one-vs-rest columns (classwise), or
+    the binary ECE of the top-label confidence against correctness.
 
     Parameters
     ----------
@@ -194,12 +301,12 @@ def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width")
     y : array_like
         0/1 labels (binary), or class codes 1..K or a pandas Categorical.
     bins : int
-        Number of bins.
+        Number of bins, at most R's integer maximum 2^31 - 1; only the bins
+        the data fill cost memory or time.
     type : {"classwise", "confidence"}
         Multiclass aggregation; ignored for binary input.
     debiased : bool
-        If True, Kumar, Liang & Ma's debiased estimate of the *squared* l2
-        calibration error (it can be negative).
+        If True, the debiased squared estimate above.
     strategy : {"equal_width", "equal_freq"}
         Equal-width bins, or the equal-frequency bins of ``cal_histogram()``.
 
@@ -297,10 +404,7 @@ def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width")
     "first")``, then ``ece(prob, labels)`` and ``ece(prob, labels, type =
     "confidence")`` give 0.1532737 and 0.2425456.
     """
-    strategy = match_arg(strategy, STRATEGIES)
-    if not isinstance(debiased, (bool, np.bool_)):
-        raise ProbcalError("Argument `debiased` must be `TRUE` or `FALSE`.")
-    return _metric("ece", p, y, bins, type, bool(debiased), strategy)
+    return bind_metric("ece", p, y, bins, type, debiased, strategy).value()
 
 
 def mce(p, y, bins=10, type="classwise"):
@@ -360,7 +464,7 @@ def mce(p, y, bins=10, type="classwise"):
     R: ``set.seed(31); p <- runif(200); y <- rbinom(200, 1, p); mce(p, y)``
     prints ``[1] 0.3526747``.
     """
-    return _metric("mce", p, y, bins, type)
+    return bind_metric("mce", p, y, bins, type).value()
 
 
 def ace(p, y, bins=10, type="classwise"):
@@ -424,7 +528,7 @@ def ace(p, y, bins=10, type="classwise"):
     R: ``set.seed(31); p <- runif(200); y <- rbinom(200, 1, p); ace(p, y)``
     prints ``[1] 0.09681073``.
     """
-    return _metric("ace", p, y, bins, type)
+    return bind_metric("ace", p, y, bins, type).value()
 
 
 def bin_table(p, y, bins=10, strategy="equal_width"):
@@ -508,14 +612,18 @@ def mmce(p, y, bandwidth=0.2):
     R: ``set.seed(31); p <- runif(200); y <- rbinom(200, 1, p); mmce(p, y)``
     prints ``[1] 0.03170179``.
     """
-    bandwidth = check_bandwidth(bandwidth, allow_median=False)
-    if is_matrix(p):
-        p_mat = check_prob_matrix(p, arg="p")
-        confidence, correct = confidence_pair(p_mat, y)
-    else:
-        confidence, correct = binary_inputs(p, y)
-    from ._kernel import scalar_kernel_sum
+    form, bandwidth = bind_mmce(p, y, bandwidth)
+    return mmce_value(form, bandwidth)
 
-    residual = correct - confidence
-    value = scalar_kernel_sum(confidence, residual, bandwidth) / residual.size ** 2
+
+def bind_mmce(p, y, bandwidth=0.2):
+    """``mmce()``'s checks in R's order: the confidence (or binary) form and the bandwidth."""
+    bandwidth = check_bandwidth(bandwidth, allow_median=False)
+    return input_form(p, y, "confidence", types=None), bandwidth
+
+
+def mmce_value(form: Form, bandwidth: float) -> float:
+    """``mmce()`` of checked input."""
+    residual = form.c - form.r
+    value = scalar_kernel_sum(form.r, residual, bandwidth) / residual.size ** 2
     return float(np.sqrt(max(value, 0.0)))

@@ -30,7 +30,7 @@ from pycalib_r._inference import (
     cal_ci,
     cal_test,
 )
-from pycalib_r._metrics import ece
+from pycalib_r._metrics import ace, bind_metric, ece, mce
 from pycalib_r._binning import quantile_r, seq01
 from pycalib_r._progress import Progress
 
@@ -211,10 +211,29 @@ def test_equal_freq_resamples_equal_ece_on_the_resample(bins, debiased):
     idx = g.integers(1, n + 1, size=(40, n)).astype(np.int32)
     idx[0] = np.arange(1, n + 1)
     idx[1] = 31  # every draw is a 1.0: all inner edges equal 1
-    engine = _BinnedEngine("ece", [(p, y.astype(float))], bins, debiased, "equal_freq")
-    got = engine.values(_counts(idx, n))
+    engine = _BinnedEngine(bind_metric("ece", p, y, bins, debiased=debiased, strategy="equal_freq"))
+    got = engine.values(idx)
     want = [ece(p[i - 1], y[i - 1], bins=bins, debiased=debiased, strategy="equal_freq") for i in idx]
     assert np.allclose(got, want, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("kind", ["ece", "mce", "ace"])
+@pytest.mark.parametrize("bins", [1, 7, 10, 500, 10 ** 6])
+def test_equal_width_replicates_are_the_metric_of_the_resample(kind, bins):
+    """Each replicate is the metric of its resample, and the same bits whatever the block."""
+    g = np.random.default_rng(bins)
+    n = 120
+    p = g.random(n)
+    p[:20] = np.round(p[:20], 1)
+    y = (g.random(n) < p).astype(int)
+    idx = g.integers(1, n + 1, size=(30, n)).astype(np.int32)
+    fn = {"ece": ece, "mce": mce, "ace": ace}[kind]
+    engine = _BinnedEngine(bind_metric(kind, p, y, bins))
+    want = np.array([fn(p[i - 1], y[i - 1], bins=bins) for i in idx])
+    whole = engine.values(idx)
+    rows = np.concatenate([engine.values(idx[b:b + 1]) for b in range(idx.shape[0])])
+    assert np.allclose(whole, want, rtol=1e-13, atol=1e-16)
+    assert np.array_equal(rows, whole)
 
 
 def test_result_objects_item_access():

@@ -337,8 +337,8 @@ def test_predict_of_a_fit_r_never_saw_is_refused(live):
 def test_planted_metric_difference_is_caught(live, monkeypatch):
     import pycalib_r._metrics as metrics
 
-    original = metrics._binary_metric
-    monkeypatch.setattr(metrics, "_binary_metric", lambda *a, **k: original(*a, **k) * (1 + 1e-9))
+    original = metrics.BinnedMetric.value
+    monkeypatch.setattr(metrics.BinnedMetric, "value", lambda self: original(self) * (1 + 1e-9))
     report = same_as_r(pc.ece, P, Y)
     assert not report.passed
     [value] = report.failures
@@ -377,10 +377,10 @@ def test_planted_stream_difference_is_caught(live, monkeypatch):
 def test_one_side_raising_is_never_equal(live, monkeypatch):
     import pycalib_r._metrics as metrics
 
-    def broken(*args, **kwargs):
+    def broken(self):
         raise pc.ProbcalError("planted")
 
-    monkeypatch.setattr(metrics, "_binary_metric", broken)
+    monkeypatch.setattr(metrics.BinnedMetric, "value", broken)
     report = same_as_r(pc.mce, P, Y)
     assert not report.passed and report.python_error == "planted" and report.r_error is None
     assert [c.name for c in report.checks] == ["error", "stream"]
@@ -446,8 +446,8 @@ def test_cli_parity_multiclass_json(csv_files, live):
 @pytest.mark.r_parity
 def test_cli_parity_exits_non_zero_on_a_planted_difference(csv_files, live):
     code = ("import sys, pycalib_r._metrics as m\n"
-            "orig = m._binary_metric\n"
-            "m._binary_metric = lambda *a, **k: orig(*a, **k) * (1 + 1e-9)\n"
+            "orig = m.BinnedMetric.value\n"
+            "m.BinnedMetric.value = lambda self: orig(self) * (1 + 1e-9)\n"
             "from pycalib_r._command import main\n"
             "sys.exit(main(['parity'] + sys.argv[1:]))\n")
     out = _parity(str(csv_files[0]), "--p", "prob", "--y", "label", "--only", "ece", "skce", code=code)

@@ -36,7 +36,6 @@ sys.path.insert(0, str(REPO))
 
 import pycalib_r as pc  # noqa: E402
 from pycalib_r import _rng  # noqa: E402
-from pycalib_r._inference import _COUNT_ELEMENTS  # noqa: E402
 
 # R is repeated while one run takes less than this (seconds), at most R_RUNS times.
 R_SHORT = 3.0
@@ -251,7 +250,7 @@ def main(argv=None) -> int:
     p, y = binary_data(100_000, 7)
     t = best_time(lambda: pc.cal_ci(p, y, "ece", n_boot=999, rng=rng(), progress=False), repeat)
 
-    def draws(n=100_000, rows=_COUNT_ELEMENTS // 100_000):
+    def draws(n=100_000, rows=4):  # cal_ci draws its resamples a few rows at a time
         stream = rng()
         for start in range(0, 999, rows):
             stream.sample_int_replace(n, n, min(rows, 999 - start))

@@ -346,17 +346,14 @@ def format_call(name: str, arrays: Sequence[str] = (), **scalars: Any) -> str:
     the component is a string in R's ``deparse`` layout in which each data
     argument appears under its own name (``arrays``) and scalar arguments
     with their values, e.g. ``cal_histogram(p = p, y = y, bins = 5)``.
-    Scalars given as ``None`` (left at their default) are omitted. (A string
-    starting with ``"\\x00"`` is written verbatim without it, the older way of
-    naming a data argument: ``format_call("f", y="\\x00y")`` is ``f(y = y)``.)
+    Scalars given as ``None`` (left at their default) are omitted. Data
+    arguments come first, as in every probcal signature.
     """
     parts = [f"{a} = {a}" for a in arrays]
     for key, value in scalars.items():
         if value is None:
             continue
-        if isinstance(value, str) and value.startswith("\x00"):
-            text = value[1:]
-        elif isinstance(value, str):
+        if isinstance(value, str):
             text = '"' + value + '"'
         elif isinstance(value, (bool, np.bool_)):
             text = "TRUE" if value else "FALSE"

@@ -24,6 +24,7 @@ from .._checks import (
     multiclass_labels,
 )
 from .._hints import warn_unused_dots
+from .._format import cli_abort_message
 from ._base import MULTICLASS, Calibrator, _wrap_output, format_call, new_calibrator
 from ._ovr import fit_calibrator
 
@@ -265,7 +266,7 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
     ``fit$oof_predictions[1:4]`` and ``ece(fit$oof_predictions, y, bins =
     5)`` are the same values.
     """
-    call = format_call("cal_cv", x="\x00x", y="\x00y",
+    call = format_call("cal_cv", ("x", "y"),
                        method=method if isinstance(method, str) else None,
                        folds=None if (not isinstance(folds, (list, tuple, np.ndarray))
                                       and folds == 5) else folds,
@@ -275,7 +276,8 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
     if is_matrix(x):
         return _cal_cv_multiclass(x, y, method, folds, seed, rng, call, **kwargs)
     if method in _MATRIX_ONLY:
-        raise ProbcalError(f'Method "{method}" requires a matrix `x` with one column per class.')
+        raise ProbcalError(cli_abort_message(
+            f'Method "{method}" requires a matrix `x` with one column per class.'))
     xv = as_numeric_vector(x, arg="x").ravel()
     if method in ("beta", "isotonic", "histogram"):
         check_probability(xv, arg="x")
@@ -305,7 +307,8 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
 
 def _cal_cv_multiclass(x, y, method, folds, seed, rng, call, **kwargs) -> CalCv:
     if method in _VECTOR_ONLY:
-        raise ProbcalError(f'Method "{method}" expects a vector `x`. Use "ovr" for multiclass binning.')
+        raise ProbcalError(cli_abort_message(
+            f'Method "{method}" expects a vector `x`. Use "ovr" for multiclass binning.'))
     if method in ("temperature", "vector"):
         mat = check_logit_matrix(x, arg="x")
     elif method == "dirichlet":

@@ -362,7 +362,7 @@ def cal_dirichlet(p, y, lambda_=None, eps=1e-12, **kwargs) -> CalDirichlet:
         convergence=convergence,
         k=k,
         levels=list(labels.levels),
-        call=format_call("cal_dirichlet", p="\x00p", y="\x00y", **{"lambda": lam_given},
+        call=format_call("cal_dirichlet", ("p", "y"), **{"lambda": lam_given},
                          eps=None if eps_value == 1e-12 else eps_value),
         _r_classes=("cal_dirichlet",) + MULTICLASS,
     )

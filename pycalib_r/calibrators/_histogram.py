@@ -45,7 +45,7 @@ class CalHistogram(Calibrator):
     r_class = "cal_histogram"
 
     def _predict(self, newdata):
-        p = check_probability(newdata, arg="newdata").ravel()
+        p = check_probability(newdata, arg="newdata").ravel(order="F")
         return self.bin_values[find_bins(p, self.breaks)]
 
     def summary_params(self):

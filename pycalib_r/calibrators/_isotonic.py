@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._binning import stable_order
 from .._checks import check_binary_y, check_probability, check_same_length
 from .._rlist import RList
 from ._base import Calibrator, as_character, format_call, new_calibrator, r_mean
@@ -83,6 +84,16 @@ def isoreg(x, y) -> IsoregFit:
                      isOrd=is_ord, ord=ord_, call="stats::isoreg(x = p_ordered, y = y_ordered)")
 
 
+def _order_keys(p: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """One uint64 per observation that sorts as R's ``order(p, -y)``.
+
+    The bits of a non-negative double sort as the double does (``+ 0.0``
+    turns -0 into 0); the freed lowest bit puts label 1 before 0 among ties.
+    """
+    bits = (p + 0.0).view(np.uint64)
+    return (bits << np.uint64(1)) | (1 - y).astype(np.uint64)
+
+
 def _r_mean_runs(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """R ``mean()`` of each run, computed only where a run varies (a constant run's mean is its value)."""
     out = values[starts].copy()
@@ -121,8 +132,9 @@ class CalIsotonic(Calibrator):
     r_class = "cal_isotonic"
 
     def _predict(self, newdata):
-        # R's approx() returns a plain vector whatever the shape of newdata.
-        v = check_probability(newdata, arg="newdata").ravel()
+        # R's approx() returns a plain vector whatever the shape of newdata,
+        # taking a matrix column by column.
+        v = check_probability(newdata, arg="newdata").ravel(order="F")
         if self.x_thresholds.size == 1:
             out = np.repeat(self.y_calibrated, v.size)
         else:
@@ -217,7 +229,7 @@ def cal_isotonic(p, y) -> CalIsotonic:
     p_arr = check_probability(p, arg="p").ravel()
     y_arr = check_binary_y(y, arg="y", require_both=True)
     check_same_length(p_arr, y_arr, x_arg="p", y_arg="y")
-    order = np.lexsort((-y_arr, p_arr))
+    order = stable_order(_order_keys(p_arr, y_arr))
     p_ord = p_arr[order]
     y_ord = y_arr[order]
     fit = isoreg(p_ord, y_ord)

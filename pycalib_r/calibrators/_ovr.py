@@ -211,7 +211,7 @@ def _cal_ovr(x, y, method, kwargs, check_dots: bool) -> CalOvr:
     method = match_arg(method, OVR_METHODS, arg="method")
     if check_dots:
         warn_unused_dots("cal_ovr", method, kwargs)
-    mat = check_logit_matrix(x, arg="x")
+    mat = check_logit_matrix(x, arg="x", allow_empty=True)
     labels = multiclass_labels(mat, y, x_arg="x")
     if method in ("beta", "isotonic", "histogram") and ((mat < 0) | (mat > 1)).any():
         raise ProbcalError(f'Argument `x` must contain probabilities in `[0, 1]` for "{method}".')
@@ -230,6 +230,6 @@ def _cal_ovr(x, y, method, kwargs, check_dots: bool) -> CalOvr:
         calibrators=calibrators,
         k=labels.k,
         levels=list(labels.levels),
-        call=format_call("cal_ovr", x="\x00x", y="\x00y", method=method_given, **kwargs),
+        call=format_call("cal_ovr", ("x", "y"), method=method_given, **kwargs),
         _r_classes=("cal_ovr",) + MULTICLASS,
     )

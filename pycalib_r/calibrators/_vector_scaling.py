@@ -183,6 +183,6 @@ def cal_vector_scaling(logits, y) -> CalVectorScaling:
         convergence=convergence,
         k=k,
         levels=list(labels.levels),
-        call=format_call("cal_vector_scaling", logits="\x00logits", y="\x00y"),
+        call=format_call("cal_vector_scaling", ("logits", "y")),
         _r_classes=("cal_vector_scaling",) + MULTICLASS,
     )

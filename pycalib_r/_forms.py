@@ -1,0 +1,130 @@
+"""Input forms: which problem an input poses, checked once, in R's order.
+
+probcal answers a probability vector with the binary definition of a metric
+and a probability matrix with one of its multiclass forms; its
+``multiclass_calibration_error()`` (``R/metrics.R``) is that dispatch for the
+binned metrics, and the kernel functions make the same choice. This module
+is the one place it is written: :func:`input_form` checks ``p`` and ``y`` the
+way R does for the requested form and returns a :class:`Form`, and every
+caller (metrics, kernel, inference, diagnostics) works on the Form without
+checking or branching on the input again.
+
+Forms:
+
+* ``"binary"``: a vector ``p`` with 0/1 labels;
+* ``"confidence"``: the top-label confidence of a matrix and whether the
+  first maximal column is the label (``multiclass_confidence()`` in R);
+* ``"classwise"``: the one-vs-rest columns of a matrix;
+* ``"canonical"``: the matrix itself (kernel functions only).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, NamedTuple, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ._checks import (
+    MulticlassLabels,
+    check_binary_y,
+    check_multiclass_y,
+    check_prob_matrix,
+    check_probability,
+    check_same_length,
+    is_matrix,
+    match_arg,
+    multiclass_labels,
+)
+
+__all__ = ["Form", "input_form", "binary_inputs", "confidence_pair", "MULTICLASS_TYPES",
+           "SCALAR_FORMS"]
+
+MULTICLASS_TYPES = ("classwise", "confidence")
+SCALAR_FORMS = ("binary", "confidence")
+
+
+class Form(NamedTuple):
+    """Checked input of one form.
+
+    Scalar forms (``"binary"``, ``"confidence"``) carry ``r`` (float64) and
+    ``c`` (int64 0/1); matrix forms (``"classwise"``, ``"canonical"``)
+    carry the checked matrix ``p`` and the ``labels``.
+    """
+
+    kind: str
+    n: int
+    r: Optional[np.ndarray] = None
+    c: Optional[np.ndarray] = None
+    p: Optional[np.ndarray] = None
+    labels: Optional[MulticlassLabels] = None
+
+    @property
+    def k(self) -> int:
+        return 0 if self.p is None else self.p.shape[1]
+
+    @property
+    def codes(self) -> Optional[np.ndarray]:
+        return None if self.labels is None else self.labels.codes
+
+    @property
+    def scalar(self) -> bool:
+        return self.kind in SCALAR_FORMS
+
+    def problems(self) -> Iterator[Tuple[np.ndarray, np.ndarray]]:
+        """The scalar problems ``(r, c)``: one for a scalar form, one per class
+        (column ``k`` against ``y == k``) for a matrix form, built one at a time."""
+        if self.scalar:
+            yield self.r, self.c
+            return
+        for j in range(self.k):
+            yield self.p[:, j], (self.labels.codes == j + 1).astype(np.int64)
+
+
+def binary_inputs(p, y):
+    """The checks of probcal's binary metrics, in R's order; returns float p and int y."""
+    p_arr = check_probability(p, arg="p")
+    y_arr = check_binary_y(y, arg="y")
+    check_same_length(p_arr.ravel(), y_arr, x_arg="p", y_arg="y")
+    return p_arr.ravel(), y_arr
+
+
+def confidence_pair(p_mat: np.ndarray, y):
+    """R ``multiclass_confidence()``: top-label confidence and correctness of a
+    checked matrix (the first maximal column wins ties)."""
+    labels = multiclass_labels(p_mat, y, x_arg="p")
+    predicted = np.argmax(p_mat, axis=1)
+    confidence = p_mat[np.arange(p_mat.shape[0]), predicted]
+    correct = (predicted + 1 == labels.codes).astype(np.int64)
+    return confidence, correct
+
+
+def input_form(p, y, type="classwise", types: Optional[Sequence[str]] = MULTICLASS_TYPES,
+               same_rows: bool = False) -> Form:
+    """Check ``p`` and ``y`` for the form ``type`` asks, in R's order.
+
+    A vector ``p`` is the binary form whatever ``type`` is (R never evaluates
+    it). For a matrix, ``check_prob_matrix()`` comes first and ``type`` is
+    then matched against ``types`` (R's lazy ``match.arg``; ``types=None``
+    takes an already matched ``type``). The classwise form of the binned
+    metrics checks the labels against the columns and leaves the row count
+    to the binary metric's ``check_same_length()``, as R's
+    ``multiclass_calibration_error()`` does; ``same_rows=True`` (the kernel
+    functions) checks rows against labels directly.
+    """
+    if not is_matrix(p):
+        r, c = binary_inputs(p, y)
+        return Form("binary", r.size, r=r, c=c)
+    p_mat = check_prob_matrix(p, arg="p")
+    if types is not None:
+        type = match_arg(type, types)
+    if type == "confidence":
+        r, c = confidence_pair(p_mat, y)
+        return Form("confidence", r.size, r=r, c=c)
+    if same_rows:
+        labels = multiclass_labels(p_mat, y, x_arg="p")
+    else:
+        labels = check_multiclass_y(y, n_classes=p_mat.shape[1], arg="y")
+        # The per-class binary metric's length check (its other checks
+        # cannot fail on a checked matrix and 0/1 indicators).
+        check_same_length(p_mat[:, 0], labels.codes, x_arg="p", y_arg="y")
+    return Form(type, p_mat.shape[0], p=p_mat, labels=labels)
