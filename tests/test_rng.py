@@ -128,12 +128,25 @@ def test_seed_arguments():
     g = RRandom(0)
     for ok in (0, -1, 2**31 - 1, -(2**31 - 1), np.int64(12), 12.0):
         g.set_seed(ok)
-    for bad in (2**31, -(2**31), 2.5, float("nan")):
-        with pytest.raises(ProbcalError, match="supplied seed is not a valid integer"):
+    # R's as.integer: truncation, strings read as numbers, TRUE is 1, the
+    # first element of a vector (each pair checked against R in
+    # test_r_seed_coercion).
+    for given, same in ((1.7, 1), (-1.7, -1), ("3", 3), (" 3 ", 3), ("3.9", 3), ("1e3", 1000),
+                        ("0x10", 16), (True, 1), (False, 0), ([5, 9], 5), (np.array([2.5, 7]), 2),
+                        (2147483647.5, 2**31 - 1), (complex(4, 0), 4)):
+        g.set_seed(given)
+        assert np.array_equal(g.get_state(), RRandom(same).get_state()), given
+    for bad in (float("nan"), "", " ", "NA", [], np.array([]), [[1]], {"a": 1}):
+        with pytest.raises(ProbcalError, match="^supplied seed is not a valid integer$"):
             g.set_seed(bad)
-    for bad in ("1", True, [1], np.array([1, 2])):
-        with pytest.raises(TypeError, match="seed"):
-            g.set_seed(bad)
+    for bad, warning in ((2**31, "to integer range"), (-(2**31), "to integer range"),
+                         (float("inf"), "to integer range"), ("Inf", "to integer range"),
+                         ("a", "NAs introduced by coercion$"), ("1L", "NAs introduced by coercion$")):
+        with pytest.warns(RuntimeWarning, match=warning):
+            with pytest.raises(ProbcalError, match="^supplied seed is not a valid integer$"):
+                g.set_seed(bad)
+    with pytest.warns(RuntimeWarning, match="imaginary parts discarded"):
+        g.set_seed(complex(1, 2))
     g.set_seed(None)  # entropy, still exportable
     st = g.get_state()
     h = RRandom(1)
@@ -265,9 +278,16 @@ def test_resolve_rng():
     assert set(np.unique(ad.rademacher(3, 40))) == {-1, 1}
     assert ad.sample_int_replace(4, 7, 2).shape == (2, 7)
     assert ad.unif_rand(4).min() > 0
-    for bad in (1, "x", np.random.MT19937(1)):
+    # An int seeds a new R stream (scipy's convention for rng=).
+    seeded = _rng.resolve_rng(7)
+    assert isinstance(seeded, RRandom) and np.array_equal(seeded.get_state(), RRandom(7).get_state())
+    assert isinstance(_rng.resolve_rng(np.int64(7)), RRandom)
+    for bad in (True, 1.5, "x", np.random.MT19937(1)):
         with pytest.raises(TypeError, match="rng"):
             _rng.resolve_rng(bad)
+    with pytest.raises(ProbcalError, match="supplied seed is not a valid integer"), \
+            pytest.warns(RuntimeWarning):
+        _rng.resolve_rng(2**31)
 
 
 def test_inversion_restart_keeps_stream_order(monkeypatch):

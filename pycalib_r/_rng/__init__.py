@@ -35,6 +35,7 @@ R equivalent: ``set.seed``, ``runif``, ``rnorm``, ``rbinom``, ``sample``,
 
 from __future__ import annotations
 
+from ._args import as_seed
 from ._generator import GeneratorStream
 from ._global import (
     _global_stream,
@@ -54,6 +55,7 @@ __all__ = [
     "RRandom",
     "GeneratorStream",
     "set_seed",
+    "as_seed",
     "runif",
     "rnorm",
     "rbinom",

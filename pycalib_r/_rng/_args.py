@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 import warnings
 
 import numpy as np
@@ -42,7 +43,7 @@ def _result_length(n):
         raise ProbcalError("invalid arguments") from None
     if math.isnan(dn) or dn < 0 or dn > _R_XLEN_T_MAX:
         raise ProbcalError("invalid arguments")
-    return int(dn)
+    return _within_int_range(int(dn), "n")
 
 
 def _as_double(x):
@@ -170,3 +171,142 @@ def _check_nonneg_int(n, what):
         raise ProbcalError(f"`{what}` must be a non-negative integer.")
     return int(n)
 
+
+
+# --- R's asInteger for seeds --------------------------------------------------
+
+_R_DECIMAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_R_HEX = re.compile(r"([+-]?)0[xX]([0-9a-fA-F]+)")
+_R_SPECIAL = {"na": math.nan, "nan": math.nan, "inf": math.inf, "infinity": math.inf}
+
+
+def _r_strtod(text):
+    """R's ``String2Real`` (``R_strtod``): the double a string means to R,
+    and whether R warns "NAs introduced by coercion" (None: not a number)."""
+    s = text.strip(" \t\n\r\f\v")
+    if s == "":
+        return math.nan, False  # a blank string is NA without a warning
+    if s == "NA":
+        return math.nan, False
+    body = s.lstrip("+-")
+    sign = -1.0 if s.startswith("-") else 1.0
+    if body.lower() in _R_SPECIAL and len(s) - len(body) <= 1:
+        return sign * _R_SPECIAL[body.lower()], False
+    if _R_DECIMAL.fullmatch(s):
+        return float(s), False
+    m = _R_HEX.fullmatch(s)
+    if m:
+        return (-1.0 if m.group(1) == "-" else 1.0) * float(int(m.group(2), 16)), False
+    return math.nan, True
+
+
+def as_seed(seed):
+    """A seed as R's ``set.seed`` reads it: ``asInteger`` of its first element.
+
+    Parameters
+    ----------
+    seed : number, str, bool, sequence or array
+        As R coerces it: a double is truncated toward zero; ``True``/``False``
+        are 1/0; a string is read as R reads numbers (``" 3 "``, ``"3.9"``,
+        ``"1e3"``, ``"0x10"``); a complex number loses its imaginary part
+        (with R's warning); of a sequence, array or Series only the first
+        element counts (R's ``set.seed(c(1, 2))`` is ``set.seed(1)``); a
+        pandas Categorical gives its 1-based code, as an R factor does.
+
+    Returns
+    -------
+    int
+        In ``[-(2**31 - 1), 2**31 - 1]``.
+
+    Raises
+    ------
+    ProbcalError
+        "supplied seed is not a valid integer" (R's message) for NA, NaN,
+        an empty vector, a non-numeric string, or a value outside R's
+        integer range; the last two after R's warning ("NAs introduced by
+        coercion" / "NAs introduced by coercion to integer range").
+
+    R equivalent: ``asInteger(seed)`` in ``do_setseed`` (``src/main/RNG.c``).
+
+    Examples
+    --------
+    >>> from pycalib_r._rng import as_seed
+    >>> as_seed(1.7), as_seed("3"), as_seed(True), as_seed([5, 9])
+    (1, 3, 1, 5)
+    """
+    bad = "supplied seed is not a valid integer"
+    value = seed
+    if hasattr(value, "cat") and hasattr(value.cat, "codes"):  # a categorical Series
+        value = value.cat.codes.to_numpy() + 1
+    elif type(value).__name__ == "Categorical" and hasattr(value, "codes"):
+        value = np.asarray(value.codes) + 1
+    if hasattr(value, "to_numpy") and not np.isscalar(value):
+        value = value.to_numpy()
+    if isinstance(value, np.ndarray):
+        if value.size == 0:
+            raise ProbcalError(bad)
+        value = value.ravel()[0]
+        if isinstance(value, np.generic):
+            value = value.item()
+    elif isinstance(value, (list, tuple)):
+        if len(value) == 0:
+            raise ProbcalError(bad)
+        value = value[0]
+        if isinstance(value, (list, tuple, dict, set, np.ndarray)):
+            raise ProbcalError(bad)
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None:
+        raise ProbcalError(bad)
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, str):
+        x, warn = _r_strtod(value)
+        if warn:
+            warnings.warn("NAs introduced by coercion", RuntimeWarning, stacklevel=3)
+            raise ProbcalError(bad)
+    elif isinstance(value, complex):
+        if math.isnan(value.real) or math.isnan(value.imag):
+            raise ProbcalError(bad)
+        x = value.real
+        if value.imag != 0:
+            warnings.warn("imaginary parts discarded in coercion", RuntimeWarning, stacklevel=3)
+    elif isinstance(value, numbers.Integral):
+        x = int(value)
+        if not -_INT_MAX <= x <= _INT_MAX:
+            warnings.warn("NAs introduced by coercion to integer range", RuntimeWarning,
+                          stacklevel=3)
+            raise ProbcalError(bad)
+        return x
+    elif isinstance(value, numbers.Real):
+        x = float(value)
+    else:
+        raise ProbcalError(bad)
+    if math.isnan(x):
+        raise ProbcalError(bad)
+    if x >= _INT_MAX + 1.0 or x <= -(_INT_MAX + 1.0):
+        warnings.warn("NAs introduced by coercion to integer range", RuntimeWarning, stacklevel=3)
+        raise ProbcalError(bad)
+    return int(x)
+
+
+def _within_int_range(n, what):
+    """A count argument within R's integer range, checked before allocating.
+
+    R's ``resultLength`` accepts up to 2^52, then fails to allocate; a
+    count above ``2**31 - 1`` is refused here with a message that says how
+    to proceed (an addition to R: R has no message for it).
+    """
+    if n > _INT_MAX:
+        e = ProbcalError(
+            f"`{what}` = {n} exceeds R's integer range (2^31 - 1 = 2147483647).")
+        _add_note(e, "Draw in batches of at most 2147483647 values.")
+        raise e
+    return n
+
+
+def _add_note(e, note):
+    if hasattr(e, "add_note"):
+        e.add_note(note)
+    else:  # Python < 3.11
+        e.__notes__ = [*getattr(e, "__notes__", []), note]

@@ -41,8 +41,9 @@ from ._args import (
     _result_length,
     _scalar_value,
     _vec_size,
+    _within_int_range,
 )
-from ._mt import _INT_MAX
+from ._mt import _CHUNK, _INT_MAX
 from ._sample import _fixup_prob
 
 
@@ -83,9 +84,13 @@ class StreamFront:
             if av == bv:
                 return np.full(count, av)
             out = self.unif_rand(count)
-            # In place, but the same two roundings as R's a + (b - a) * u.
-            out *= bv - av
-            out += av
+            # In place, but the same two roundings as R's a + (b - a) * u;
+            # in bounded pieces so that Ctrl-C is seen between them.
+            d = bv - av
+            for start in range(0, count, _CHUNK):
+                seg = out[start:start + _CHUNK]
+                seg *= d
+                seg += av
             return out
         ai = _recycle(a, count)
         bi = _recycle(b, count)
@@ -305,6 +310,7 @@ class StreamFront:
         if not repl and k > dn:
             raise ProbcalError(
                 "cannot take a sample larger than the population when 'replace = FALSE'")
+        _within_int_range(k, "size")
         # R passes (int) n below INT_MAX and the double itself above it.
         dni = float(int(dn)) if (dn <= _INT_MAX and k <= _INT_MAX) else dn
         if repl or k < 2:

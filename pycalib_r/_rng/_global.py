@@ -5,6 +5,8 @@ R equivalent: the global ``.Random.seed`` and the functions drawing on it.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from ._generator import GeneratorStream
@@ -179,8 +181,9 @@ def resolve_rng(rng):
 
     Parameters
     ----------
-    rng : None, RRandom, numpy.random.Generator, or GeneratorStream
+    rng : None, int, RRandom, numpy.random.Generator, or GeneratorStream
         None: the package's global R stream (what ``set_seed`` seeds).
+        An int: a new ``RRandom(rng)``, R's stream after ``set.seed(rng)``.
         An :class:`RRandom`: itself. A ``numpy.random.Generator``: a
         :class:`GeneratorStream` around it (numpy values, not R's).
 
@@ -197,6 +200,9 @@ def resolve_rng(rng):
         return rng
     if isinstance(rng, np.random.Generator):
         return GeneratorStream(rng)
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
+        # scipy's convention (an int seeds a new stream), with R's stream.
+        return RRandom(int(rng))
     raise TypeError(
-        "`rng` must be None (the global R stream), a pycalib_r RRandom, or a "
+        "`rng` must be None (the global R stream), an int seed, a pycalib_r RRandom, or a "
         f"numpy.random.Generator, not {type(rng).__name__}.")

@@ -10,15 +10,14 @@ R equivalent: the global stream behind ``set.seed()`` / ``.Random.seed``.
 
 from __future__ import annotations
 
-import math
-import numbers
 import secrets
 
 import numpy as np
 
 from .._errors import ProbcalError
-from ._args import _check_nonneg_int
+from ._args import _check_nonneg_int, as_seed
 from ._front import StreamFront
+from ._front_dists import DistributionsFront
 from ._mt import (
     _BIG,
     _CHUNK,
@@ -34,11 +33,12 @@ from ._mt import (
 from . import _nmath
 from ._nmath import _BinomSetup, _btpe_try, _inversion_try, _pow_di_vec
 from ._sample import SamplingMixin
+from ._stream_dists import RDistributions
 
 _min = min
 
 
-class RRandom(SamplingMixin, StreamFront):
+class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
     """An R random-number stream: Mersenne-Twister, Inversion, Rejection.
 
     Every method returns R 4.2.2's values bit for bit and leaves the stream
@@ -84,37 +84,22 @@ class RRandom(SamplingMixin, StreamFront):
 
         Parameters
         ----------
-        seed : int or None
-            An integer in ``[-(2**31 - 1), 2**31 - 1]`` (an integral float or
-            numpy integer is accepted). None reseeds from OS entropy, as
+        seed : int, float, str, bool, sequence or None
+            Coerced as R's ``as.integer`` (see :func:`~pycalib_r._rng.as_seed`):
+            ``1.7`` is 1, ``"3"`` is 3, ``True`` is 1, a vector's first
+            element counts. None reseeds from OS entropy, as
             ``set.seed(NULL)`` does.
 
         Raises
         ------
-        TypeError
-            ``seed`` is not a number (strings, booleans, arrays).
         ProbcalError
-            ``seed`` is not integral or outside R's integer range; the message
-            is R's ("supplied seed is not a valid integer").
+            NA, a non-numeric string or a value outside R's integer range;
+            the message is R's ("supplied seed is not a valid integer"),
+            after R's coercion warning where R gives one.
 
         R equivalent: ``set.seed(seed)``.
         """
-        if seed is None:
-            value = secrets.randbits(32)
-        else:
-            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Real):
-                raise TypeError(
-                    f"`seed` must be an integer (as R's set.seed), not {type(seed).__name__}.")
-            if isinstance(seed, numbers.Integral):
-                value = int(seed)
-            else:
-                fv = float(seed)
-                if not math.isfinite(fv) or fv != math.floor(fv):
-                    raise ProbcalError("supplied seed is not a valid integer")
-                value = int(fv)
-            # NA_integer_ is -2^31, so R's integers stop one short of it.
-            if not -_INT_MAX <= value <= _INT_MAX:
-                raise ProbcalError("supplied seed is not a valid integer")
+        value = secrets.randbits(32) if seed is None else as_seed(seed)
         words = _scramble(value)
         # i_seed[0] would be mti; R overwrites it with 624 (FixupSeeds(initial)).
         self._set_key(words[1:], _N_KEY)
@@ -192,6 +177,19 @@ class RRandom(SamplingMixin, StreamFront):
             pos = _N_KEY
         self._set_key(key, pos)
 
+    # -- the uniform source: what another RNG kind replaces -------------------
+
+    def _snapshot(self):
+        """An opaque copy of the generator state (for exact rewinds)."""
+        return self._bg.state
+
+    def _restore(self, snap):
+        self._bg.state = snap
+
+    def _skip(self, n):
+        """Advance by ``n`` uniforms (one 32-bit word each for Mersenne-Twister)."""
+        self._advance(n)
+
     def _advance(self, n):
         if n > 0:
             self._bg.random_raw(int(n), output=False)
@@ -217,7 +215,12 @@ class RRandom(SamplingMixin, StreamFront):
         R equivalent: ``unif_rand()`` (C); equals ``runif(n)``.
         """
         n = _check_nonneg_int(n, "n")
-        return _unif_from_words(self._raw(n))
+        out = np.empty(n)
+        # Bounded pieces: temporaries stay small and Ctrl-C is seen between them.
+        for start in range(0, n, _CHUNK):
+            m = _min(_CHUNK, n - start)
+            out[start:start + m] = _unif_from_words(self._raw(m))
+        return out
 
 
     def _norm_rand(self, count):
@@ -226,9 +229,9 @@ class RRandom(SamplingMixin, StreamFront):
         per = _CHUNK // 2
         for start in range(0, count, per):
             m = _min(per, count - start)
-            w = self._raw(2 * m)
-            u1 = _unif_from_words(w[0::2])
-            u2 = _unif_from_words(w[1::2])
+            w = self.unif_rand(2 * m)
+            u1 = w[0::2]
+            u2 = w[1::2]
             u = np.floor(_BIG * u1)
             u += u2
             u /= _BIG
