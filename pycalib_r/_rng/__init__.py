@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from ._args import as_seed
 from ._generator import GeneratorStream
-from ._global import (
+from ._global import (  # noqa: F401 - the package's public random functions
     _global_stream,
     get_global_state,
     rbinom,
@@ -48,6 +48,21 @@ from ._global import (
     sample_int,
     set_global_state,
     set_seed,
+    rexp,
+    rgamma,
+    rbeta,
+    rchisq,
+    rt,
+    rf,
+    rpois,
+    rgeom,
+    rnbinom,
+    rhyper,
+    rmultinom,
+    rlogis,
+    rweibull,
+    rcauchy,
+    rlnorm,
 )
 from ._stream import RRandom
 
@@ -64,6 +79,21 @@ __all__ = [
     "resolve_rng",
     "get_global_state",
     "set_global_state",
+    "rexp",
+    "rgamma",
+    "rbeta",
+    "rchisq",
+    "rt",
+    "rf",
+    "rpois",
+    "rgeom",
+    "rnbinom",
+    "rhyper",
+    "rmultinom",
+    "rlogis",
+    "rweibull",
+    "rcauchy",
+    "rlnorm",
 ]
 
 

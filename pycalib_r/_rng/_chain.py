@@ -103,7 +103,8 @@ def run_blocks(stream, count, evaluate, per_draw, scalar_one, out):
     evaluate : callable(U, M) -> (lens, values, accepted)
         The algorithm at every position ``j < M`` of ``U`` (``M + PAD``
         uniforms): uniforms consumed (``<= 0``: leave the fast path),
-        value and acceptance (False: a rejected attempt, no draw).
+        value (an array, or a function of the positions where draws start)
+        and acceptance (False: a rejected attempt, no draw).
     per_draw : float
         Expected uniforms per accepted draw (sizes the blocks).
     scalar_one : callable(cursor) -> value or None
@@ -135,7 +136,7 @@ def run_blocks(stream, count, evaluate, per_draw, scalar_one, out):
         else:
             end = int(starts[-1]) if stop[starts[-1]] else m
             awkward = bool(stop[starts[-1]]) and lens[starts[-1]] <= 0
-        out[done:done + take.size] = vals[take]
+        out[done:done + take.size] = vals(take) if callable(vals) else vals[take]
         done += take.size
         stream._restore(snap)
         stream._skip(end)

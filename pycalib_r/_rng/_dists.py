@@ -89,32 +89,41 @@ def exp_rand1(cur):
 def exp_eval(u, m):
     """``exp_rand()`` started at each position ``j < m``: (lens, values).
 
-    The doublings of ``u`` until it exceeds 1 are exact, so their number k
-    comes from the binary exponent; ``a`` is k sequential additions of
-    q[0] (a table). The second case takes ``2 + i`` uniforms, i being the
-    first index with ``u <= q[i]``; its value uses the least of them.
+    The doublings of ``u = mant * 2^ex`` until it exceeds 1 are exact:
+    there are ``-ex`` additions of q[0] to ``a`` (one more when u is a power
+    of two) and the remainder is ``2 * mant - 1`` (1 for a power of two).
+    The second case takes ``2 + i`` uniforms, i being the first index with
+    ``u <= q[i]``; its value uses the least of them. Values are returned
+    as a function of the positions, evaluated only where draws start.
     """
     x = u[:m]
     mant, ex = np.frexp(x)
-    k = (-ex).astype(np.int64) + (mant == 0.5)
-    uf = np.ldexp(x, k + 1) - 1.0
-    a = _EXP_A[k]
+    uf = 2.0 * mant
+    uf -= 1.0
+    k = np.negative(ex, dtype=np.int64)
+    pow2 = np.flatnonzero(mant == 0.5)
+    if pow2.size:
+        uf[pow2] = 1.0
+        k[pow2] += 1
     lens = np.ones(m, dtype=np.int64)
-    vals = a + uf
     longi = np.flatnonzero(uf > _Q0)
-    if longi.size:
-        ii = np.searchsorted(_EXP_QA, uf[longi], side="left")
-        lens[longi] = 2 + ii
-        umin = u[longi + 1].copy()
-        top = int(ii.max())
-        for off in range(2, top + 2):
-            sel = ii >= off - 1
-            cand = u[longi[sel] + off]
-            cur = umin[sel]
-            np.minimum(cur, cand, out=cur)
-            umin[sel] = cur
-        vals[longi] = a[longi] + umin * _Q0
-    return lens, vals
+    ii = np.searchsorted(_EXP_QA, uf[longi], side="left")
+    lens[longi] = 2 + ii
+
+    def values(idx):
+        a = _EXP_A[k[idx]]
+        ui = uf[idx]
+        out = a + ui
+        li = np.flatnonzero(ui > _Q0)
+        if li.size:
+            j = idx[li]
+            n_i = lens[j] - 2
+            top = int(n_i.max())
+            w = u[j[:, None] + np.arange(1, top + 2)]
+            w[np.arange(top + 1)[None, :] > n_i[:, None]] = np.inf
+            out[li] = a[li] + w.min(axis=1) * _Q0
+        return out
+    return lens, values
 
 
 # --- norm_rand (snorm.c, INVERSION) -----------------------------------------------
@@ -296,7 +305,8 @@ def gamma_gs_eval(a, scale):
     e = 1.0 + _EXP_M1 * a
 
     def evaluate(u, m):
-        elens, evals = exp_eval(u[1:], m)
+        elens, evalf = exp_eval(u[1:], m)
+        evals = evalf(np.arange(m))
         p = e * u[:m]
         hi = p >= 1.0
         x = np.empty(m)

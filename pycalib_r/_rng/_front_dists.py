@@ -103,9 +103,7 @@ class DistributionsFront:
 
         R equivalent: ``rexp(n, rate = 1)``.
         """
-        r = _as_double(rate)
-        with np.errstate(divide="ignore"):
-            scale = 1.0 / r
+        scale = _reciprocal(rate)
 
         def rule(s):
             vals = np.where(s == 0.0, 0.0, np.nan)
@@ -131,15 +129,14 @@ class DistributionsFront:
         R equivalent: ``rgamma(n, shape, rate = 1, scale = 1/rate)``.
         """
         if rate is not None and scale is not None:
-            rr = _as_double(rate)
-            ss = _as_double(scale)
+            rr = _arith(rate)
+            ss = _arith(scale)
             if np.all(np.abs(rr * ss - 1) < 1e-15):
                 warnings.warn("specify 'rate' or 'scale' but not both", UserWarning, stacklevel=2)
             else:
                 raise ProbcalError("specify 'rate' or 'scale' but not both")
         if scale is None:
-            with np.errstate(divide="ignore"):
-                scale = 1.0 / _as_double(1 if rate is None else rate)
+            scale = _reciprocal(1 if rate is None else rate)
         return self._family(n, [shape, scale], self._gamma_rule)
 
     def _gamma_rule(self, a, s):
@@ -454,3 +451,19 @@ def _as_integer1(x):
     if math.isnan(v) or v >= _INT_MAX + 1.0 or v <= -(_INT_MAX + 1.0):
         return None
     return int(v)
+
+
+def _arith(x):
+    """An operand of R arithmetic (``1/rate``): R's message for a non-number."""
+    if isinstance(x, (str, bytes)) or (np.asarray(x).dtype.kind not in "biuf" and x is not None):
+        try:
+            return _as_double(x)
+        except ProbcalError:
+            raise ProbcalError("non-numeric argument to binary operator") from None
+    return _as_double(x)
+
+
+def _reciprocal(rate):
+    """R's ``1/rate``."""
+    with np.errstate(divide="ignore"):
+        return 1.0 / _arith(rate)
