@@ -135,20 +135,36 @@ class StreamFront:
         if mu.size < 1 or sg.size < 1:
             _na_warning()
             return np.full(count, np.nan)
-        mi = _recycle(mu, count)
-        si = _recycle(sg, count)
-        bad = np.isnan(mi) | ~np.isfinite(si) | (si < 0.0)
-        keep = ~bad & ((si == 0.0) | ~np.isfinite(mi))
-        draw = ~bad & ~keep
+        if mu.size == 1 and sg.size == 1:
+            m0, s0 = float(mu[0]), float(sg[0])
+            if math.isnan(m0) or not math.isfinite(s0) or s0 < 0.0:
+                _na_warning()
+                return np.full(count, np.nan)
+            if s0 == 0.0 or not math.isfinite(m0):
+                return np.full(count, m0)
+            out = self._norm_rand(count)
+            for start in range(0, count, _CHUNK):  # bounded pieces: Ctrl-C between them
+                seg = out[start:start + _CHUNK]
+                seg *= s0
+                seg += m0
+            return out
         out = np.empty(count)
-        out[bad] = np.nan
-        out[keep] = mi[keep]
-        nd = int(draw.sum())
-        if nd == count:
-            out = mi + si * self._norm_rand(count)
-        elif nd:
-            out[draw] = mi[draw] + si[draw] * self._norm_rand(nd)
-        if bad.any():
+        nabad = False
+        for start in range(0, count, _CHUNK):
+            stop = min(count, start + _CHUNK)
+            mi = _recycle_slice(mu, start, stop)
+            si = _recycle_slice(sg, start, stop)
+            bad = np.isnan(mi) | ~np.isfinite(si) | (si < 0.0)
+            keep = ~bad & ((si == 0.0) | ~np.isfinite(mi))
+            draw = ~bad & ~keep
+            seg = out[start:stop]
+            seg[bad] = np.nan
+            seg[keep] = mi[keep]
+            nd = int(draw.sum())
+            if nd:
+                seg[draw] = mi[draw] + si[draw] * self._norm_rand(nd)
+            nabad |= bool(bad.any())
+        if nabad:
             _na_warning()
         return out
 
@@ -375,3 +391,10 @@ class StreamFront:
             raise ProbcalError(
                 "cannot take a sample larger than the population when 'replace = FALSE'")
         return n, k
+
+
+def _recycle_slice(a, start, stop):
+    """Elements ``start:stop`` of ``a`` recycled (R's ``a[i % length(a)]``)."""
+    if a.size == 1:
+        return np.full(stop - start, a[0])
+    return a[np.arange(start, stop) % a.size]
