@@ -103,8 +103,9 @@ def run_blocks(stream, count, evaluate, per_draw, scalar_one, out):
     evaluate : callable(U, M) -> (lens, values, accepted)
         The algorithm at every position ``j < M`` of ``U`` (``M + PAD``
         uniforms): uniforms consumed (``<= 0``: leave the fast path),
-        value (an array, or a function of the positions where draws start)
-        and acceptance (False: a rejected attempt, no draw).
+        value and acceptance (False: a rejected attempt, no draw); each an
+        array, or a function of the positions on the chain (evaluated only
+        there; acceptance first, then values at the accepted positions).
     per_draw : float
         Expected uniforms per accepted draw (sizes the blocks).
     scalar_one : callable(cursor) -> value or None
@@ -128,7 +129,7 @@ def run_blocks(stream, count, evaluate, per_draw, scalar_one, out):
         nxt[stop] = m + 1
         starts = chain_starts(nxt)
         fast = starts[~stop[starts]]
-        take = fast[acc[fast]]
+        take = fast[acc(fast) if callable(acc) else acc[fast]]
         if take.size >= need:
             take = take[:need]
             end = int(nxt[take[-1]])

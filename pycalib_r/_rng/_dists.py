@@ -305,21 +305,33 @@ def gamma_gs_eval(a, scale):
     e = 1.0 + _EXP_M1 * a
 
     def evaluate(u, m):
+        # The chain needs only the lengths; acceptance and values are
+        # computed for the attempts on it (a function of their positions).
         elens, evalf = exp_eval(u[1:], m)
-        evals = evalf(np.arange(m))
-        p = e * u[:m]
-        hi = p >= 1.0
-        x = np.empty(m)
-        acc = np.empty(m, dtype=bool)
-        hi_i = np.flatnonzero(hi)
-        lo_i = np.flatnonzero(~hi)
-        xh = -r_log((e - p[hi_i]) / a)
-        x[hi_i] = xh
-        acc[hi_i] = evals[hi_i] >= (1.0 - a) * r_log(xh)
-        xl = r_exp(r_log(p[lo_i]) / a)
-        x[lo_i] = xl
-        acc[lo_i] = evals[lo_i] >= xl
-        return 1 + elens, scale * x, acc
+        memo = {}
+
+        def accept(idx):
+            p = e * u[idx]
+            ev = evalf(idx)
+            hi = p >= 1.0
+            x = np.empty(idx.size)
+            acc = np.empty(idx.size, dtype=bool)
+            hi_i = np.flatnonzero(hi)
+            lo_i = np.flatnonzero(~hi)
+            xh = -r_log((e - p[hi_i]) / a)
+            x[hi_i] = xh
+            acc[hi_i] = ev[hi_i] >= (1.0 - a) * r_log(xh)
+            xl = r_exp(r_log(p[lo_i]) / a)
+            x[lo_i] = xl
+            acc[lo_i] = ev[lo_i] >= xl
+            memo["idx"], memo["x"] = idx, x
+            return acc
+
+        def values(idx):
+            # idx is a subset (in order) of the positions last passed to accept().
+            pos = np.searchsorted(memo["idx"], idx)
+            return scale * memo["x"][pos]
+        return 1 + elens, values, accept
     return evaluate
 
 
