@@ -123,6 +123,8 @@ def run_blocks(stream, count, evaluate, per_draw, scalar_one, out):
         u[:m] = stream.unif_rand(m)
         u[m:] = 0.5
         lens, vals, acc = evaluate(u, m)
+        if not callable(vals) and not callable(acc):
+            _resolve_awkward(u, m, lens, vals, acc, scalar_one)
         pos = np.arange(m, dtype=np.int64)
         nxt = pos + np.maximum(lens, 1)
         stop = (lens <= 0) | (nxt > m)
@@ -148,3 +150,38 @@ def run_blocks(stream, count, evaluate, per_draw, scalar_one, out):
                 out[done] = v
                 done += 1
     return out
+
+
+class _ArrayCursor:
+    """A cursor over a block's uniforms from position ``j`` (``IndexError`` past its end)."""
+
+    __slots__ = ("_u", "_i", "_end")
+
+    def __init__(self, u, j, end):
+        self._u, self._i, self._end = u, j, end
+
+    def unif(self):
+        i = self._i
+        if i >= self._end:
+            raise IndexError
+        self._i = i + 1
+        return self._u[i]
+
+
+def _resolve_awkward(u, m, lens, vals, acc, scalar_one):
+    """Run the scalar port at every position that left the fast path, on
+    the block's own uniforms, so the chain goes straight through them
+    (a few percent of positions; otherwise each would end a block)."""
+    ul = None
+    for j in np.flatnonzero(lens <= 0).tolist():
+        if ul is None:
+            ul = u[:m].tolist()
+        cur = _ArrayCursor(ul, j, m)
+        try:
+            v = scalar_one(cur)
+        except IndexError:  # runs past the block: the next block starts here
+            continue
+        lens[j] = cur._i - j
+        acc[j] = v is not None
+        if v is not None:
+            vals[j] = v
