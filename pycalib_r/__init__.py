@@ -11,7 +11,30 @@ from ._inference import CalCI, CalTest, cal_ci, cal_test
 from ._kernel import skce
 from ._metrics import ace, ece, inv_logit, logit, mce, mmce
 from ._options import get_option, options
-from ._rng import RRandom, rbinom, rnorm, runif, sample, sample_int, set_seed
+from ._rng import (
+    RRandom,
+    rbeta,
+    rbinom,
+    rcauchy,
+    rchisq,
+    rexp,
+    rf,
+    rgamma,
+    rgeom,
+    rhyper,
+    rlnorm,
+    rlogis,
+    rmultinom,
+    rnbinom,
+    rnorm,
+    rpois,
+    rt,
+    runif,
+    rweibull,
+    sample,
+    sample_int,
+    set_seed,
+)
 from .calibrators import (
     Calibrator,
     cal_beta,
@@ -77,6 +100,21 @@ __all__ = [
     "rbinom",
     "sample",
     "sample_int",
+    "rexp",
+    "rgamma",
+    "rbeta",
+    "rchisq",
+    "rt",
+    "rf",
+    "rpois",
+    "rgeom",
+    "rnbinom",
+    "rhyper",
+    "rmultinom",
+    "rlogis",
+    "rweibull",
+    "rcauchy",
+    "rlnorm",
     # options and errors
     "options",
     "get_option",

@@ -45,6 +45,7 @@ from ._kernel import (
 from ._metrics import BinnedMetric, bind_metric, bind_mmce, binned_error, mmce_value
 from ._progress import Progress
 from ._rlist import NamedNumber, RList
+from ._rarith import pnorm_upper as _upper_tail, r_row_means as _row_means
 from ._rng import resolve_rng
 
 __all__ = ["cal_test", "cal_ci", "CalTest", "CalCI"]
@@ -263,89 +264,6 @@ def _refuses_classwise(type) -> bool:
         return type == "classwise"
     hits = [c for c in choices if c.startswith(type)]
     return hits == ["classwise"]
-
-
-def _row_means(x: np.ndarray) -> np.ndarray:
-    """R's ``mean()`` of each row (long double sum plus correction pass)."""
-    x = np.asarray(x, dtype=np.float64)
-    m = x.shape[1]
-    xl = x.astype(np.longdouble)
-    s = np.sum(xl, axis=1) / m
-    t = np.sum(xl - s[:, None], axis=1)
-    return (s + t / m).astype(np.float64)
-
-
-# Cody (1993) rational approximations, as in R's nmath/pnorm.c.
-_A = (2.2352520354606839287, 161.02823106855587881, 1067.6894854603709582,
-      18154.981253343561249, 0.065682337918207449113)
-_B = (47.20258190468824187, 976.09855173777669322, 10260.932208618978205,
-      45507.789335026729956)
-_C = (0.39894151208813466764, 8.8831497943883759412, 93.506656132177855979,
-      597.27027639480026226, 2494.5375852903726711, 6848.1904505362823326,
-      11602.651437647350124, 9842.7148383839780218, 1.0765576773720192317e-8)
-_D = (22.266688044328115691, 235.38790178262499861, 1519.377599407554805,
-      6485.558298266760755, 18615.571640885098091, 34900.952721145977266,
-      38912.003286093271411, 19685.429676859990727)
-_P = (0.21589853405795699, 0.1274011611602473639, 0.022235277870649807,
-      0.001421619193227893466, 2.9112874951168792e-5, 0.02307344176494017303)
-_Q = (1.28426009614491121, 0.468238212480865118, 0.0659881378689285515,
-      0.00378239633202758244, 7.29751555083966205e-5)
-_M_SQRT_32 = 5.656854249492380195206754896838
-_M_1_SQRT_2PI = 0.398942280401432677939946059934
-_HALF_EPS = 2.220446049250313e-16 * 0.5
-
-
-def _do_del(x: float, temp: float):
-    """R's ``do_del``: x^2 split so that exp() keeps its accuracy in the tail."""
-    xsq = math.trunc(x * 16) / 16
-    dl = (x - xsq) * (x + xsq)
-    cum = math.exp(-xsq * xsq * 0.5) * math.exp(-dl * 0.5) * temp
-    return cum, 1.0 - cum
-
-
-def _upper_tail(x: float) -> float:
-    """R ``pnorm(x, lower.tail = FALSE)`` bit for bit: Cody's algorithm as in R's
-    ``pnorm_both`` (nmath/pnorm.c), so large z gives R's tiny tail (and R's 0
-    beyond 37.5193) rather than ``1 - pnorm(x)``."""
-    if math.isnan(x):
-        return x
-    if math.isinf(x):
-        return 0.0 if x > 0 else 1.0
-    y = abs(x)
-    if y <= 0.67448975:
-        if y > _HALF_EPS:
-            xsq = x * x
-            xnum = _A[4] * xsq
-            xden = xsq
-            for i in range(3):
-                xnum = (xnum + _A[i]) * xsq
-                xden = (xden + _B[i]) * xsq
-        else:
-            xnum = xden = 0.0
-        temp = x * (xnum + _A[3]) / (xden + _B[3])
-        return 0.5 - temp
-    if y <= _M_SQRT_32:
-        xnum = _C[8] * y
-        xden = y
-        for i in range(7):
-            xnum = (xnum + _C[i]) * y
-            xden = (xden + _D[i]) * y
-        temp = (xnum + _C[7]) / (xden + _D[7])
-        cum, ccum = _do_del(y, temp)
-    elif -8.2924 < x < 37.5193:
-        xsq = 1.0 / (x * x)
-        xnum = _P[5] * xsq
-        xden = xsq
-        for i in range(4):
-            xnum = (xnum + _P[i]) * xsq
-            xden = (xden + _Q[i]) * xsq
-        temp = xsq * (xnum + _P[4]) / (xden + _Q[4])
-        temp = (_M_1_SQRT_2PI - temp) / y
-        cum, ccum = _do_del(x, temp)
-    else:
-        return 0.0 if x > 0 else 1.0
-    # cum is the tail below -|x|; the upper tail at x > 0 is that tail.
-    return cum if x > 0 else ccum
 
 
 def _batch_rows(n: int, n_total: int) -> int:

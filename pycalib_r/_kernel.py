@@ -40,6 +40,7 @@ import numpy as np
 from ._checks import check_bandwidth, is_matrix, match_arg
 from ._errors import ProbcalError
 from ._forms import input_form
+from ._rarith import r_mean, r_mean2 as _r_mean2, r_sd
 
 __all__ = [
     "skce",
@@ -96,40 +97,6 @@ _ENUM_CAP = 1 << 21
 _SAMPLE = 1 << 17
 
 _MEDIAN_ERROR = "The median bandwidth is undefined: all predictions are equal."
-
-
-# ---------------------------------------------------------------------------
-# R's mean() and sd(): long double accumulation, as in R's summary.c / cov.c.
-# ---------------------------------------------------------------------------
-
-def r_mean(x) -> float:
-    """R ``mean(x)`` for a double vector: long double sum, then R's correction pass."""
-    x = np.asarray(x, dtype=np.float64).ravel()
-    n = x.size
-    if n == 0:
-        return float("nan")
-    s = np.cumsum(x, dtype=np.longdouble)[-1] / n
-    if math.isfinite(float(s)):
-        t = np.cumsum(x.astype(np.longdouble) - s)[-1]
-        s = s + t / n
-    return float(s)
-
-
-def r_sd(x) -> float:
-    """R ``sd(x)``: sqrt of the n - 1 variance about R's (long double) mean."""
-    x = np.asarray(x, dtype=np.float64).ravel()
-    n = x.size
-    if n < 2:
-        return float("nan")
-    m = r_mean(x)
-    d = x - m
-    ss = np.cumsum(d * d, dtype=np.longdouble)[-1]
-    return math.sqrt(float(ss / (n - 1)))
-
-
-def _r_mean2(a: float, b: float) -> float:
-    """R ``mean(c(a, b))``: the long double midpoint rounded once."""
-    return float((np.longdouble(a) + np.longdouble(b)) / 2)
 
 
 # ---------------------------------------------------------------------------

@@ -453,7 +453,10 @@ def _call(pkg, fname, arg_nodes, kwarg_nodes, env):
     args = [evaluate(a, env, pkg) for a in arg_nodes]
     kwargs = {_py_name(k): evaluate(v, env, pkg) for k, v in kwarg_nodes.items()}
     if fname == "c":
-        return np.array(args)
+        if all(np.ndim(a) == 0 for a in args):
+            return np.array(args)
+        # R's c() concatenates vectors (a matrix in column-major order).
+        return np.concatenate([np.ravel(np.asarray(a), order="F") for a in args])
     if fname == "invisible":
         return args[0] if args else None
     if fname == "print":

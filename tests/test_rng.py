@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from pycalib_r import _rng
+from pycalib_r._rng import _mt, _nmath, _sample  # noqa: F401 - submodules the tests reach into
 from pycalib_r._errors import ProbcalError
 from pycalib_r._rng import GeneratorStream, RRandom
 
@@ -127,12 +128,25 @@ def test_seed_arguments():
     g = RRandom(0)
     for ok in (0, -1, 2**31 - 1, -(2**31 - 1), np.int64(12), 12.0):
         g.set_seed(ok)
-    for bad in (2**31, -(2**31), 2.5, float("nan")):
-        with pytest.raises(ProbcalError, match="supplied seed is not a valid integer"):
+    # R's as.integer: truncation, strings read as numbers, TRUE is 1, the
+    # first element of a vector (each pair checked against R in
+    # test_r_seed_coercion).
+    for given, same in ((1.7, 1), (-1.7, -1), ("3", 3), (" 3 ", 3), ("3.9", 3), ("1e3", 1000),
+                        ("0x10", 16), (True, 1), (False, 0), ([5, 9], 5), (np.array([2.5, 7]), 2),
+                        (2147483647.5, 2**31 - 1), (complex(4, 0), 4)):
+        g.set_seed(given)
+        assert np.array_equal(g.get_state(), RRandom(same).get_state()), given
+    for bad in (float("nan"), "", " ", "NA", [], np.array([]), [[1]], {"a": 1}):
+        with pytest.raises(ProbcalError, match="^supplied seed is not a valid integer$"):
             g.set_seed(bad)
-    for bad in ("1", True, [1], np.array([1, 2])):
-        with pytest.raises(TypeError, match="seed"):
-            g.set_seed(bad)
+    for bad, warning in ((2**31, "to integer range"), (-(2**31), "to integer range"),
+                         (float("inf"), "to integer range"), ("Inf", "to integer range"),
+                         ("a", "NAs introduced by coercion$"), ("1L", "NAs introduced by coercion$")):
+        with pytest.warns(RuntimeWarning, match=warning):
+            with pytest.raises(ProbcalError, match="^supplied seed is not a valid integer$"):
+                g.set_seed(bad)
+    with pytest.warns(RuntimeWarning, match="imaginary parts discarded"):
+        g.set_seed(complex(1, 2))
     g.set_seed(None)  # entropy, still exportable
     st = g.get_state()
     h = RRandom(1)
@@ -264,15 +278,22 @@ def test_resolve_rng():
     assert set(np.unique(ad.rademacher(3, 40))) == {-1, 1}
     assert ad.sample_int_replace(4, 7, 2).shape == (2, 7)
     assert ad.unif_rand(4).min() > 0
-    for bad in (1, "x", np.random.MT19937(1)):
+    # An int seeds a new R stream (scipy's convention for rng=).
+    seeded = _rng.resolve_rng(7)
+    assert isinstance(seeded, RRandom) and np.array_equal(seeded.get_state(), RRandom(7).get_state())
+    assert isinstance(_rng.resolve_rng(np.int64(7)), RRandom)
+    for bad in (True, 1.5, "x", np.random.MT19937(1)):
         with pytest.raises(TypeError, match="rng"):
             _rng.resolve_rng(bad)
+    with pytest.raises(ProbcalError, match="supplied seed is not a valid integer"), \
+            pytest.warns(RuntimeWarning):
+        _rng.resolve_rng(2**31)
 
 
 def test_inversion_restart_keeps_stream_order(monkeypatch):
     # R's inversion loop restarts with a fresh uniform once ix passes 110;
     # real parameters never get there, so force it for element 3.
-    real = _rng._inversion_vec
+    real = _rng._nmath._inversion_vec
     calls = []
 
     def forced(u, qn, g, r):
@@ -283,7 +304,7 @@ def test_inversion_restart_keeps_stream_order(monkeypatch):
         calls.append(1)
         return ix, ok
 
-    monkeypatch.setattr(_rng, "_inversion_vec", forced)
+    monkeypatch.setattr(_rng._nmath, "_inversion_vec", forced)
     sizes = [3, 5, 7, 9, 11, 13]
     probs = [0.2, 0.7, 0.1, 0.5, 0.3, 0.9]
     g = RRandom(9)
@@ -292,15 +313,15 @@ def test_inversion_restart_keeps_stream_order(monkeypatch):
     u = ref.unif_rand(7)
     expected = []
     for i, k in enumerate([0, 1, 2, 4, 5, 6]):  # element 3 skips u[3]
-        s = _rng._BinomSetup(sizes[i], probs[i])
-        ix = _rng._inversion_try(s, u[k])
+        s = _rng._nmath._BinomSetup(sizes[i], probs[i])
+        ix = _rng._nmath._inversion_try(s, u[k])
         expected.append(s.n - ix if s.pp > 0.5 else ix)
     assert got.tolist() == expected
     assert np.array_equal(g.get_state(), ref.get_state())
 
 
 def test_qnorm_port_boundaries():
-    q = _rng._qnorm_std(np.array([0.0, 1.0, np.nan, 0.5, -0.1]))
+    q = _rng._nmath._qnorm_std(np.array([0.0, 1.0, np.nan, 0.5, -0.1]))
     assert q[0] == -np.inf and q[1] == np.inf and np.isnan(q[2]) and q[3] == 0.0
     assert np.isnan(q[4])
 
@@ -309,7 +330,7 @@ def test_words32_are_the_raw_words():
     # The bulk samplers read words through Generator.integers on the full
     # uint32 range; that must be numpy's next_uint32, one word per value.
     a, b = RRandom(11), RRandom(11)
-    w = _rng._words32(np.random.Generator(a._bg), 5000)
+    w = _rng._mt._words32(np.random.Generator(a._bg), 5000)
     assert w.dtype == np.uint32
     assert np.array_equal(w, b._raw(5000))
     assert np.array_equal(a.get_state(), b.get_state())
@@ -322,9 +343,9 @@ def test_bulk_index_independent_of_pass_size(monkeypatch, chunk):
     for dn, count in [(2.0, 300), (37.0, 500), (65536.0, 200), (70000.0, 400),
                       (5.7, 300), (3e9, 100), (2.0 ** 48 + 1, 50), (1.0, 20)]:
         ref = RRandom(3)
-        with _rng._Cursor(ref) as cur:
+        with _rng._mt._Cursor(ref) as cur:
             expected = [cur.unif_index(dn) for _ in range(count)]
-        monkeypatch.setattr(_rng, "_INDEX_CHUNK", chunk)
+        monkeypatch.setattr(_rng._sample, "_INDEX_CHUNK", chunk)
         g = RRandom(3)
         got = g._unif_index_bulk(dn, count)
         monkeypatch.undo()
@@ -478,7 +499,7 @@ def test_r_batch_primitives_across_passes(r, monkeypatch, seed):
           "c(replicate(40, sample.int(100000, 3000, replace = TRUE)))", seed)
     # Tiny passes, so every call crosses many boundaries and ends inside one.
     for chunk in (97, 1000):
-        monkeypatch.setattr(_rng, "_INDEX_CHUNK", chunk)
+        monkeypatch.setattr(_rng._sample, "_INDEX_CHUNK", chunk)
         for n, size, n_rep in [(100000, 3000, 7), (70000, 2999, 7), (37, 1001, 3),
                                (65537, 500, 3), (2**31 - 1, 700, 2)]:
             g.set_seed(seed)

@@ -24,14 +24,13 @@ import warnings
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
-from scipy import special as _sp
 
 from .. import _format
 from .._align import check_column_order
 from .._hints import python_face
 from .._options import get_option
 from .._rlist import RList
-from .._rng import _pow_di  # R's R_pow_di, shared with rbinom
+from .._rarith import col_sums, r_exp, r_int_mean, r_log, r_log1p, r_mean, r_round, r_rowsums, r_sum  # noqa: F401 - re-exported
 
 __all__ = [
     "Calibrator",
@@ -392,123 +391,6 @@ MULTICLASS = ("cal_multiclass", "calibrator")
 # ---------------------------------------------------------------------------
 # R-exact numerics
 # ---------------------------------------------------------------------------
-
-_LD = np.longdouble
-
-
-def r_sum(x) -> float:
-    """R ``sum()`` of doubles: sequential accumulation in long double, then rounded."""
-    arr = np.asarray(x, dtype=np.float64).ravel()
-    if arr.size == 0:
-        return 0.0
-    return float(np.cumsum(arr, dtype=_LD)[-1])
-
-
-def r_mean(x) -> float:
-    """R ``mean()`` of doubles: long-double mean plus R's second refinement pass."""
-    arr = np.asarray(x, dtype=np.float64).ravel()
-    n = arr.size
-    if n == 0:
-        return float("nan")
-    s = np.cumsum(arr, dtype=_LD)[-1] / _LD(n)
-    if math.isfinite(float(s)):
-        t = np.cumsum(arr.astype(_LD) - s, dtype=_LD)[-1]
-        s = s + t / _LD(n)
-    return float(s)
-
-
-def r_int_mean(x) -> float:
-    """R ``mean()`` of an integer vector: long-double sum divided by n, then rounded."""
-    arr = np.asarray(x).ravel()
-    if arr.size == 0:
-        return float("nan")
-    total = int(arr.astype(np.int64).sum())
-    return float(_LD(total) / _LD(arr.size))
-
-
-def r_rowsums(m) -> np.ndarray:
-    """R ``rowSums()`` of a double matrix: per-row long-double accumulation over columns."""
-    mat = np.asarray(m, dtype=np.float64)
-    if mat.shape[0] < 2:
-        return np.cumsum(mat, axis=1, dtype=_LD)[:, -1].astype(np.float64) if mat.shape[1] else \
-            np.zeros(mat.shape[0])
-    # Columns as the rows of a C-contiguous array: numpy reduces that
-    # leading axis one vectorised add per column, in column order, which is
-    # R's accumulation (pairwise summation applies only along the fastest axis).
-    return np.add.reduce(np.ascontiguousarray(mat.T, dtype=_LD), axis=0).astype(np.float64)
-
-
-def col_sums(m: np.ndarray) -> np.ndarray:
-    """R ``colSums()``: each column summed top to bottom in long double, then rounded."""
-    return np.cumsum(m, axis=0, dtype=_LD)[-1].astype(np.float64)
-
-
-def r_round(x, digits: int = 0):
-    """R (>= 4.0.0) ``round(x, digits)``: the closer of the two decimal candidates.
-
-    Port of ``fround()`` in R's ``src/nmath/fround.c``; Python's ``round`` rounds
-    the exact binary value and can disagree with R on half-way-looking inputs.
-    """
-    scalar = np.ndim(x) == 0
-    vals = np.atleast_1d(np.asarray(x, dtype=np.float64))
-    out = np.array([_fround(float(v), digits) for v in vals.ravel()]).reshape(vals.shape)
-    return float(out[0]) if scalar else out
-
-
-def _fround(x: float, digits: float) -> float:
-    max_digits = 308 + 15
-    if math.isnan(x) or math.isnan(digits):
-        return x + digits
-    if not math.isfinite(x):
-        return x
-    if digits > max_digits or x == 0.0:
-        return x
-    if digits < -308:
-        return 0.0
-    if digits == 0.0:
-        return float(np.rint(x))
-    dig = int(math.floor(digits + 0.5))
-    sgn = 1.0
-    if x < 0.0:
-        sgn = -1.0
-        x = -x
-    # logb(x) is the binary exponent; frexp's is one larger.
-    l10x = 0.301029995663981195213738894724 * (0.5 + (math.frexp(x)[1] - 1))
-    if l10x + dig > 15:
-        return sgn * x
-    if dig <= 308:
-        pow10 = _pow_di(10.0, dig)
-        x10 = x * pow10
-        i10 = math.floor(x10)
-        xd = i10 / pow10
-        xu = math.ceil(x10) / pow10
-    else:
-        e10 = dig - 308
-        p10 = _pow_di(10.0, e10)
-        pow10 = _pow_di(10.0, 308)
-        x10 = (x * pow10) * p10
-        i10 = math.floor(x10)
-        xd = i10 / pow10 / p10
-        xu = math.ceil(x10) / pow10 / p10
-    du = xu - x
-    dd = x - xd
-    return sgn * (xu if (du < dd or (math.fmod(i10, 2.0) == 1 and du == dd)) else xd)
-
-
-def r_exp(x) -> np.ndarray:
-    """The C library's ``exp`` elementwise (scipy's ``inv_boxcox(x, 0)`` calls it directly)."""
-    return _sp.inv_boxcox(np.asarray(x, dtype=np.float64), 0.0)
-
-
-def r_log(x) -> np.ndarray:
-    """The C library's ``log`` elementwise (``xlogy(1, x)`` is ``1 * log(x)``)."""
-    return _sp.xlogy(1.0, np.asarray(x, dtype=np.float64))
-
-
-def r_log1p(x) -> np.ndarray:
-    """The C library's ``log1p`` elementwise (``boxcox1p(x, 0)`` returns ``log1p(x)``)."""
-    return _sp.boxcox1p(np.asarray(x, dtype=np.float64), 0.0)
-
 
 def clip_eps(p, eps: float) -> np.ndarray:
     """``pmin(pmax(p, eps), 1 - eps)``: the clipping of R's ``clip_prob()``, without its checks."""

@@ -1,0 +1,366 @@
+"""The R stream: :class:`RRandom`, R 4.2.2's global generator as an object.
+
+Mersenne-Twister words (:mod:`._mt`), nmath's algorithms on them
+(:mod:`._nmath`, :mod:`._dists`), R's samplers (:mod:`._sample`) and R's
+argument checks (:mod:`._front`) assembled into one stream whose values and
+state after each call equal R's ``.Random.seed``.
+
+R equivalent: the global stream behind ``set.seed()`` / ``.Random.seed``.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+import numpy as np
+
+from .._errors import ProbcalError
+from ._args import _check_nonneg_int, as_seed
+from ._front import StreamFront
+from ._front_dists import DistributionsFront
+from ._mt import (
+    _BIG,
+    _CHUNK,
+    _INT_MAX,
+    _KIND_CODE,
+    _N_KEY,
+    _STATE_LEN,
+    _Cursor,
+    _scramble,
+    _sgenrand_4357,
+    _unif_from_words,
+)
+from . import _nmath
+from ._nmath import _BinomSetup, _btpe_try, _inversion_try, _pow_di_vec
+from ._sample import SamplingMixin
+from ._stream_dists import RDistributions
+
+_min = min
+
+
+class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
+    """An R random-number stream: Mersenne-Twister, Inversion, Rejection.
+
+    Every method returns R 4.2.2's values bit for bit and leaves the stream
+    where R leaves ``.Random.seed``.
+
+    Parameters
+    ----------
+    seed : int or None
+        As R's ``set.seed(seed)``. None seeds from OS entropy, as R seeds
+        from the clock when no ``.Random.seed`` exists; the state is still
+        exportable with :meth:`get_state` for reproduction.
+
+    R equivalent: the global stream behind ``set.seed()`` / ``.Random.seed``
+    with ``RNGkind("Mersenne-Twister", "Inversion", "Rejection")``.
+
+    Examples
+    --------
+    An independent stream, as after ``set.seed(1)`` in R; pass it as
+    ``rng=`` to any function that draws random numbers.
+
+    >>> import pycalib_r as pc
+    >>> rng = pc.RRandom(1)
+    >>> print(" ".join(f"{v:.7g}" for v in rng.runif(3)))
+    0.2655087 0.3721239 0.5728534
+
+    R: ``set.seed(1); runif(3)`` prints ``[1] 0.2655087 0.3721239 0.5728534``.
+    The state is R's ``.Random.seed`` (kind code, position, key):
+
+    >>> rng.get_state()[:3]
+    array([     10403,          3, 1654269195], dtype=int32)
+
+    R: ``.Random.seed[1:3]`` prints ``[1]      10403          3 1654269195``.
+    """
+
+    def __init__(self, seed=None):
+        self._bg = np.random.MT19937(0)
+        self.set_seed(seed)
+
+    # -- state ----------------------------------------------------------------------
+
+    def set_seed(self, seed):
+        """Seed the stream as R's ``set.seed(seed)``.
+
+        Parameters
+        ----------
+        seed : int, float, str, bool, sequence or None
+            Coerced as R's ``as.integer`` (see :func:`~pycalib_r._rng.as_seed`):
+            ``1.7`` is 1, ``"3"`` is 3, ``True`` is 1, a vector's first
+            element counts. None reseeds from OS entropy, as
+            ``set.seed(NULL)`` does.
+
+        Raises
+        ------
+        ProbcalError
+            NA, a non-numeric string or a value outside R's integer range;
+            the message is R's ("supplied seed is not a valid integer"),
+            after R's coercion warning where R gives one.
+
+        R equivalent: ``set.seed(seed)``.
+        """
+        value = secrets.randbits(32) if seed is None else as_seed(seed)
+        words = _scramble(value)
+        # i_seed[0] would be mti; R overwrites it with 624 (FixupSeeds(initial)).
+        self._set_key(words[1:], _N_KEY)
+
+    def _set_key(self, key, pos):
+        self._bg.state = {"bit_generator": "MT19937",
+                          "state": {"key": np.asarray(key, dtype=np.uint32), "pos": int(pos)}}
+
+    def get_state(self):
+        """The stream state as R's ``.Random.seed``.
+
+        Returns
+        -------
+        numpy.ndarray of int32, length 626
+            ``[10403, mti, mt[0], ..., mt[623]]``, equal to R's
+            ``.Random.seed`` for the same stream.
+
+        R equivalent: ``.Random.seed``.
+        """
+        st = self._bg.state["state"]
+        out = np.empty(_STATE_LEN, dtype=np.int32)
+        out[0] = _KIND_CODE
+        out[1] = st["pos"]
+        out[2:] = np.asarray(st["key"], dtype=np.uint32).view(np.int32)
+        return out
+
+    def set_state(self, state):
+        """Import an R ``.Random.seed`` vector (the input is not modified).
+
+        Parameters
+        ----------
+        state : array_like of int, length 626
+            R's ``.Random.seed`` under Mersenne-Twister/Inversion/Rejection
+            (first element 10403). Words may be given signed (R) or unsigned.
+            As R's ``FixupSeeds``: a position <= 0 becomes 624, an all-zero
+            key reseeds from entropy; position 625 triggers R's default
+            ``MT_sgenrand(4357)`` key, larger positions mean "regenerate".
+
+        Raises
+        ------
+        ProbcalError
+            Wrong length, a different RNG kind, or non-integer values.
+
+        R equivalent: ``assign(".Random.seed", state, globalenv())``.
+        """
+        arr = np.asarray(state)
+        if arr.dtype.kind not in "iuf" or arr.ndim != 1:
+            raise ProbcalError("'.Random.seed' must be an integer vector")
+        if arr.size != _STATE_LEN:
+            raise ProbcalError("'.Random.seed' has wrong length")
+        vals = arr.astype(np.float64) if arr.dtype.kind == "f" else arr.astype(np.int64)
+        if arr.dtype.kind == "f":
+            if not np.all(np.isfinite(vals)) or np.any(vals != np.floor(vals)):
+                raise ProbcalError("'.Random.seed' must be an integer vector")
+            vals = vals.astype(np.int64)
+        if int(vals[0]) != _KIND_CODE:
+            raise ProbcalError(
+                "'.Random.seed[1]' must be 10403: only R's default generators "
+                "(Mersenne-Twister, Inversion, Rejection) are supported")
+        if np.any(vals[1:] < -(2**31)) or np.any(vals[1:] >= 2**32):
+            raise ProbcalError("'.Random.seed' must be an integer vector")
+        pos = int(vals[1])
+        if pos >= 2**31:  # an unsigned view of a negative int
+            pos -= 2**32
+        key = (vals[2:] % 2**32).astype(np.uint32)
+        if pos <= 0:
+            pos = _N_KEY
+        if not key.any():
+            self.set_seed(None)
+            return
+        if pos == _N_KEY + 1:
+            key = _sgenrand_4357()
+            pos = _N_KEY
+        elif pos > _N_KEY:
+            pos = _N_KEY
+        self._set_key(key, pos)
+
+    # -- the uniform source: what another RNG kind replaces -------------------
+
+    def _snapshot(self):
+        """An opaque copy of the generator state (for exact rewinds)."""
+        return self._bg.state
+
+    def _restore(self, snap):
+        self._bg.state = snap
+
+    def _skip(self, n):
+        """Advance by ``n`` uniforms (one 32-bit word each for Mersenne-Twister)."""
+        self._advance(n)
+
+    def _advance(self, n):
+        if n > 0:
+            self._bg.random_raw(int(n), output=False)
+
+    def _raw(self, n):
+        return self._bg.random_raw(int(n))
+
+    # -- uniforms -------------------------------------------------------------
+
+    def unif_rand(self, n):
+        """``n`` successive values of R's C-level ``unif_rand()``.
+
+        Parameters
+        ----------
+        n : int
+            Number of values (>= 0).
+
+        Returns
+        -------
+        numpy.ndarray of float64
+            Values in (0, 1): ``word * 2^-32``, with R's fixup of 0.
+
+        R equivalent: ``unif_rand()`` (C); equals ``runif(n)``.
+        """
+        n = _check_nonneg_int(n, "n")
+        out = np.empty(n)
+        # Bounded pieces: temporaries stay small and Ctrl-C is seen between them.
+        for start in range(0, n, _CHUNK):
+            m = _min(_CHUNK, n - start)
+            out[start:start + m] = _unif_from_words(self._raw(m))
+        return out
+
+
+    def _norm_rand(self, count):
+        """``count`` values of R's ``norm_rand()`` (INVERSION, 2 words each)."""
+        out = np.empty(count)
+        per = _CHUNK // 2
+        for start in range(0, count, per):
+            m = _min(per, count - start)
+            w = self.unif_rand(2 * m)
+            u1 = w[0::2]
+            u2 = w[1::2]
+            u = np.floor(_BIG * u1)
+            u += u2
+            u /= _BIG
+            z = _nmath._qnorm_open(u)
+            z += 0.0  # qnorm5 returns mu + sigma * val: -0 becomes +0
+            out[start:start + m] = z
+        return out
+
+
+    # -- binomial hooks (nmath/rbinom.c) --------------------------------------
+
+    def _binom_draw(self, nn, pp, count):
+        """``count`` draws for one valid (size, prob) pair that draws."""
+        if nn >= _INT_MAX:
+            raise NotImplementedError(
+                "rbinom() with size >= 2^31 - 1 (R's qbinom branch) is not supported")
+        s = _BinomSetup(nn, pp)
+        ix = self._binom_same(s, count)
+        if s.pp > 0.5:
+            np.subtract(s.n, ix, out=ix)
+        return ix
+
+    def _rbinom_active(self, nv, pv):
+        """rbinom for valid parameters that draw (0 < prob < 1, size >= 1)."""
+        total = nv.size
+        if np.all(nv == nv[0]) and np.all(pv == pv[0]):
+            s = _BinomSetup(int(nv[0]), float(pv[0]))
+            ix = self._binom_same(s, total)
+            return s.n - ix if s.pp > 0.5 else ix
+        p = np.minimum(pv, 1.0 - pv)
+        q = 1.0 - p
+        npv = nv * p
+        if np.all(npv < 30.0):
+            r = p / q
+            g = r * (nv + 1)
+            qn = _pow_di_vec(q, nv)
+            ix = self._binom_inversion_varying(nv, pv, qn, g, r)
+            return np.where(pv > 0.5, nv - ix, ix)
+        # Varying parameters with BTPE: R's loop, element by element.
+        out = np.empty(total, dtype=np.int64)
+        cache = {}
+        with _Cursor(self) as cur:
+            for i in range(total):
+                key = (int(nv[i]), float(pv[i]))
+                s = cache.get(key)
+                if s is None:
+                    s = cache[key] = _BinomSetup(*key)
+                out[i] = self._binom_one(s, cur)
+        return out
+
+    @staticmethod
+    def _binom_one(s, cur):
+        if s.small:
+            while True:
+                ix = _inversion_try(s, cur.unif())
+                if ix is not None:
+                    break
+        else:
+            while True:
+                u1 = cur.unif()
+                u2 = cur.unif()
+                ix = _btpe_try(s, u1, u2)
+                if ix is not None:
+                    break
+        return s.n - ix if s.pp > 0.5 else ix
+
+    def _binom_same(self, s, total):
+        """``total`` draws with one parameter set: each attempt takes a fixed
+        number of uniforms and is accepted or not on its own, so the draws
+        are the accepted attempts in order."""
+        cost = 1 if s.small else 2
+        out = np.empty(total, dtype=np.int64)
+        done = 0
+        while done < total:
+            need = total - done
+            # Inversion restarts essentially never, so ask for exactly what
+            # is needed (no rewind); BTPE rejects a few attempts in ten.
+            ntry = _min(need if s.small else int(need * 1.3) + 64, _CHUNK)
+            snap = self._bg.state
+            u = _unif_from_words(self._raw(ntry * cost))
+            if s.small and s.n == 1:
+                ix, ok = _nmath._bernoulli_vec(s, u)
+            elif s.small:
+                ix, ok = _nmath._inversion_vec(u, s.qn, s.g, s.r)
+            else:
+                ix, ok = _nmath._btpe_vec(s, u[0::2], u[1::2])
+            acc = np.flatnonzero(ok)[:need]
+            out[done:done + acc.size] = ix[acc]
+            done += acc.size
+            used = (int(acc[-1]) + 1) if (acc.size == need) else ntry
+            if used != ntry:
+                self._bg.state = snap
+                self._advance(used * cost)
+        return out
+
+    def _binom_inversion_varying(self, nv, pv, qn, g, r):
+        """Inversion with per-element parameters: one uniform per element
+        unless R's loop restarts (essentially never), handled in order."""
+        total = nv.size
+        out = np.empty(total, dtype=np.int64)
+        start = 0
+        while start < total:
+            m_ = _min(total - start, _CHUNK)
+            sl = slice(start, start + m_)
+            snap = self._bg.state
+            u = _unif_from_words(self._raw(m_))
+            ix, ok = _nmath._inversion_vec(u, qn[sl], g[sl], r[sl])
+            if ok.all():
+                out[sl] = ix
+                start += m_
+                continue
+            first = int(np.argmin(ok))
+            out[start:start + first] = ix[:first]
+            self._bg.state = snap
+            self._advance(first + 1)
+            j = start + first
+            s = _BinomSetup(int(nv[j]), float(pv[j]))
+            with _Cursor(self) as cur:
+                while True:
+                    t = _inversion_try(s, cur.unif())
+                    if t is not None:
+                        break
+            out[j] = t
+            start = j + 1
+        return out
+
+    # -- sampling --------------------------------------------------------------------
+
+    def __repr__(self):
+        pos = self._bg.state["state"]["pos"]
+        return f"<RRandom Mersenne-Twister/Inversion/Rejection, position {pos}>"
+

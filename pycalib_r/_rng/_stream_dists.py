@@ -1,0 +1,202 @@
+"""The distribution hooks of :class:`~pycalib_r._rng.RRandom`: nmath on R's uniforms.
+
+Each hook receives the drawing elements' parameters in order, as floats
+when they are all equal (then the vectorised block evaluators of
+:mod:`._dists` run through :func:`._chain.run_blocks`) or as arrays (then
+R's loop runs element by element through a :class:`._cursor.UnifCursor`).
+Only ``unif_rand``, ``_snapshot``, ``_restore`` and ``_skip`` of the stream
+are used, so the hooks serve any uniform source.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _dists as D
+from ._chain import run_blocks
+from ._cursor import UnifCursor
+from ._nmath import _BinomSetup
+
+
+def _loop(stream, count, one):
+    out = np.empty(count)
+    with UnifCursor(stream) as cur:
+        for i in range(count):
+            out[i] = one(cur, i)
+    return out
+
+
+def _at(x, i):
+    return x if isinstance(x, float) else float(x[i])
+
+
+class RDistributions:
+    """nmath's samplers on the stream's uniforms (see module doc)."""
+
+    def _exp_draw(self, count):
+        out = np.empty(count)
+        return run_blocks(self, count, _exp_eval3, 1.65, D.exp_rand1, out)
+
+    def _gamma_draw(self, count, a, scale):
+        if isinstance(a, float) and isinstance(scale, float):
+            out = np.empty(count)
+            if a < 1.0:
+                return run_blocks(self, count, D.gamma_gs_eval(a, scale), 2.0 / (1.0 - 0.2 * a) + 1.0,
+                                  D.gamma_attempt1(a, scale), out)
+            g = D.GammaSetup(a)
+            return run_blocks(self, count, D.gamma_gd_eval(g, scale), 2.6,
+                              lambda cur: D.rgamma1(cur, a, scale, g), out)
+        cache = {}
+
+        def one(cur, i):
+            ai, si = _at(a, i), _at(scale, i)
+            g = None
+            if ai >= 1.0:
+                g = cache.get(ai)
+                if g is None:
+                    g = cache[ai] = D.GammaSetup(ai)
+            return D.rgamma1(cur, ai, si, g)
+        return _loop(self, count, one)
+
+    def _beta_draw(self, count, aa, bb):
+        if isinstance(aa, float) and isinstance(bb, float):
+            if aa == 0.0 and bb == 0.0:
+                return np.where(self.unif_rand(count) < 0.5, 0.0, 1.0)
+            s = D.BetaSetup(aa, bb)
+            return run_blocks(self, count, D.beta_eval(s), 2.6, D.beta_attempt1(s), np.empty(count))
+        cache = {}
+
+        def one(cur, i):
+            ai, bi = _at(aa, i), _at(bb, i)
+            if ai == 0.0 and bi == 0.0:
+                return 0.0 if cur.unif() < 0.5 else 1.0
+            att = cache.get((ai, bi))
+            if att is None:
+                att = cache[(ai, bi)] = D.beta_attempt1(D.BetaSetup(ai, bi))
+            while True:
+                v = att(cur)
+                if v is not None:
+                    return v
+        return _loop(self, count, one)
+
+    def _rgamma_one(self, cur, a, scale, cache):
+        if scale == 0.0:  # nbinom's mu / size can underflow; rgamma(a, 0) is 0
+            return 0.0
+        if a >= 1.0:
+            g = cache.get(a)
+            if g is None:
+                g = cache[a] = D.GammaSetup(a)
+            return D.rgamma1(cur, a, scale, g)
+        return D.rgamma1(cur, a, scale)
+
+    def _t_draw(self, count, df):
+        cache = {}
+
+        def one(cur, i):
+            d = _at(df, i)
+            num = D.norm_rand1(cur)
+            if not np.isfinite(d):
+                return num
+            return num / np.sqrt(self._rgamma_one(cur, d / 2.0, 2.0, cache) / d)
+        return _loop(self, count, one)
+
+    def _f_draw(self, count, n1, n2):
+        cache = {}
+
+        def one(cur, i):
+            a, b = _at(n1, i), _at(n2, i)
+            v1 = self._rgamma_one(cur, a / 2.0, 2.0, cache) / a if np.isfinite(a) else 1
+            v2 = self._rgamma_one(cur, b / 2.0, 2.0, cache) / b if np.isfinite(b) else 1
+            return v1 / v2
+        return _loop(self, count, one)
+
+    def _pois_draw(self, count, mu):
+        if isinstance(mu, float):
+            out = np.empty(count)
+            if mu < 10.0:
+                pp = D.pois_table(mu)
+
+                def attempt(cur):
+                    u = cur.unif()
+                    k = int(np.searchsorted(pp, u, side="left"))
+                    return float(k) if k <= 35 else None
+                return run_blocks(self, count, D.pois_small_eval(pp), 1.0, attempt, out)
+            g = D.PoisSetup(mu)
+            return run_blocks(self, count, D.pois_big_eval(g), 2.6,
+                              lambda cur: D.rpois1(cur, mu, {mu: g}), out)
+        cache = {}
+        return _loop(self, count, lambda cur, i: _rpois_or_zero(cur, _at(mu, i), cache))
+
+    def _geom_draw(self, count, p):
+        cache = {}
+
+        def one(cur, i):
+            pi = _at(p, i)
+            return _rpois_or_zero(cur, D.exp_rand1(cur) * ((1 - pi) / pi), cache)
+        return _loop(self, count, one)
+
+    def _nbinom_draw(self, count, size, scale):
+        gc, pc = {}, {}
+
+        def one(cur, i):
+            lam = self._rgamma_one(cur, _at(size, i), _at(scale, i), gc)
+            return _rpois_or_zero(cur, lam, pc)
+        return _loop(self, count, one)
+
+    def _hyper_draw(self, count, nn1, nn2, kk):
+        cache = {}
+
+        def one(cur, i):
+            key = (int(nn1[i]), int(nn2[i]), int(kk[i]))
+            h = cache.get(key)
+            if h is None:
+                h = cache[key] = D.HyperSetup(*key)
+            return D.rhyper1(cur, h)
+        return _loop(self, count, one)
+
+    def _multinom_draw(self, n, size, prob):
+        k_ = prob.size
+        out = np.zeros((k_, n), dtype=np.int64)
+        ld = np.longdouble
+        cache = {}
+        with UnifCursor(self) as cur:
+            for j in range(n):
+                left = size
+                p_tot = ld(0.0)
+                for v in prob:
+                    p_tot += ld(v)
+                if left == 0:
+                    continue
+                for k in range(k_ - 1):
+                    if prob[k] != 0.0:
+                        pp = float(ld(prob[k]) / p_tot)
+                        if pp < 1.0:
+                            key = (left, pp)
+                            s = cache.get(key)
+                            if s is None:
+                                s = cache[key] = _BinomSetup(left, pp)
+                            x = self._binom_one(s, cur)
+                        else:
+                            x = left
+                        out[k, j] = x
+                        left -= x
+                    if left <= 0:
+                        break
+                    p_tot -= ld(prob[k])
+                else:
+                    out[k_ - 1, j] = left
+        return out
+
+
+def _exp_eval3(u, m):
+    lens, vals = D.exp_eval(u, m)
+    return lens, vals, np.ones(m, dtype=bool)
+
+
+def _rpois_or_zero(cur, mu, cache):
+    """nmath's ``rpois(mu)`` as a composite calls it (NaN for a bad mu)."""
+    if not np.isfinite(mu) or mu < 0:
+        return np.nan
+    if mu <= 0.0:
+        return 0.0
+    return D.rpois1(cur, mu, cache)
