@@ -11,7 +11,20 @@ from ._inference import CalCI, CalTest, cal_ci, cal_test
 from ._kernel import skce
 from ._metrics import ace, ece, inv_logit, logit, mce, mmce
 from ._options import get_option, options
-from ._rng import RRandom, rbinom, rnorm, runif, sample, sample_int, set_seed
+from ._rng import (
+    RRandom,
+    get_random_seed,
+    next_rng_stream,
+    next_rng_substream,
+    rbinom,
+    rng_kind,
+    rnorm,
+    runif,
+    sample,
+    sample_int,
+    set_random_seed,
+    set_seed,
+)
 from .calibrators import (
     Calibrator,
     cal_beta,
@@ -67,6 +80,11 @@ __all__ = [
     "rbinom",
     "sample",
     "sample_int",
+    "rng_kind",
+    "get_random_seed",
+    "set_random_seed",
+    "next_rng_stream",
+    "next_rng_substream",
     # options and errors
     "options",
     "get_option",

@@ -151,6 +151,10 @@ def _fixup_prob(prob, n, k, replace):
 class SamplingMixin:
     """The sampling methods of :class:`~pycalib_r._rng.RRandom`."""
 
+    def _index_cursor(self):
+        """A scalar cursor with ``unif()`` and ``unif_index(dn)`` (R_unif_index)."""
+        return _Cursor(self)
+
     def _index_candidates(self, ntry, nchunk, mask):
         """``ntry`` tries of R's ``rbits``: 16-bit chunks of ``nchunk`` words
         joined high to low, masked to the needed bits (uint64). R's chunk
@@ -245,7 +249,7 @@ class SamplingMixin:
         n = int(dn)
         swapped = {}
         get = swapped.get
-        with _Cursor(self) as cur:
+        with self._index_cursor() as cur:
             for i in range(k):
                 j = cur.unif_index(float(n))
                 out[i] = get(j, j) + 1
@@ -351,7 +355,7 @@ class SamplingMixin:
         aa = np.array(a, dtype=np.int64)
         ks = np.empty(k, dtype=np.int64)
         us = np.empty(k)
-        with _Cursor(self) as cur:
+        with self._index_cursor() as cur:
             dn = float(n)
             for i in range(k):
                 ks[i] = cur.unif_index(dn)
