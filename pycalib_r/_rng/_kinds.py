@@ -170,7 +170,11 @@ def next_rng_stream(seed):
     >>> pc.next_rng_stream(pc.get_random_seed()).tolist()
     [10407, 1801422725, -2057975723, 1156894209, 1595475487, 210384600, -1655729657]
 
-    R: ``set.seed(123, kind = "L'Ecuyer-CMRG"); parallel::nextRNGStream(.Random.seed)``.
+    >>> pc.set_seed(123, kind="default")
+
+    R: ``set.seed(123, kind = "L'Ecuyer-CMRG"); parallel::nextRNGStream(.Random.seed)``
+    prints ``[1]       10407  1801422725 -2057975723  1156894209  1595475487   210384600``
+    and ``[7] -1655729657``.
     """
     return _lecuyer(K.next_rng_stream, seed)
 
@@ -185,9 +189,13 @@ def next_rng_substream(seed):
     >>> import pycalib_r as pc
     >>> pc.set_seed(123, kind="L'Ecuyer-CMRG")
     >>> pc.next_rng_substream(pc.get_random_seed()).tolist()
-    [10407, 1485105426, -1629432622, 1386916516, 1891974566, 1269981426, -1961155389]
+    [10407, 701401935, -355687987, 1513178397, 1735140456, -1584327974, -452417912]
 
-    R: ``set.seed(123, kind = "L'Ecuyer-CMRG"); parallel::nextRNGSubStream(.Random.seed)``.
+    >>> pc.set_seed(123, kind="default")
+
+    R: ``set.seed(123, kind = "L'Ecuyer-CMRG"); parallel::nextRNGSubStream(.Random.seed)``
+    prints ``[1]       10407   701401935  -355687987  1513178397  1735140456 -1584327974``
+    and ``[7]  -452417912``.
     """
     return _lecuyer(K.next_rng_substream, seed)
 
