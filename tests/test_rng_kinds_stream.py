@@ -379,3 +379,40 @@ def test_r_cal_test_and_cal_ci_under_other_kinds(contract, kinds):
             assert np.array_equal(pc.get_random_seed(), _vec(r, ".Random.seed"))
     finally:
         r.r('RNGkind("Mersenne-Twister", "Inversion", "Rejection")')
+
+
+MORE = [("sample.int(1e8, 5)", lambda g, pr: g.sample_int(10**8, 5)),
+        ("sample.int(300, 50, TRUE, prob = pr)", lambda g, pr: g.sample_int(300, 50, True, pr)),
+        ("sample.int(300, 20, FALSE, prob = pr)", lambda g, pr: g.sample_int(300, 20, False, pr)),
+        ("sample.int(30, 20, TRUE, prob = pr[1:30])", lambda g, pr: g.sample_int(30, 20, True, pr[:30])),
+        ("rhyper(5, 10, 7, 8)", lambda g, pr: g.rhyper(5, 10, 7, 8)),
+        ("rgeom(5, 0.2)", lambda g, pr: g.rgeom(5, 0.2)),
+        ("rnbinom(5, 3, 0.4)", lambda g, pr: g.rnbinom(5, 3, 0.4)),
+        ("rf(4, 3, 7)", lambda g, pr: g.rf(4, 3, 7)),
+        ("rlnorm(5)", lambda g, pr: g.rlnorm(5)),
+        ("rweibull(4, 2)", lambda g, pr: g.rweibull(4, 2)),
+        ("rcauchy(4)", lambda g, pr: g.rcauchy(4)),
+        ("rlogis(4)", lambda g, pr: g.rlogis(4)),
+        ("rgamma(6, c(0.5, 2, 3))", lambda g, pr: g.rgamma(6, [0.5, 2, 3])),
+        ("rpois(6, c(3, 30))", lambda g, pr: g.rpois(6, [3, 30])),
+        ("as.vector(rmultinom(2, 10, c(0.2, 0.3, 0.5)))",
+         lambda g, pr: g.rmultinom(2, 10, [0.2, 0.3, 0.5]).ravel(order="F")),
+        ("rbinom(6, c(5, 200), 0.45)", lambda g, pr: g.rbinom(6, [5, 200], 0.45))]
+
+
+@pytest.mark.r_parity
+@pytest.mark.parametrize("kind", ["Wichmann-Hill", "Knuth-TAOCP", "L'Ecuyer-CMRG",
+                                  "Mersenne-Twister"])
+@pytest.mark.parametrize("normal", ["Inversion", "Box-Muller", "Ahrens-Dieter"])
+@pytest.mark.parametrize("sample", ["Rejection", "Rounding"])
+def test_r_samplers_and_other_distributions(rr, kind, normal, sample):
+    """Weighted samplers (Walker's alias under both sample kinds), sample2 and the
+    other distributions, with varying parameters, draw through the current kinds."""
+    pr = np.arange(1, 301) / 45150.0
+    rr.globalenv["pr"] = rr.FloatVector(pr)
+    _r_set(rr, kind, normal, sample, 3)
+    g = _stream(kind, normal, sample, 3)
+    for rc, fun in MORE:
+        got = np.asarray(fun(g, pr), dtype=np.float64)
+        assert np.array_equal(got, _vec(rr, rc)), f"{kind}/{normal}/{sample}: {rc}"
+        assert np.array_equal(g.get_random_seed(), _vec(rr, ".Random.seed")), rc

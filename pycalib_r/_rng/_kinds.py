@@ -34,7 +34,7 @@ from .. import _rng_kinds as K
 from .._rng_kinds._draws import _ahrens_dieter, _kinderman_ramage
 from ._args import _check_nonneg_int, as_seed
 from ._cursor import UnifCursor
-from ._mt import _CHUNK, _index_bits
+from ._mt import _CHUNK, _Cursor
 from ._stream import RRandom
 
 DEFAULT = ("Mersenne-Twister", "Inversion", "Rejection")
@@ -240,18 +240,13 @@ class _KindCursor(UnifCursor):
                 u = (math.floor(33554432.0 * self.unif()) + self.unif()) / 33554432.0
                 return math.floor(dn * u)
             return math.floor(dn * self.unif())
-        if dn <= 0:
-            return 0
-        bits = _index_bits(dn)
-        mask = (1 << bits) - 1
-        nchunk = bits // 16 + 1
-        while True:
-            v = 0
-            for _ in range(nchunk):
-                v = 65536 * v + math.floor(self.unif() * 65536)
-            v &= mask
-            if v < dn:
-                return v
+        return _Cursor.unif_index(self, dn)
+
+    def word(self):
+        """A 32-bit word whose top 16 bits are rbits' chunk ``floor(65536 u)``:
+        ``floor(2^32 u) >> 16`` equals it exactly (scalings by powers of 2), so
+        Mersenne-Twister's Rejection loop serves every kind."""
+        return int(self.unif() * 4294967296.0)
 
 
 # -- the stream under another kind ----------------------------------------------------
@@ -333,6 +328,13 @@ class KindStream(RRandom):
                 v += offset
             out[start:start + m] = v
         return out
+
+    def _walker_draws(self, n, k):
+        if self._ks.sample_kind == "Rounding":
+            # R < 3.6.0's alias draw: rU = unif_rand() * n, slot (int) rU.
+            ru = self.unif_rand(k) * n
+            return ru.astype(np.int64), ru
+        return RRandom._walker_draws(self, n, k)
 
     def _draw_hash(self, dn, k):
         # R's sample2: draw, and draw again while the value was seen.

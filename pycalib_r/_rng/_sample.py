@@ -353,6 +353,12 @@ class SamplingMixin:
                     break
         qa = np.array(q) + np.arange(n)
         aa = np.array(a, dtype=np.int64)
+        ks, ru = self._walker_draws(n, k)
+        return np.where(ru < qa[ks], ks + 1, aa[ks] + 1)
+
+    def _walker_draws(self, n, k):
+        """Walker's ``k`` slots and ``rU``: ``R_unif_index(n)`` then
+        ``k + unif_rand()`` (R >= 3.6.0's sample.kind = "Rejection")."""
         ks = np.empty(k, dtype=np.int64)
         us = np.empty(k)
         with self._index_cursor() as cur:
@@ -360,8 +366,7 @@ class SamplingMixin:
             for i in range(k):
                 ks[i] = cur.unif_index(dn)
                 us[i] = cur.unif()
-        ru = ks + us
-        return np.where(ru < qa[ks], ks + 1, aa[ks] + 1)
+        return ks, ks + us
 
 
     # -- batch primitives for the inference code ------------------------------
