@@ -13,6 +13,9 @@ from ._metrics import ace, ece, inv_logit, logit, mce, mmce
 from ._options import get_option, options
 from ._rng import (
     RRandom,
+    get_random_seed,
+    next_rng_stream,
+    next_rng_substream,
     rbeta,
     rbinom,
     rcauchy,
@@ -26,6 +29,7 @@ from ._rng import (
     rlogis,
     rmultinom,
     rnbinom,
+    rng_kind,
     rnorm,
     rpois,
     rt,
@@ -33,6 +37,7 @@ from ._rng import (
     rweibull,
     sample,
     sample_int,
+    set_random_seed,
     set_seed,
 )
 from .calibrators import (
@@ -115,6 +120,11 @@ __all__ = [
     "rweibull",
     "rcauchy",
     "rlnorm",
+    "rng_kind",
+    "get_random_seed",
+    "set_random_seed",
+    "next_rng_stream",
+    "next_rng_substream",
     # options and errors
     "options",
     "get_option",

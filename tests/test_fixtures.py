@@ -86,7 +86,7 @@ def test_case_matches_r(item, pkg):
     outcome = _rcall.run_case(case, pkg)
     if outcome.status != "pass":
         pytest.fail(f"{name} {case['id']} [{case['source']}] {case['r_call']}\n"
-                    f"  {outcome.status}: {outcome.detail}", pytest_trace=False)
+                    f"  {outcome.status}: {outcome.detail}", pytrace=False)
 
 
 def test_malformed_fixture_is_reported_with_file_and_reason(tmp_path):

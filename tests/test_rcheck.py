@@ -172,6 +172,26 @@ def _calls():
         ("sample", "sample", pc.sample, (["a", "b", "c"], 5), {"replace": True}),
         ("sample_int", "sample_int", pc.sample_int, (100, 4), {"prob": None}),
         ("RRandom", "RRandom", pc.RRandom, (-7,), {}),
+        ("rexp", "rexp", pc.rexp, (5,), {"rate": 2}),
+        ("rgamma", "rgamma", pc.rgamma, (6, 0.7), {}),
+        ("rbeta", "rbeta", pc.rbeta, (5, 2, 3), {}),
+        ("rchisq", "rchisq", pc.rchisq, (5, 3), {}),
+        ("rt", "rt", pc.rt, (5, 4), {}),
+        ("rf", "rf", pc.rf, (5, 3, 7), {}),
+        ("rpois", "rpois", pc.rpois, (6, 12.5), {}),
+        ("rgeom", "rgeom", pc.rgeom, (5, 0.3), {}),
+        ("rnbinom", "rnbinom", pc.rnbinom, (5, 3), {"prob": 0.4}),
+        ("rhyper", "rhyper", pc.rhyper, (5, 7, 5, 4), {}),
+        ("rmultinom", "rmultinom", pc.rmultinom, (3, 10, [0.2, 0.3, 0.5]), {}),
+        ("rlogis", "rlogis", pc.rlogis, (5,), {"scale": 2}),
+        ("rweibull", "rweibull", pc.rweibull, (5, 1.5), {}),
+        ("rcauchy", "rcauchy", pc.rcauchy, (5,), {}),
+        ("rlnorm", "rlnorm", pc.rlnorm, (5,), {"sdlog": 0.5}),
+        ("rng_kind", "rng_kind", pc.rng_kind, ("Mersenne-Twister", "Inversion", "Rejection"), {}),
+        ("next_rng_stream", "next_rng_stream", pc.next_rng_stream,
+         (np.array([10407, 1, 2, 3, 4, 5, 6], dtype=np.int32),), {}),
+        ("next_rng_substream", "next_rng_substream", pc.next_rng_substream,
+         (np.array([10407, 1, 2, 3, 4, 5, 6], dtype=np.int32),), {}),
         ("options", "options", pc.options, (), {"probcal_emoji": True}),
         ("get_option", "get_option", pc.get_option, ("probcal.emoji",), {}),
     ]
@@ -180,7 +200,8 @@ def _calls():
 
 # Exports that are classes: same_as_r refuses them, naming the function to check.
 CLASSES = {"CalTest": "cal_test", "CalCI": "cal_ci", "Calibrator": "cal_platt",
-           "ProbcalError": "raises"}
+           "ProbcalError": "raises", "get_random_seed": "Random.seed",
+           "set_random_seed": "Random.seed"}
 # Exports checked through a fitted calibrator (test_calibrator_methods_match_r).
 METHODS = {"predict", "summary"}
 

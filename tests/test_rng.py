@@ -118,9 +118,14 @@ def test_set_state_fixups_follow_r():
     assert h.get_state()[1] == 624
     with pytest.raises(ProbcalError, match="wrong length"):
         h.set_state(st[:-1])
+    rounding = st.copy()
+    rounding[0] = 403  # sample.kind = "Rounding": another kind, same words
+    h.set_state(rounding)
+    assert h.rng_kind() == ("Mersenne-Twister", "Inversion", "Rounding")
+    assert np.array_equal(h.get_state(), rounding)
     bad = st.copy()
-    bad[0] = 403
-    with pytest.raises(ProbcalError, match="10403"):
+    bad[0] = 10499
+    with pytest.raises(ProbcalError, match="not a valid RNG kind"):
         h.set_state(bad)
 
 

@@ -26,6 +26,7 @@ Layout, by R source:
 ``_stream``        :class:`RRandom`
 ``_generator``     :class:`GeneratorStream` (numpy's draws, R's checks)
 ``_global``        the global stream and ``resolve_rng``
+``_kinds``         every other ``RNGkind`` (:mod:`pycalib_r._rng_kinds`) on the stream
 =================  ==========================================================
 
 R equivalent: ``set.seed``, ``runif``, ``rnorm``, ``rbinom``, ``sample``,
@@ -40,13 +41,16 @@ from ._generator import GeneratorStream
 from ._global import (  # noqa: F401 - the package's public random functions
     _global_stream,
     get_global_state,
+    get_random_seed,
     rbinom,
     resolve_rng,
+    rng_kind,
     rnorm,
     runif,
     sample,
     sample_int,
     set_global_state,
+    set_random_seed,
     set_seed,
     rexp,
     rgamma,
@@ -64,6 +68,7 @@ from ._global import (  # noqa: F401 - the package's public random functions
     rcauchy,
     rlnorm,
 )
+from ._kinds import next_rng_stream, next_rng_substream
 from ._stream import RRandom
 
 __all__ = [
@@ -94,6 +99,11 @@ __all__ = [
     "rweibull",
     "rcauchy",
     "rlnorm",
+    "rng_kind",
+    "get_random_seed",
+    "set_random_seed",
+    "next_rng_stream",
+    "next_rng_substream",
 ]
 
 

@@ -156,6 +156,9 @@ class _ArrayCursor:
     """A cursor over a block's uniforms from position ``j`` (``IndexError`` past its end)."""
 
     __slots__ = ("_u", "_i", "_end")
+    # Blocks run only under R's Inversion normals (other normal kinds take
+    # the scalar path), so norm_rand1 uses its own Inversion here.
+    norm = None
 
     def __init__(self, u, j, end):
         self._u, self._i, self._end = u, j, end

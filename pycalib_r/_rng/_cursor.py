@@ -20,6 +20,9 @@ class UnifCursor:
         self._i = 0
         self._base = 0
         self._chunk = chunk
+        # norm_rand() of another normal kind (None: Inversion, which the
+        # nmath ports compute from unif() themselves).
+        self.norm = getattr(stream, "_cursor_norm", None)
 
     def unif(self):
         i = self._i

@@ -158,7 +158,9 @@ def qnorm_open1(p):
 
 
 def norm_rand1(cur):
-    """R's ``norm_rand()`` under INVERSION (two uniforms)."""
+    """R's ``norm_rand()``: INVERSION (two uniforms), or the cursor's normal kind."""
+    if cur.norm is not None:
+        return cur.norm(cur)
     u = cur.unif()
     u = int(_BIG * u) + cur.unif()
     return qnorm_open1(u / _BIG)

@@ -23,11 +23,12 @@ def _global_stream():
     return _GLOBAL
 
 
-def set_seed(seed):
+def set_seed(seed, kind=None, normal_kind=None, sample_kind=None):
     """Seed the package's global R stream, as R's ``set.seed(seed)``.
 
-    R equivalent: ``set.seed(seed)`` (with R's default ``RNGkind()``:
-    Mersenne-Twister, Inversion, Rejection).
+    R equivalent: ``set.seed(seed, kind = NULL, normal.kind = NULL,
+    sample.kind = NULL)`` (R's default ``RNGkind()`` is Mersenne-Twister,
+    Inversion, Rejection).
 
     Parameters
     ----------
@@ -36,6 +37,9 @@ def set_seed(seed):
         ``2**31 - 1`` included), coerced as R's ``as.integer`` does (``1.7``
         is 1, ``"3"`` is 3, ``True`` is 1), with R's warnings and errors for
         NA and out-of-range values.
+    kind, normal_kind, sample_kind : str, optional
+        Switch the stream's kinds first, as :func:`rng_kind` (R's names;
+        ``"Rounding"`` warns "non-uniform 'Rounding' sampler used").
 
     Returns
     -------
@@ -64,12 +68,21 @@ def set_seed(seed):
     0.914806 0.9370754 0.2861395
 
     R: ``set.seed(42); runif(3)`` prints ``[1] 0.9148060 0.9370754 0.2861395``.
+    Another kind:
+
+    >>> pc.set_seed(42, kind="Wichmann-Hill")
+    >>> pc.runif(3)
+    array([0.25080964, 0.76180334, 0.20390794])
+    >>> pc.set_seed(42, kind="default")
+
+    R: ``set.seed(42, kind = "Wichmann-Hill"); runif(3)`` prints
+    ``[1] 0.2508096 0.7618033 0.2039079``.
     """
     global _GLOBAL
     if _GLOBAL is None:
-        _GLOBAL = RRandom(seed)
+        _GLOBAL = RRandom(seed, kind, normal_kind, sample_kind)
     else:
-        _GLOBAL.set_seed(seed)
+        _GLOBAL.set_seed(seed, kind, normal_kind, sample_kind)
 
 
 def runif(n, min=0, max=1):  # noqa: A002
@@ -330,6 +343,96 @@ def set_global_state(state):
         _GLOBAL = None
         return
     _global_stream().set_state(state)
+
+
+def rng_kind(kind=None, normal_kind=None, sample_kind=None):
+    """R's ``RNGkind()``: the global stream's kinds before the call; set new ones.
+
+    Parameters
+    ----------
+    kind, normal_kind, sample_kind : str, optional
+        R's names (unique abbreviations and ``"default"`` accepted); see
+        :meth:`RRandom.rng_kind`. Changing ``kind`` seeds the new generator
+        from one uniform of the current one, as R does.
+
+    Returns
+    -------
+    tuple of str
+        ``(kind, normal_kind, sample_kind)`` as they were.
+
+    Raises
+    ------
+    ProbcalError
+        R's message for a name that matches no kind, e.g.
+        "'foo' is not a valid abbreviation of an RNG".
+
+    Warns
+    -----
+    RuntimeWarning
+        R's warnings: "non-uniform 'Rounding' sampler used", "buggy version
+        of Kinderman-Ramage generator used", and Marsaglia-Multicarry's.
+
+    R equivalent: ``RNGkind(kind = NULL, normal.kind = NULL, sample.kind = NULL)``.
+
+    Examples
+    --------
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(1)
+    >>> pc.rng_kind("Super-Duper")
+    ('Mersenne-Twister', 'Inversion', 'Rejection')
+    >>> pc.rng_kind()
+    ('Super-Duper', 'Inversion', 'Rejection')
+    >>> pc.rng_kind("default")
+    ('Super-Duper', 'Inversion', 'Rejection')
+
+    R: ``set.seed(1); RNGkind("Super-Duper"); RNGkind()`` prints
+    ``[1] "Super-Duper" "Inversion"   "Rejection"``.
+    """
+    if _GLOBAL is None and kind is None and normal_kind is None and sample_kind is None:
+        return ("Mersenne-Twister", "Inversion", "Rejection")
+    return _global_stream().rng_kind(kind, normal_kind, sample_kind)
+
+
+def get_random_seed():
+    """The global stream's state as R's ``.Random.seed``, for any kind (int32).
+
+    Creates (entropy-seeds) the global stream if nothing has used it yet.
+
+    R equivalent: ``.Random.seed``.
+
+    Examples
+    --------
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(42, kind="Wichmann-Hill")
+    >>> pc.get_random_seed().tolist()
+    [10400, 5781, 10437, 18793]
+    >>> pc.set_seed(42, kind="default")
+
+    R: ``set.seed(42, kind = "Wichmann-Hill"); .Random.seed`` prints
+    ``[1] 10400  5781 10437 18793``.
+    """
+    return _global_stream().get_random_seed()
+
+
+def set_random_seed(vec):
+    """``.Random.seed <- vec`` on the global stream, for any kind.
+
+    The kind code ``vec[0]`` selects the kinds; the words are loaded as R's
+    ``FixupSeeds`` does. None forgets the global stream, as
+    ``rm(.Random.seed)`` does.
+
+    Raises
+    ------
+    ProbcalError
+        Where R stops or ignores the vector, with R's text (e.g.
+        "'.Random.seed' has wrong length").
+
+    R equivalent: ``assign(".Random.seed", vec, globalenv())``.
+    """
+    if vec is None:
+        set_global_state(None)
+        return
+    _global_stream().set_random_seed(vec)
 
 
 def resolve_rng(rng):

@@ -151,6 +151,10 @@ def _fixup_prob(prob, n, k, replace):
 class SamplingMixin:
     """The sampling methods of :class:`~pycalib_r._rng.RRandom`."""
 
+    def _index_cursor(self):
+        """A scalar cursor with ``unif()`` and ``unif_index(dn)`` (R_unif_index)."""
+        return _Cursor(self)
+
     def _index_candidates(self, ntry, nchunk, mask):
         """``ntry`` tries of R's ``rbits``: 16-bit chunks of ``nchunk`` words
         joined high to low, masked to the needed bits (uint64). R's chunk
@@ -245,7 +249,7 @@ class SamplingMixin:
         n = int(dn)
         swapped = {}
         get = swapped.get
-        with _Cursor(self) as cur:
+        with self._index_cursor() as cur:
             for i in range(k):
                 j = cur.unif_index(float(n))
                 out[i] = get(j, j) + 1
@@ -349,15 +353,20 @@ class SamplingMixin:
                     break
         qa = np.array(q) + np.arange(n)
         aa = np.array(a, dtype=np.int64)
+        ks, ru = self._walker_draws(n, k)
+        return np.where(ru < qa[ks], ks + 1, aa[ks] + 1)
+
+    def _walker_draws(self, n, k):
+        """Walker's ``k`` slots and ``rU``: ``R_unif_index(n)`` then
+        ``k + unif_rand()`` (R >= 3.6.0's sample.kind = "Rejection")."""
         ks = np.empty(k, dtype=np.int64)
         us = np.empty(k)
-        with _Cursor(self) as cur:
+        with self._index_cursor() as cur:
             dn = float(n)
             for i in range(k):
                 ks[i] = cur.unif_index(dn)
                 us[i] = cur.unif()
-        ru = ks + us
-        return np.where(ru < qa[ks], ks + 1, aa[ks] + 1)
+        return ks, ks + us
 
 
     # -- batch primitives for the inference code ------------------------------

@@ -25,7 +25,6 @@ from ._mt import (
     _KIND_CODE,
     _N_KEY,
     _STATE_LEN,
-    _Cursor,
     _scramble,
     _sgenrand_4357,
     _unif_from_words,
@@ -33,9 +32,16 @@ from ._mt import (
 from . import _nmath
 from ._nmath import _BinomSetup, _btpe_try, _inversion_try, _pow_di_vec
 from ._sample import SamplingMixin
+from ._cursor import UnifCursor
 from ._stream_dists import RDistributions
 
 _min = min
+
+
+def _kinds():
+    # The kind dispatch imports this module; loaded on first use of a kind.
+    from . import _kinds as mod
+    return mod
 
 
 class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
@@ -50,6 +56,11 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
         As R's ``set.seed(seed)``. None seeds from OS entropy, as R seeds
         from the clock when no ``.Random.seed`` exists; the state is still
         exportable with :meth:`get_state` for reproduction.
+    kind, normal_kind, sample_kind : str, optional
+        R's ``RNGkind`` names, as ``set.seed(seed, kind, normal.kind,
+        sample.kind)``; default R's defaults (Mersenne-Twister, Inversion,
+        Rejection), which run on numpy's ``MT19937`` words. See
+        :meth:`rng_kind`.
 
     R equivalent: the global stream behind ``set.seed()`` / ``.Random.seed``
     with ``RNGkind("Mersenne-Twister", "Inversion", "Rejection")``.
@@ -73,14 +84,14 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
     R: ``.Random.seed[1:3]`` prints ``[1]      10403          3 1654269195``.
     """
 
-    def __init__(self, seed=None):
+    def __init__(self, seed=None, kind=None, normal_kind=None, sample_kind=None):
         self._bg = np.random.MT19937(0)
-        self.set_seed(seed)
+        self.set_seed(seed, kind, normal_kind, sample_kind)
 
     # -- state ----------------------------------------------------------------------
 
-    def set_seed(self, seed):
-        """Seed the stream as R's ``set.seed(seed)``.
+    def set_seed(self, seed, kind=None, normal_kind=None, sample_kind=None):
+        """Seed the stream as R's ``set.seed(seed, kind, normal.kind, sample.kind)``.
 
         Parameters
         ----------
@@ -89,6 +100,11 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
             ``1.7`` is 1, ``"3"`` is 3, ``True`` is 1, a vector's first
             element counts. None reseeds from OS entropy, as
             ``set.seed(NULL)`` does.
+        kind, normal_kind, sample_kind : str, optional
+            Switch kinds first, as :meth:`rng_kind` (R's names, unique
+            abbreviations, ``"default"``); ``"Rounding"`` warns
+            "non-uniform 'Rounding' sampler used", and
+            ``"Buggy Kinderman-Ramage"`` is refused, as in R.
 
         Raises
         ------
@@ -97,8 +113,10 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
             the message is R's ("supplied seed is not a valid integer"),
             after R's coercion warning where R gives one.
 
-        R equivalent: ``set.seed(seed)``.
+        R equivalent: ``set.seed(seed, kind, normal.kind, sample.kind)``.
         """
+        if kind is not None or normal_kind is not None or sample_kind is not None:
+            return _kinds().set_seed(self, seed, kind, normal_kind, sample_kind)
         value = secrets.randbits(32) if seed is None else as_seed(seed)
         words = _scramble(value)
         # i_seed[0] would be mti; R overwrites it with 624 (FixupSeeds(initial)).
@@ -132,8 +150,9 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
         Parameters
         ----------
         state : array_like of int, length 626
-            R's ``.Random.seed`` under Mersenne-Twister/Inversion/Rejection
-            (first element 10403). Words may be given signed (R) or unsigned.
+            R's ``.Random.seed`` (first element 10403 under
+            Mersenne-Twister/Inversion/Rejection; any other kind code goes to
+            :meth:`set_random_seed`). Words may be given signed (R) or unsigned.
             As R's ``FixupSeeds``: a position <= 0 becomes 624, an all-zero
             key reseeds from entropy; position 625 triggers R's default
             ``MT_sgenrand(4357)`` key, larger positions mean "regenerate".
@@ -141,13 +160,15 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
         Raises
         ------
         ProbcalError
-            Wrong length, a different RNG kind, or non-integer values.
+            Wrong length, an invalid kind code, or non-integer values.
 
         R equivalent: ``assign(".Random.seed", state, globalenv())``.
         """
         arr = np.asarray(state)
         if arr.dtype.kind not in "iuf" or arr.ndim != 1:
             raise ProbcalError("'.Random.seed' must be an integer vector")
+        if arr.size and arr[0] != _KIND_CODE:
+            return self.set_random_seed(state)  # another kind
         if arr.size != _STATE_LEN:
             raise ProbcalError("'.Random.seed' has wrong length")
         vals = arr.astype(np.float64) if arr.dtype.kind == "f" else arr.astype(np.int64)
@@ -155,10 +176,6 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
             if not np.all(np.isfinite(vals)) or np.any(vals != np.floor(vals)):
                 raise ProbcalError("'.Random.seed' must be an integer vector")
             vals = vals.astype(np.int64)
-        if int(vals[0]) != _KIND_CODE:
-            raise ProbcalError(
-                "'.Random.seed[1]' must be 10403: only R's default generators "
-                "(Mersenne-Twister, Inversion, Rejection) are supported")
         if np.any(vals[1:] < -(2**31)) or np.any(vals[1:] >= 2**32):
             raise ProbcalError("'.Random.seed' must be an integer vector")
         pos = int(vals[1])
@@ -176,6 +193,64 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
         elif pos > _N_KEY:
             pos = _N_KEY
         self._set_key(key, pos)
+
+    def get_random_seed(self):
+        """R's ``.Random.seed`` for the stream's current kinds (int32).
+
+        Length 626 under Mersenne-Twister, 4 under Wichmann-Hill, 3 under
+        Marsaglia-Multicarry and Super-Duper, 101 under the Knuth kinds, 7
+        under L'Ecuyer-CMRG; the first element is R's kind code.
+
+        R equivalent: ``.Random.seed``.
+        """
+        return self.get_state()
+
+    def set_random_seed(self, vec):
+        """``.Random.seed <- vec`` for any kind: kinds and words from an R state.
+
+        The words are loaded as R's ``FixupSeeds`` does; Box-Muller's saved
+        value is kept, as in R.
+
+        Raises
+        ------
+        ProbcalError
+            Where R stops or warns and ignores the vector (a wrong length,
+            an invalid kind code), with R's text.
+
+        R equivalent: ``assign(".Random.seed", vec, globalenv())``.
+        """
+        _kinds().set_random_seed(self, vec)
+
+    def rng_kind(self, kind=None, normal_kind=None, sample_kind=None):
+        """R's ``RNGkind()`` on this stream: the kinds before, and set new ones.
+
+        Parameters
+        ----------
+        kind : str, optional
+            "Wichmann-Hill", "Marsaglia-Multicarry", "Super-Duper",
+            "Mersenne-Twister", "Knuth-TAOCP", "Knuth-TAOCP-2002",
+            "L'Ecuyer-CMRG" or "default" (unique abbreviations accepted).
+            Changing it draws one uniform from the current generator to seed
+            the new one, as R does.
+        normal_kind : str, optional
+            "Buggy Kinderman-Ramage", "Ahrens-Dieter", "Box-Muller",
+            "Inversion", "Kinderman-Ramage" or "default".
+        sample_kind : str, optional
+            "Rounding" (R < 3.6.0, with R's warning) or "Rejection".
+
+        Returns
+        -------
+        tuple of str
+            ``(kind, normal_kind, sample_kind)`` before the call.
+
+        Raises
+        ------
+        ProbcalError
+            R's message for a name that matches no kind.
+
+        R equivalent: ``RNGkind(kind, normal.kind, sample.kind)``.
+        """
+        return _kinds().rng_kind(self, kind, normal_kind, sample_kind)
 
     # -- the uniform source: what another RNG kind replaces -------------------
 
@@ -273,7 +348,7 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
         # Varying parameters with BTPE: R's loop, element by element.
         out = np.empty(total, dtype=np.int64)
         cache = {}
-        with _Cursor(self) as cur:
+        with UnifCursor(self) as cur:
             for i in range(total):
                 key = (int(nv[i]), float(pv[i]))
                 s = cache.get(key)
@@ -310,8 +385,8 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
             # Inversion restarts essentially never, so ask for exactly what
             # is needed (no rewind); BTPE rejects a few attempts in ten.
             ntry = _min(need if s.small else int(need * 1.3) + 64, _CHUNK)
-            snap = self._bg.state
-            u = _unif_from_words(self._raw(ntry * cost))
+            snap = self._snapshot()
+            u = self.unif_rand(ntry * cost)
             if s.small and s.n == 1:
                 ix, ok = _nmath._bernoulli_vec(s, u)
             elif s.small:
@@ -323,8 +398,8 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
             done += acc.size
             used = (int(acc[-1]) + 1) if (acc.size == need) else ntry
             if used != ntry:
-                self._bg.state = snap
-                self._advance(used * cost)
+                self._restore(snap)
+                self._skip(used * cost)
         return out
 
     def _binom_inversion_varying(self, nv, pv, qn, g, r):
@@ -336,8 +411,8 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
         while start < total:
             m_ = _min(total - start, _CHUNK)
             sl = slice(start, start + m_)
-            snap = self._bg.state
-            u = _unif_from_words(self._raw(m_))
+            snap = self._snapshot()
+            u = self.unif_rand(m_)
             ix, ok = _nmath._inversion_vec(u, qn[sl], g[sl], r[sl])
             if ok.all():
                 out[sl] = ix
@@ -345,11 +420,11 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
                 continue
             first = int(np.argmin(ok))
             out[start:start + first] = ix[:first]
-            self._bg.state = snap
-            self._advance(first + 1)
+            self._restore(snap)
+            self._skip(first + 1)
             j = start + first
             s = _BinomSetup(int(nv[j]), float(pv[j]))
-            with _Cursor(self) as cur:
+            with UnifCursor(self) as cur:
                 while True:
                     t = _inversion_try(s, cur.unif())
                     if t is not None:

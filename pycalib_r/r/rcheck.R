@@ -19,8 +19,11 @@ rcheck_envs <- function(contract_path) {
   }
   contract_env <- new.env(parent = globalenv())
   sys.source(contract_path, envir = contract_env)
-  list(probcal = probcal_env, contract = contract_env, base = new.env(parent = globalenv()),
-       version = version)
+  # Base R and the parallel package's stream jumps (next_rng_stream()).
+  base_env <- new.env(parent = globalenv())
+  base_env$nextRNGStream <- parallel::nextRNGStream
+  base_env$nextRNGSubStream <- parallel::nextRNGSubStream
+  list(probcal = probcal_env, contract = contract_env, base = base_env, version = version)
 }
 
 rcheck_has <- function(fname, args) {

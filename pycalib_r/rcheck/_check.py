@@ -102,12 +102,22 @@ def _specs():
         pc.summary: _Spec("summary", kind="summary", data_args=("fit",), r_names=(("fit", "object"),)),
         pc.reliability_diagram: _Spec("reliability_diagram", kind="data", **metric),
         pc.reliability_table: _Spec("reliability_diagram", kind="data", **metric),
-        pc.set_seed: _Spec("set.seed", **rng),
+        pc.set_seed: _Spec("set.seed", r_names=(("normal_kind", "normal.kind"),
+                                                ("sample_kind", "sample.kind")), **rng),
+        pc.rng_kind: _Spec("RNGkind", r_names=(("normal_kind", "normal.kind"),
+                                               ("sample_kind", "sample.kind")), **rng),
+        pc.next_rng_stream: _Spec("nextRNGStream", **rng),
+        pc.next_rng_substream: _Spec("nextRNGSubStream", **rng),
         pc.runif: _Spec("runif", **rng),
         pc.rnorm: _Spec("rnorm", **rng),
         pc.rbinom: _Spec("rbinom", **rng),
         pc.sample: _Spec("sample", **rng),
         pc.sample_int: _Spec("sample.int", **rng),
+        # R's distributions (stats), bit for bit on the same stream.
+        **{getattr(pc, name): _Spec(name, **rng) for name in (
+            "rexp", "rgamma", "rbeta", "rchisq", "rt", "rf", "rgeom", "rnbinom", "rhyper",
+            "rmultinom", "rlogis", "rweibull", "rcauchy", "rlnorm")},
+        pc.rpois: _Spec("rpois", r_names=(("lambda_", "lambda"),), **rng),
         pc.RRandom: _Spec("set.seed", kind="state", **rng),
         pc.options: _Spec("options", "exact", source="base"),
         pc.get_option: _Spec("getOption", "exact", source="base", r_names=(("name", "x"),)),
@@ -118,6 +128,10 @@ def _specs():
         pc.Calibrator: ("Calibrator is the base class of fitted calibrators; check the function "
                         "that fits one, e.g. same_as_r(pc.cal_platt, x, y)"),
         pc.ProbcalError: "ProbcalError is an exception class; check the call that raises it",
+        pc.get_random_seed: ("get_random_seed() is R's .Random.seed: every report already "
+                             "compares it after the call on both sides"),
+        pc.set_random_seed: ("set_random_seed() assigns R's .Random.seed: check the draws that "
+                             "follow it (same_as_r starts R from pycalib_r's stream state)"),
     }
     return table, unsupported
 
