@@ -29,6 +29,8 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .calibrators._methods import CV_METHODS, OVR_METHODS
+
 PROG = "pycalib-r"
 
 
@@ -529,9 +531,6 @@ def _run_ci(args) -> int:
 
 CALIBRATORS = ("platt", "temperature", "beta", "isotonic", "histogram", "vector_scaling",
                "dirichlet", "ovr", "cv")
-_CV_METHODS = ("platt", "temperature", "beta", "isotonic", "histogram", "vector", "dirichlet",
-               "ovr")
-_OVR_METHODS = ("platt", "beta", "isotonic", "histogram", "temperature")
 
 
 def _add_calibrate(sub) -> None:
@@ -559,9 +558,9 @@ def _add_calibrate(sub) -> None:
     c.add_argument("--eps", type=float, default=None, help="beta, dirichlet: clipping constant")
     c.add_argument("--lambda", dest="lambda_", type=float, default=None,
                    help="dirichlet: ODIR penalty (default: chosen by cross-validation)")
-    c.add_argument("--base-method", type=_choice(*_OVR_METHODS), default=None,
+    c.add_argument("--base-method", type=_choice(*OVR_METHODS), default=None,
                    help="ovr (or cv with --cv-method ovr): the binary calibrator")
-    c.add_argument("--cv-method", type=_choice(*_CV_METHODS), default=None,
+    c.add_argument("--cv-method", type=_choice(*CV_METHODS), default=None,
                    help="cv: the calibrator to cross-validate (default platt)")
     c.add_argument("--folds", type=int, default=None, help="cv: number of folds (default 5)")
     c.add_argument("--seed", type=int, default=None, help="cv: seed of the fold assignment")
@@ -721,7 +720,8 @@ def _add_parity(sub):
 def _run_parity(args) -> int:
     from .rcheck import run_parity
 
-    return run_parity(args)
+    p, y = read_csv(args.csv, args.p, args.y)
+    return run_parity(args, p, y)
 
 
 # ---------------------------------------------------------------------------

@@ -305,7 +305,7 @@ def unused_dots(method: str, kwargs: Dict[str, Any], multiclass: bool = False) -
         return list(kwargs)
     if method == "ovr":
         from ._checks import match_arg
-        from .calibrators._ovr import OVR_METHODS
+        from .calibrators._methods import OVR_METHODS
         base = kwargs.get("base_method")
         try:
             base = match_arg(base, OVR_METHODS, arg="base_method")

@@ -25,6 +25,7 @@ sample.kind)``, ``.Random.seed``, ``parallel::nextRNGStream()``,
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 
 import numpy as np
@@ -361,3 +362,8 @@ class KindStream(RRandom):
 
     def __repr__(self):
         return f"<RRandom {'/'.join(self._ks.kinds())}>"
+
+
+# RRandom reaches this dispatch through its class attribute (no import of
+# this module from ._stream, so the two do not import each other).
+RRandom._kind_dispatch = sys.modules[__name__]

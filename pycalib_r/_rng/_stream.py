@@ -38,12 +38,6 @@ from ._stream_dists import RDistributions
 _min = min
 
 
-def _kinds():
-    # The kind dispatch imports this module; loaded on first use of a kind.
-    from . import _kinds as mod
-    return mod
-
-
 class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
     """An R random-number stream: Mersenne-Twister, Inversion, Rejection.
 
@@ -84,6 +78,11 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
     R: ``.Random.seed[1:3]`` prints ``[1]      10403          3 1654269195``.
     """
 
+    # The dispatch for kinds other than R's defaults (module ._kinds), set by
+    # that module when it loads (the package's __init__ imports it), so this
+    # module and the default path import nothing of it.
+    _kind_dispatch = None
+
     def __init__(self, seed=None, kind=None, normal_kind=None, sample_kind=None):
         self._bg = np.random.MT19937(0)
         self.set_seed(seed, kind, normal_kind, sample_kind)
@@ -116,7 +115,7 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
         R equivalent: ``set.seed(seed, kind, normal.kind, sample.kind)``.
         """
         if kind is not None or normal_kind is not None or sample_kind is not None:
-            return _kinds().set_seed(self, seed, kind, normal_kind, sample_kind)
+            return self._kind_dispatch.set_seed(self, seed, kind, normal_kind, sample_kind)
         value = secrets.randbits(32) if seed is None else as_seed(seed)
         words = _scramble(value)
         # i_seed[0] would be mti; R overwrites it with 624 (FixupSeeds(initial)).
@@ -219,7 +218,7 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
 
         R equivalent: ``assign(".Random.seed", vec, globalenv())``.
         """
-        _kinds().set_random_seed(self, vec)
+        self._kind_dispatch.set_random_seed(self, vec)
 
     def rng_kind(self, kind=None, normal_kind=None, sample_kind=None):
         """R's ``RNGkind()`` on this stream: the kinds before, and set new ones.
@@ -250,7 +249,7 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
 
         R equivalent: ``RNGkind(kind, normal.kind, sample.kind)``.
         """
-        return _kinds().rng_kind(self, kind, normal_kind, sample_kind)
+        return self._kind_dispatch.rng_kind(self, kind, normal_kind, sample_kind)
 
     # -- the uniform source: what another RNG kind replaces -------------------
 

@@ -30,7 +30,7 @@ from ._ovr import fit_calibrator
 
 __all__ = ["cal_cv", "CalCv", "stratified_folds"]
 
-CV_METHODS = ("platt", "temperature", "beta", "isotonic", "histogram", "vector", "dirichlet", "ovr")
+from ._methods import CV_METHODS
 _MATRIX_ONLY = ("vector", "dirichlet", "ovr")
 _VECTOR_ONLY = ("platt", "beta", "isotonic", "histogram")
 

@@ -27,7 +27,7 @@ from ._base import (
 
 __all__ = ["cal_ovr", "CalOvr", "fit_calibrator", "renormalize_rows"]
 
-OVR_METHODS = ("platt", "beta", "isotonic", "histogram", "temperature")
+from ._methods import OVR_METHODS
 
 _INPUT = {
     "platt": "scores or probabilities (matrix)",

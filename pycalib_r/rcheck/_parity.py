@@ -138,13 +138,15 @@ def _headline(report) -> str:
     return ""
 
 
-def run_parity(args) -> int:
+def run_parity(args, p, y) -> int:
     """Run ``pycalib-r parity``: every check on the CSV, a table (or JSON), an exit status.
 
     Parameters
     ----------
     args : argparse.Namespace
         Parsed by a parser set up with :func:`add_parity_arguments`.
+    p, y : array_like
+        The predictions and labels the command line read from the CSV.
 
     Returns
     -------
@@ -156,11 +158,10 @@ def run_parity(args) -> int:
     R equivalent: none.
     """
     import pycalib_r as pc
-    from pycalib_r._command import read_csv
     from ._check import same_as_r
     from ._session import session
 
-    p, y = _plain(*read_csv(args.csv, args.p, args.y))
+    p, y = _plain(p, y)
     try:
         sess = session()
     except RUnavailable as exc:
