@@ -399,12 +399,23 @@ MULTICLASS = ("cal_multiclass", "calibrator")
 _LD = np.longdouble
 
 
+def _ld_seq_sum(arr_ld: np.ndarray):
+    """Left-to-right long-double sum of a 1-d long-double array (R's ``LDOUBLE s += x[i]``).
+
+    numpy's long-double ``dot`` has no BLAS: it is one sequential
+    ``tmp += a[i] * b[i]`` loop, so against ones (exact products) it is the
+    sequential sum, several times faster than ``cumsum(...)[-1]`` and equal
+    to it bit for bit; ``add.reduce`` would sum pairwise.
+    """
+    return np.dot(arr_ld, np.ones(arr_ld.size, dtype=_LD))
+
+
 def r_sum(x) -> float:
     """R ``sum()`` of doubles: sequential accumulation in long double, then rounded."""
     arr = np.asarray(x, dtype=np.float64).ravel()
     if arr.size == 0:
         return 0.0
-    return float(np.cumsum(arr, dtype=_LD)[-1])
+    return float(_ld_seq_sum(arr.astype(_LD)))
 
 
 def r_mean(x) -> float:
@@ -413,9 +424,10 @@ def r_mean(x) -> float:
     n = arr.size
     if n == 0:
         return float("nan")
-    s = np.cumsum(arr, dtype=_LD)[-1] / _LD(n)
+    arr_ld = arr.astype(_LD)
+    s = _ld_seq_sum(arr_ld) / _LD(n)
     if math.isfinite(float(s)):
-        t = np.cumsum(arr.astype(_LD) - s, dtype=_LD)[-1]
+        t = _ld_seq_sum(arr_ld - s)
         s = s + t / _LD(n)
     return float(s)
 
@@ -443,7 +455,7 @@ def r_rowsums(m) -> np.ndarray:
 
 def col_sums(m: np.ndarray) -> np.ndarray:
     """R ``colSums()``: each column summed top to bottom in long double, then rounded."""
-    return np.cumsum(m, axis=0, dtype=_LD)[-1].astype(np.float64)
+    return np.cumsum(np.asarray(m).astype(_LD), axis=0)[-1].astype(np.float64)
 
 
 def r_round(x, digits: int = 0):
