@@ -399,15 +399,33 @@ MULTICLASS = ("cal_multiclass", "calibrator")
 _LD = np.longdouble
 
 
-def _ld_seq_sum(arr_ld: np.ndarray):
-    """Left-to-right long-double sum of a 1-d long-double array (R's ``LDOUBLE s += x[i]``).
+_SUM_CHUNK = 8192
+_LD_ONES = np.ones(_SUM_CHUNK + 1, dtype=_LD)
+_LD_ONES.flags.writeable = False
+
+
+def _ld_seq_sum(arr: np.ndarray):
+    """Left-to-right long-double sum of a 1-d array (R's ``LDOUBLE s += x[i]``).
 
     numpy's long-double ``dot`` has no BLAS: it is one sequential
     ``tmp += a[i] * b[i]`` loop, so against ones (exact products) it is the
     sequential sum, several times faster than ``cumsum(...)[-1]`` and equal
-    to it bit for bit; ``add.reduce`` would sum pairwise.
+    to it bit for bit (``add.reduce`` would sum pairwise). Long inputs go in
+    chunks, each led by the running sum (``0 + s`` is exact), so the order is
+    unchanged and the long-double copy stays small.
     """
-    return np.dot(arr_ld, np.ones(arr_ld.size, dtype=_LD))
+    n = arr.size
+    if n <= _SUM_CHUNK:
+        return np.dot(arr.astype(_LD), _LD_ONES[:n])
+    buf = np.empty(_SUM_CHUNK + 1, dtype=_LD)
+    total = _LD(0)
+    for start in range(0, n, _SUM_CHUNK):
+        part = arr[start:start + _SUM_CHUNK]
+        m = part.size + 1
+        buf[0] = total
+        buf[1:m] = part
+        total = np.dot(buf[:m], _LD_ONES[:m])
+    return total
 
 
 def r_sum(x) -> float:
@@ -415,7 +433,7 @@ def r_sum(x) -> float:
     arr = np.asarray(x, dtype=np.float64).ravel()
     if arr.size == 0:
         return 0.0
-    return float(_ld_seq_sum(arr.astype(_LD)))
+    return float(_ld_seq_sum(arr))
 
 
 def r_mean(x) -> float:
