@@ -29,6 +29,7 @@ from ._base import (
     r_log,
     r_sum,
     rounded,
+    seq_sum,
 )
 
 __all__ = ["cal_platt", "CalPlatt", "GlmFit", "glm_binomial"]
@@ -55,9 +56,7 @@ _SBIG = 2.0 ** -538
 
 def _seq_sum(v: np.ndarray) -> float:
     # Fortran loops add left to right; numpy's pairwise sum would not.
-    if v.size == 0:
-        return 0.0
-    return float(np.cumsum(v)[-1])
+    return seq_sum(v)
 
 
 def _ddot(a: np.ndarray, b: np.ndarray) -> float:
