@@ -298,10 +298,13 @@ def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool 
             conv = False
             messages.append(f"no observations informative at iteration {iter_}")
             break
+        # Every row is informative almost always: slicing then skips the
+        # boolean-mask copies (same elements, same arithmetic).
+        sel = slice(None) if good.all() else good
         variance = mu * (1 - mu)
-        z = eta[good] + (y - mu)[good] / mu_eta_val[good]
-        w = np.sqrt((weights[good] * mu_eta_val[good] ** 2) / variance[good])
-        fit = _cdqrls(x[good] * w[:, None], z * w, _QR_TOL)
+        z = eta[sel] + (y - mu)[sel] / mu_eta_val[sel]
+        w = np.sqrt((weights[sel] * mu_eta_val[sel] ** 2) / variance[sel])
+        fit = _cdqrls(x[sel] * w[:, None], z * w, _QR_TOL)
         if not np.isfinite(fit["coefficients"]).all():
             conv = False
             messages.append(f"non-finite coefficients at iteration {iter_}")
