@@ -380,19 +380,22 @@ def _glm_finish(x: np.ndarray, y: np.ndarray, st: dict, names: Sequence[str], wa
     if fit is not None and rank < nvars:
         coef = coef.copy()
         coef[pivot[rank:] - 1] = np.nan
-    residuals = (y - mu) / _mu_eta(eta)
     wt = np.zeros(nobs)
     if good is not None and w is not None:
         wt[good] = w ** 2
-    wtdmu = r_sum(weights * y) / r_sum(weights)
-    nulldev = r_sum(_dev_resids(y, wtdmu, weights))
+    if "residuals" in st:  # computed for several fits at once by _glm_irls_columns
+        residuals, nulldev, loglik_sum = st["residuals"], st["nulldev"], st["loglik_sum"]
+    else:
+        residuals = (y - mu) / _mu_eta(eta)
+        wtdmu = r_sum(weights * y) / r_sum(weights)
+        nulldev = r_sum(_dev_resids(y, wtdmu, weights))
+        # aic: -2 * sum(dbinom(round(y), 1, mu, log = TRUE)) + 2 * rank
+        y01 = np.round(y)
+        with np.errstate(divide="ignore"):
+            loglik_sum = r_sum(np.where(y01 == 1, r_log(mu), r_log(1 - mu)))
     nulldf = nobs - 1
     resdf = nobs - rank
-    # aic: -2 * sum(dbinom(round(y), 1, mu, log = TRUE)) + 2 * rank
-    y01 = np.round(y)
-    with np.errstate(divide="ignore"):
-        loglik = np.where(y01 == 1, r_log(mu), r_log(1 - mu))
-    aic = -2 * r_sum(loglik) + 2 * rank
+    aic = -2 * loglik_sum + 2 * rank
     xxnames = [names[i - 1] for i in pivot]
     qr_mat = fit["qr"] if fit is not None else None
     r_mat = None
@@ -604,14 +607,16 @@ def _seq_colsums(a: np.ndarray) -> np.ndarray:
     """Left-to-right double sum of each column of ``a`` (n x m)."""
     if a.shape[1] == 1 or not _COLSUM_SEQUENTIAL:
         return np.array([seq_sum(np.ascontiguousarray(a[:, c])) for c in range(a.shape[1])])
-    return np.add.reduce(a, axis=0)
+    # C order matters: on a Fortran-ordered array the column is the inner
+    # loop, which numpy sums pairwise.
+    return np.add.reduce(np.ascontiguousarray(a), axis=0)
 
 
 def _ld_colsums(a: np.ndarray) -> np.ndarray:
     """R ``sum()`` of each column (sequential long double, then rounded)."""
     if a.shape[1] == 1 or not _COLSUM_SEQUENTIAL:
         return np.array([r_sum(a[:, c]) for c in range(a.shape[1])])
-    return np.add.reduce(a.astype(np.longdouble), axis=0).astype(np.float64)
+    return np.add.reduce(a.astype(np.longdouble, order="C"), axis=0).astype(np.float64)
 
 
 def _dnrm2_cols(v: np.ndarray):
@@ -683,7 +688,8 @@ def _glm_irls_columns(x3: np.ndarray, y2: np.ndarray) -> List[dict]:
     if n <= p or kk < 2:
         return [_glm_irls(np.ascontiguousarray(x3[:, :, c]), np.ascontiguousarray(y2[:, c]))
                 for c in range(kk)]
-    weights = np.ones(nobs := n)
+    nobs = n
+    weights = np.ones(nobs)
     wcol = weights[:, None]
     nonint = np.any(np.abs(wcol * y2 - np.round(wcol * y2)) > 1e-3, axis=0)
     mustart = (wcol * y2 + 0.5) / (wcol + 1)
@@ -736,9 +742,27 @@ def _glm_irls_columns(x3: np.ndarray, y2: np.ndarray) -> List[dict]:
             mu[:, cols] = new_mu[:, keep_idx]
             devold[cols] = dev[keep_idx]
             active = cols
+    done = [c for c in range(kk) if states[c] is not None]
+    if len(done) >= 2:
+        _finish_columns([states[c] for c in done], y2[:, done], wcol, r_sum(weights))
     for c in redo:
         states[c] = _glm_irls(np.ascontiguousarray(x3[:, :, c]), np.ascontiguousarray(y2[:, c]))
     return states
+
+
+def _finish_columns(states: List[dict], y2: np.ndarray, wcol: np.ndarray, wsum: float) -> None:
+    """_glm_finish's residuals, null deviance and log-likelihood for several fits at once."""
+    mu = np.column_stack([st["mu"] for st in states])
+    eta = np.column_stack([st["eta"] for st in states])
+    residuals = (y2 - mu) / _mu_eta(eta)
+    wtdmu = _ld_colsums(wcol * y2) / wsum
+    nulldev = _ld_colsums(_dev_resids(y2, wtdmu, wcol))
+    with np.errstate(divide="ignore"):
+        loglik = _ld_colsums(np.where(np.round(y2) == 1, r_log(mu), r_log(1 - mu)))
+    for i, st in enumerate(states):
+        st["residuals"] = residuals[:, i].copy()
+        st["nulldev"] = float(nulldev[i])
+        st["loglik_sum"] = float(loglik[i])
 
 
 def cal_platt_columns(mat: np.ndarray, codes: np.ndarray, k: int) -> List[CalPlatt]:
