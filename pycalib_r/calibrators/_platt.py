@@ -203,13 +203,21 @@ def _matvec(x: np.ndarray, beta: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
-def _linkinv(eta: np.ndarray) -> np.ndarray:
-    tmp = np.where(eta < _MTHRESH, _DBL_EPS, np.where(eta > _THRESH, _INVEPS, r_exp(np.clip(eta, -700, 700))))
+def _exp_eta(eta: np.ndarray) -> np.ndarray:
+    # linkinv and mu.eta both take exp(eta); the IRLS loop computes it once per eta.
+    return r_exp(np.clip(eta, -700, 700))
+
+
+def _linkinv(eta: np.ndarray, e: Optional[np.ndarray] = None) -> np.ndarray:
+    if e is None:
+        e = _exp_eta(eta)
+    tmp = np.where(eta < _MTHRESH, _DBL_EPS, np.where(eta > _THRESH, _INVEPS, e))
     return tmp / (1 + tmp)
 
 
-def _mu_eta(eta: np.ndarray) -> np.ndarray:
-    e = r_exp(np.clip(eta, -700, 700))
+def _mu_eta(eta: np.ndarray, e: Optional[np.ndarray] = None) -> np.ndarray:
+    if e is None:
+        e = _exp_eta(eta)
     opexp = 1 + e
     with np.errstate(over="ignore"):
         val = e / (opexp * opexp)
@@ -224,6 +232,30 @@ def _y_log_y(y: np.ndarray, mu) -> np.ndarray:
 
 def _dev_resids(y: np.ndarray, mu, wt: np.ndarray) -> np.ndarray:
     return 2 * wt * (_y_log_y(y, mu) + _y_log_y(1 - y, 1 - mu))
+
+
+def _deviance_fn(y: np.ndarray, weights: np.ndarray):
+    """``mu -> sum(dev.resids(y, mu, weights))``, with one logarithm per row for 0/1 ``y``.
+
+    For ``y`` in {0, 1} the term ``y log(y / mu)`` or ``(1 - y) log((1 - y) / (1 - mu))``
+    that R computes and then adds to an exact 0 is skipped: the kept term is
+    ``log(1 / mu)`` or ``log(1 / (1 - mu))``, the same value bit for bit.
+    """
+    ones = y == 1
+    if not (np.all(ones | (y == 0)) and np.all(weights == 1)):
+        return lambda mu: r_sum(_dev_resids(y, mu, weights))
+    i1 = np.flatnonzero(ones)
+    i0 = np.flatnonzero(~ones)
+    twice = 2 * weights
+    terms = np.empty(y.size)
+
+    def deviance(mu: np.ndarray) -> float:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms[i1] = r_log(1.0 / mu[i1])
+            terms[i0] = r_log(1.0 / (1 - mu[i0]))
+        return r_sum(twice * terms)
+
+    return deviance
 
 
 def _validmu(mu: np.ndarray) -> bool:
@@ -285,8 +317,10 @@ def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
         messages.append("non-integer #successes in a binomial glm!")
     mustart = (weights * y + 0.5) / (weights + 1)
     eta = r_log(mustart / (1 - mustart))
-    mu = _linkinv(eta)
-    devold = r_sum(_dev_resids(y, mu, weights))
+    e = _exp_eta(eta)
+    mu = _linkinv(eta, e)
+    deviance = _deviance_fn(y, weights)
+    devold = deviance(mu)
     boundary = conv = False
     coefold: Optional[np.ndarray] = None
     start: Optional[np.ndarray] = None
@@ -297,7 +331,7 @@ def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
     dev = devold
     iter_ = 0
     for iter_ in range(1, _MAXIT + 1):
-        mu_eta_val = _mu_eta(eta)
+        mu_eta_val = _mu_eta(eta, e)
         good = (weights > 0) & (mu_eta_val != 0)
         if not good.any():
             conv = False
@@ -317,8 +351,9 @@ def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
         start = np.empty(nvars) if start is None else start.copy()
         start[fit["pivot"] - 1] = fit["coefficients"]
         eta = _matvec(x, start)
-        mu = _linkinv(eta)
-        dev = r_sum(_dev_resids(y, mu, weights))
+        e = _exp_eta(eta)
+        mu = _linkinv(eta, e)
+        dev = deviance(mu)
         boundary = False
         if not math.isfinite(dev):
             if coefold is None:
@@ -331,8 +366,9 @@ def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
                 ii += 1
                 start = (start + coefold) / 2
                 eta = _matvec(x, start)
-                mu = _linkinv(eta)
-                dev = r_sum(_dev_resids(y, mu, weights))
+                e = _exp_eta(eta)
+                mu = _linkinv(eta, e)
+                dev = deviance(mu)
             boundary = True
         if not _validmu(mu):
             if coefold is None:
@@ -345,9 +381,10 @@ def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
                 ii += 1
                 start = (start + coefold) / 2
                 eta = _matvec(x, start)
-                mu = _linkinv(eta)
+                e = _exp_eta(eta)
+                mu = _linkinv(eta, e)
             boundary = True
-            dev = r_sum(_dev_resids(y, mu, weights))
+            dev = deviance(mu)
         if abs(dev - devold) / (abs(dev) + 0.1) < _EPSILON:
             conv = True
             coef = start.copy()
@@ -357,7 +394,7 @@ def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
         coefold = start.copy()
     return {"weights": weights, "messages": messages, "eta": eta, "mu": mu, "dev": dev,
             "coef": coef, "fit": fit, "w": w, "good": good, "iter": iter_, "conv": conv,
-            "boundary": boundary}
+            "boundary": boundary, "exp_eta": e}
 
 
 def _glm_finish(x: np.ndarray, y: np.ndarray, st: dict, names: Sequence[str], warn: bool) -> GlmFit:
@@ -386,13 +423,17 @@ def _glm_finish(x: np.ndarray, y: np.ndarray, st: dict, names: Sequence[str], wa
     if "residuals" in st:  # computed for several fits at once by _glm_irls_columns
         residuals, nulldev, loglik_sum = st["residuals"], st["nulldev"], st["loglik_sum"]
     else:
-        residuals = (y - mu) / _mu_eta(eta)
+        residuals = (y - mu) / _mu_eta(eta, st.get("exp_eta"))
         wtdmu = r_sum(weights * y) / r_sum(weights)
         nulldev = r_sum(_dev_resids(y, wtdmu, weights))
         # aic: -2 * sum(dbinom(round(y), 1, mu, log = TRUE)) + 2 * rank
-        y01 = np.round(y)
+        # Each row's one logarithm (np.where would take both for every row).
+        pos = np.round(y) == 1
+        loglik = np.empty(nobs)
         with np.errstate(divide="ignore"):
-            loglik_sum = r_sum(np.where(y01 == 1, r_log(mu), r_log(1 - mu)))
+            loglik[pos] = r_log(mu[pos])
+            loglik[~pos] = r_log(1 - mu[~pos])
+        loglik_sum = r_sum(loglik)
     nulldf = nobs - 1
     resdf = nobs - rank
     aic = -2 * loglik_sum + 2 * rank
