@@ -82,3 +82,17 @@ def test_ovr_platt_lockstep_equals_one_fit_per_class(monkeypatch):
         warnings.simplefilter("ignore")
         for j in range(k):
             _same(fit.calibrators[j], pc.cal_platt(p[:, j].copy(), (y == j + 1).astype(np.int64)))
+
+
+@pytest.mark.parametrize("strategy", ["equal_width", "equal_freq"])
+def test_histogram_fit_bins_equal_find_bins(strategy):
+    from pycalib_r._binning import find_bins, histogram_breaks
+    from pycalib_r.calibrators._histogram import _fit_bins
+
+    rng = np.random.default_rng(4)
+    for n in (1, 7, 1000):
+        p = np.round(rng.random(n), 1)  # many values on the breaks
+        p[: min(n, 2)] = [0.0, 1.0][: min(n, 2)]
+        for bins in (1, 3, 10, 40):
+            breaks = histogram_breaks(p, bins, strategy)
+            assert np.array_equal(_fit_bins(p, breaks), find_bins(p, breaks))
