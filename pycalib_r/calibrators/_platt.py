@@ -693,16 +693,20 @@ def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float):
         for j in range(l + 1, p):
             t = -_seq_colsums(x[l:, l, :] * x[l:, j, :]) / x[l, l, :]
             x[l:, j, :] = np.where(t != 0.0, x[l:, j, :] + t * x[l:, l, :], x[l:, j, :])
+            # Scalar arithmetic, as _dqrdc2 does it: ``** 2`` is C pow() for
+            # numpy and Python floats alike, which numpy's array square is not.
+            xlj = np.abs(x[l, j, :]).tolist()
+            qj = qraux[j].tolist()
             for c in range(m):
-                # Scalar arithmetic, as _dqrdc2 does it (a numpy scalar ** 2 is pow()).
-                if bad[c] or qraux[j, c] == 0.0:
+                if bad[c] or qj[c] == 0.0:
                     continue
-                tt = 1.0 - (abs(x[l, j, c]) / qraux[j, c]) ** 2
+                tt = 1.0 - (xlj[c] / qj[c]) ** 2
                 tt = max(tt, 0.0)
                 if abs(tt) < 1e-6:
-                    qraux[j, c] = _dnrm2(np.ascontiguousarray(x[l + 1:, j, c]))
+                    qj[c] = _dnrm2(np.ascontiguousarray(x[l + 1:, j, c]))
                 else:
-                    qraux[j, c] = qraux[j, c] * math.sqrt(tt)
+                    qj[c] = qj[c] * math.sqrt(tt)
+            qraux[j] = qj
         qraux[l] = x[l, l, :]
         x[l, l, :] = -nrmxl
     qty = y2.copy()
