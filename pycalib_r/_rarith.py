@@ -44,12 +44,73 @@ _LD = np.longdouble
 
 # --- long-double sums and means (src/main/summary.c, array.c, cov.c) ---------
 
+_SUM_CHUNK = 8192
+_LD_ONES = np.ones(_SUM_CHUNK + 1, dtype=_LD)
+_LD_ONES.flags.writeable = False
+
+
+def _ld_seq_sum(arr: np.ndarray):
+    """Left-to-right long-double sum of a 1-d array (R's ``LDOUBLE s += x[i]``).
+
+    numpy's long-double ``dot`` has no BLAS: it is one sequential
+    ``tmp += a[i] * b[i]`` loop, so against ones (exact products) it is the
+    sequential sum, several times faster than ``cumsum(...)[-1]`` and equal
+    to it bit for bit (``add.reduce`` would sum pairwise). Long inputs go in
+    chunks, each led by the running sum (``0 + s`` is exact), so the order is
+    unchanged and the long-double copy stays small.
+    """
+    n = arr.size
+    if n <= _SUM_CHUNK:
+        return np.dot(arr.astype(_LD), _LD_ONES[:n])
+    buf = np.empty(_SUM_CHUNK + 1, dtype=_LD)
+    total = _LD(0)
+    for start in range(0, n, _SUM_CHUNK):
+        part = arr[start:start + _SUM_CHUNK]
+        m = part.size + 1
+        buf[0] = total
+        buf[1:m] = part
+        total = np.dot(buf[:m], _LD_ONES[:m])
+    return total
+
+
+def _seq_sum_matmul(v: np.ndarray) -> float:
+    # A stride-0 operand is not BLAS-able, so numpy's matmul takes its own
+    # ``sum += a[i] * b[i]`` loop: against ones, the left-to-right sum.
+    return float(np.matmul(v, np.broadcast_to(1.0, v.shape)))
+
+
+def _seq_sum_cumsum(v: np.ndarray) -> float:
+    return float(np.cumsum(v)[-1])
+
+
+def _matmul_is_sequential() -> bool:
+    # 1 followed by 999 halves of its last bit: only the left-to-right sum
+    # stays 1 (pairwise, blocked or multi-accumulator sums do not).
+    probe = np.concatenate(([1.0], np.full(999, 2.0 ** -53)))
+    return _seq_sum_matmul(probe) == 1.0 and _seq_sum_matmul(probe[:5]) == 1.0
+
+
+_seq_sum_impl = _seq_sum_matmul if _matmul_is_sequential() else _seq_sum_cumsum
+
+
+def seq_sum(v: np.ndarray) -> float:
+    """Left-to-right double sum from 0.0 of a 1-d float64 array (a Fortran ``DO`` loop's order).
+
+    Several times faster than ``cumsum(v)[-1]`` and equal to it bit for bit;
+    if this numpy's matmul ever stops summing in order (checked at import),
+    ``cumsum`` is used.
+    """
+    if v.size == 0:
+        return 0.0
+    return _seq_sum_impl(v)
+
+
 def r_sum(x) -> float:
     """R ``sum()`` of doubles: sequential accumulation in long double, then rounded."""
     arr = np.asarray(x, dtype=np.float64).ravel()
     if arr.size == 0:
         return 0.0
-    return float(np.cumsum(arr, dtype=_LD)[-1])
+    return float(_ld_seq_sum(arr))
 
 
 def r_mean(x) -> float:
@@ -58,9 +119,10 @@ def r_mean(x) -> float:
     n = arr.size
     if n == 0:
         return float("nan")
-    s = np.cumsum(arr, dtype=_LD)[-1] / _LD(n)
+    arr_ld = arr.astype(_LD)
+    s = _ld_seq_sum(arr_ld) / _LD(n)
     if math.isfinite(float(s)):
-        t = np.cumsum(arr.astype(_LD) - s, dtype=_LD)[-1]
+        t = _ld_seq_sum(arr_ld - s)
         s = s + t / _LD(n)
     return float(s)
 
@@ -115,7 +177,7 @@ def r_rowsums(m) -> np.ndarray:
 
 def col_sums(m: np.ndarray) -> np.ndarray:
     """R ``colSums()``: each column summed top to bottom in long double, then rounded."""
-    return np.cumsum(m, axis=0, dtype=_LD)[-1].astype(np.float64)
+    return np.cumsum(np.asarray(m).astype(_LD), axis=0)[-1].astype(np.float64)
 
 
 # --- the upper normal tail (nmath/pnorm.c) -------------------------------------

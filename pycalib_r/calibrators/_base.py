@@ -30,7 +30,18 @@ from .._align import check_column_order
 from .._hints import python_face
 from .._options import get_option
 from .._rlist import RList
-from .._rarith import col_sums, r_exp, r_int_mean, r_log, r_log1p, r_mean, r_round, r_rowsums, r_sum  # noqa: F401 - re-exported
+from .._rarith import (  # noqa: F401 - re-exported
+    col_sums,
+    r_exp,
+    r_int_mean,
+    r_log,
+    r_log1p,
+    r_mean,
+    r_round,
+    r_rowsums,
+    r_sum,
+    seq_sum,
+)
 
 __all__ = [
     "Calibrator",

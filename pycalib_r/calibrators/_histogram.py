@@ -56,6 +56,22 @@ class CalHistogram(Calibrator):
         }
 
 
+def _fit_bins(p: np.ndarray, breaks: np.ndarray) -> np.ndarray:
+    """``find_bins(p, breaks)`` for the fit, faster while there are few breaks.
+
+    ``searchsorted(breaks, v, side="right")`` is the number of (sorted)
+    breaks ``<= v``; counted with one vectorised comparison per break it is
+    the same integer without a branchy binary search per row (``p`` is
+    finite, checked by ``check_probability``).
+    """
+    if breaks.size > 64:
+        return find_bins(p, breaks)
+    count = np.zeros(p.size, dtype=np.int8)
+    for b in breaks:
+        count += p >= b
+    return np.clip(count, 1, breaks.size - 1).astype(np.int64) - 1
+
+
 def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")) -> CalHistogram:
     """Histogram binning: each probability is replaced by its bin's event rate.
 
@@ -165,7 +181,7 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")) -> CalH
     strategy_given = strategy
     strategy = match_arg(strategy, STRATEGIES)
     breaks = histogram_breaks(p_arr, bins, strategy)
-    bin_idx = find_bins(p_arr, breaks)
+    bin_idx = _fit_bins(p_arr, breaks)
     n_bins = breaks.size - 1
     counts = np.bincount(bin_idx, minlength=n_bins).astype(np.int64)
     positives = np.bincount(bin_idx, weights=y_arr, minlength=n_bins)

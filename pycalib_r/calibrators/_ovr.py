@@ -218,7 +218,10 @@ def _cal_ovr(x, y, method, kwargs, check_dots: bool) -> CalOvr:
     if np.unique(labels.codes).size != labels.k:
         raise ProbcalError("Every class must appear in `y` for one-vs-rest calibration.")
     calibrators = []
-    for j in range(1, labels.k + 1):
+    if method == "platt":
+        from ._platt import cal_platt_columns
+        calibrators = cal_platt_columns(mat, labels.codes, labels.k)
+    for j in range(len(calibrators) + 1, labels.k + 1):
         target = (labels.codes == j).astype(np.int64)
         calibrators.append(fit_calibrator(method, mat[:, j - 1].copy(), target, **kwargs))
     return new_calibrator(

@@ -29,6 +29,7 @@ from ._base import (
     r_log,
     r_sum,
     rounded,
+    seq_sum,
 )
 
 __all__ = ["cal_platt", "CalPlatt", "GlmFit", "glm_binomial"]
@@ -55,9 +56,7 @@ _SBIG = 2.0 ** -538
 
 def _seq_sum(v: np.ndarray) -> float:
     # Fortran loops add left to right; numpy's pairwise sum would not.
-    if v.size == 0:
-        return 0.0
-    return float(np.cumsum(v)[-1])
+    return seq_sum(v)
 
 
 def _ddot(a: np.ndarray, b: np.ndarray) -> float:
@@ -204,13 +203,21 @@ def _matvec(x: np.ndarray, beta: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
-def _linkinv(eta: np.ndarray) -> np.ndarray:
-    tmp = np.where(eta < _MTHRESH, _DBL_EPS, np.where(eta > _THRESH, _INVEPS, r_exp(np.clip(eta, -700, 700))))
+def _exp_eta(eta: np.ndarray) -> np.ndarray:
+    # linkinv and mu.eta both take exp(eta); the IRLS loop computes it once per eta.
+    return r_exp(np.clip(eta, -700, 700))
+
+
+def _linkinv(eta: np.ndarray, e: Optional[np.ndarray] = None) -> np.ndarray:
+    if e is None:
+        e = _exp_eta(eta)
+    tmp = np.where(eta < _MTHRESH, _DBL_EPS, np.where(eta > _THRESH, _INVEPS, e))
     return tmp / (1 + tmp)
 
 
-def _mu_eta(eta: np.ndarray) -> np.ndarray:
-    e = r_exp(np.clip(eta, -700, 700))
+def _mu_eta(eta: np.ndarray, e: Optional[np.ndarray] = None) -> np.ndarray:
+    if e is None:
+        e = _exp_eta(eta)
     opexp = 1 + e
     with np.errstate(over="ignore"):
         val = e / (opexp * opexp)
@@ -225,6 +232,30 @@ def _y_log_y(y: np.ndarray, mu) -> np.ndarray:
 
 def _dev_resids(y: np.ndarray, mu, wt: np.ndarray) -> np.ndarray:
     return 2 * wt * (_y_log_y(y, mu) + _y_log_y(1 - y, 1 - mu))
+
+
+def _deviance_fn(y: np.ndarray, weights: np.ndarray):
+    """``mu -> sum(dev.resids(y, mu, weights))``, with one logarithm per row for 0/1 ``y``.
+
+    For ``y`` in {0, 1} the term ``y log(y / mu)`` or ``(1 - y) log((1 - y) / (1 - mu))``
+    that R computes and then adds to an exact 0 is skipped: the kept term is
+    ``log(1 / mu)`` or ``log(1 / (1 - mu))``, the same value bit for bit.
+    """
+    ones = y == 1
+    if not (np.all(ones | (y == 0)) and np.all(weights == 1)):
+        return lambda mu: r_sum(_dev_resids(y, mu, weights))
+    i1 = np.flatnonzero(ones)
+    i0 = np.flatnonzero(~ones)
+    twice = 2 * weights
+    terms = np.empty(y.size)
+
+    def deviance(mu: np.ndarray) -> float:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms[i1] = r_log(1.0 / mu[i1])
+            terms[i0] = r_log(1.0 / (1 - mu[i0]))
+        return r_sum(twice * terms)
+
+    return deviance
 
 
 def _validmu(mu: np.ndarray) -> bool:
@@ -274,6 +305,11 @@ def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool 
     """
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
+    return _glm_finish(x, y, _glm_irls(x, y), names, warn)
+
+
+def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
+    """``glm.fit``'s IRLS loop: the state :func:`_glm_finish` turns into a fit."""
     nobs, nvars = x.shape
     weights = np.ones(nobs)
     messages: List[str] = []
@@ -281,8 +317,10 @@ def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool 
         messages.append("non-integer #successes in a binomial glm!")
     mustart = (weights * y + 0.5) / (weights + 1)
     eta = r_log(mustart / (1 - mustart))
-    mu = _linkinv(eta)
-    devold = r_sum(_dev_resids(y, mu, weights))
+    e = _exp_eta(eta)
+    mu = _linkinv(eta, e)
+    deviance = _deviance_fn(y, weights)
+    devold = deviance(mu)
     boundary = conv = False
     coefold: Optional[np.ndarray] = None
     start: Optional[np.ndarray] = None
@@ -293,16 +331,19 @@ def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool 
     dev = devold
     iter_ = 0
     for iter_ in range(1, _MAXIT + 1):
-        mu_eta_val = _mu_eta(eta)
+        mu_eta_val = _mu_eta(eta, e)
         good = (weights > 0) & (mu_eta_val != 0)
         if not good.any():
             conv = False
             messages.append(f"no observations informative at iteration {iter_}")
             break
+        # Every row is informative almost always: slicing then skips the
+        # boolean-mask copies (same elements, same arithmetic).
+        sel = slice(None) if good.all() else good
         variance = mu * (1 - mu)
-        z = eta[good] + (y - mu)[good] / mu_eta_val[good]
-        w = np.sqrt((weights[good] * mu_eta_val[good] ** 2) / variance[good])
-        fit = _cdqrls(x[good] * w[:, None], z * w, _QR_TOL)
+        z = eta[sel] + (y - mu)[sel] / mu_eta_val[sel]
+        w = np.sqrt((weights[sel] * mu_eta_val[sel] ** 2) / variance[sel])
+        fit = _cdqrls(x[sel] * w[:, None], z * w, _QR_TOL)
         if not np.isfinite(fit["coefficients"]).all():
             conv = False
             messages.append(f"non-finite coefficients at iteration {iter_}")
@@ -310,8 +351,9 @@ def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool 
         start = np.empty(nvars) if start is None else start.copy()
         start[fit["pivot"] - 1] = fit["coefficients"]
         eta = _matvec(x, start)
-        mu = _linkinv(eta)
-        dev = r_sum(_dev_resids(y, mu, weights))
+        e = _exp_eta(eta)
+        mu = _linkinv(eta, e)
+        dev = deviance(mu)
         boundary = False
         if not math.isfinite(dev):
             if coefold is None:
@@ -324,8 +366,9 @@ def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool 
                 ii += 1
                 start = (start + coefold) / 2
                 eta = _matvec(x, start)
-                mu = _linkinv(eta)
-                dev = r_sum(_dev_resids(y, mu, weights))
+                e = _exp_eta(eta)
+                mu = _linkinv(eta, e)
+                dev = deviance(mu)
             boundary = True
         if not _validmu(mu):
             if coefold is None:
@@ -338,9 +381,10 @@ def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool 
                 ii += 1
                 start = (start + coefold) / 2
                 eta = _matvec(x, start)
-                mu = _linkinv(eta)
+                e = _exp_eta(eta)
+                mu = _linkinv(eta, e)
             boundary = True
-            dev = r_sum(_dev_resids(y, mu, weights))
+            dev = deviance(mu)
         if abs(dev - devold) / (abs(dev) + 0.1) < _EPSILON:
             conv = True
             coef = start.copy()
@@ -348,6 +392,17 @@ def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool 
         devold = dev
         coef = start.copy()
         coefold = start.copy()
+    return {"weights": weights, "messages": messages, "eta": eta, "mu": mu, "dev": dev,
+            "coef": coef, "fit": fit, "w": w, "good": good, "iter": iter_, "conv": conv,
+            "boundary": boundary, "exp_eta": e}
+
+
+def _glm_finish(x: np.ndarray, y: np.ndarray, st: dict, names: Sequence[str], warn: bool) -> GlmFit:
+    """The rest of ``glm.fit`` after the IRLS loop: warnings, deviances, aic, the fit object."""
+    nobs, nvars = x.shape
+    weights, messages, eta, mu, dev = st["weights"], st["messages"], st["eta"], st["mu"], st["dev"]
+    coef, fit, w, good, iter_ = st["coef"], st["fit"], st["w"], st["good"], st["iter"]
+    conv, boundary = st["conv"], st["boundary"]
     if not conv:
         messages.append("glm.fit: algorithm did not converge")
     if boundary:
@@ -362,19 +417,26 @@ def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool 
     if fit is not None and rank < nvars:
         coef = coef.copy()
         coef[pivot[rank:] - 1] = np.nan
-    residuals = (y - mu) / _mu_eta(eta)
     wt = np.zeros(nobs)
     if good is not None and w is not None:
         wt[good] = w ** 2
-    wtdmu = r_sum(weights * y) / r_sum(weights)
-    nulldev = r_sum(_dev_resids(y, wtdmu, weights))
+    if "residuals" in st:  # computed for several fits at once by _glm_irls_columns
+        residuals, nulldev, loglik_sum = st["residuals"], st["nulldev"], st["loglik_sum"]
+    else:
+        residuals = (y - mu) / _mu_eta(eta, st.get("exp_eta"))
+        wtdmu = r_sum(weights * y) / r_sum(weights)
+        nulldev = r_sum(_dev_resids(y, wtdmu, weights))
+        # aic: -2 * sum(dbinom(round(y), 1, mu, log = TRUE)) + 2 * rank
+        # Each row's one logarithm (np.where would take both for every row).
+        pos = np.round(y) == 1
+        loglik = np.empty(nobs)
+        with np.errstate(divide="ignore"):
+            loglik[pos] = r_log(mu[pos])
+            loglik[~pos] = r_log(1 - mu[~pos])
+        loglik_sum = r_sum(loglik)
     nulldf = nobs - 1
     resdf = nobs - rank
-    # aic: -2 * sum(dbinom(round(y), 1, mu, log = TRUE)) + 2 * rank
-    y01 = np.round(y)
-    with np.errstate(divide="ignore"):
-        loglik = np.where(y01 == 1, r_log(mu), r_log(1 - mu))
-    aic = -2 * r_sum(loglik) + 2 * rank
+    aic = -2 * loglik_sum + 2 * rank
     xxnames = [names[i - 1] for i in pivot]
     qr_mat = fit["qr"] if fit is not None else None
     r_mat = None
@@ -539,10 +601,14 @@ def cal_platt(x, y) -> CalPlatt:
     y_adj = np.where(y_arr == 1, target_pos, target_neg)
     design = np.column_stack([np.ones(x_arr.size), x_arr])
     fit = glm_binomial(design, y_adj, ["(Intercept)", "x"], warn=False)
+    return _platt_calibrator(fit, y_arr.size, target_pos, target_neg)
+
+
+def _platt_calibrator(fit: GlmFit, n: int, target_pos: float, target_neg: float) -> CalPlatt:
     return new_calibrator(
         CalPlatt,
         method="Platt scaling",
-        n=y_arr.size,
+        n=n,
         input="scores or probabilities",
         coefficients=dict(fit.coefficients),
         fit=fit,
@@ -550,3 +616,226 @@ def cal_platt(x, y) -> CalPlatt:
         target_neg=target_neg,
         call=format_call("cal_platt", ("x", "y")),
     )
+
+
+# ---------------------------------------------------------------------------
+# Several glm fits in lockstep (one-vs-rest Platt)
+# ---------------------------------------------------------------------------
+#
+# cal_ovr() fits K independent glms on the same rows. Run one by one, each
+# IRLS step is a few dozen numpy calls on short vectors, so at n ~ 500 the
+# time is call overhead. Below, the K fits advance together with the classes
+# on the last axis: every elementwise operation is the same IEEE operation
+# on the same operands, and every Fortran-order sum is a column sum of a
+# C-ordered (n, K) array, which numpy adds row after row (left to right per
+# column). A fit that needs a branch the lockstep path does not take (column
+# pivoting, step halving, uninformative rows, an extreme norm) is redone
+# alone by glm_binomial's own loop, so every fit is the one glm_binomial
+# returns, bit for bit.
+
+
+def _colsums_are_sequential() -> bool:
+    probe = np.zeros((1000, 2))
+    probe[0] = 1.0
+    probe[1:] = 2.0 ** -53
+    return bool((np.add.reduce(probe, axis=0) == 1.0).all())
+
+
+_COLSUM_SEQUENTIAL = _colsums_are_sequential()
+
+
+def _seq_colsums(a: np.ndarray) -> np.ndarray:
+    """Left-to-right double sum of each column of ``a`` (n x m)."""
+    if a.shape[1] == 1 or not _COLSUM_SEQUENTIAL:
+        return np.array([seq_sum(np.ascontiguousarray(a[:, c])) for c in range(a.shape[1])])
+    # C order matters: on a Fortran-ordered array the column is the inner
+    # loop, which numpy sums pairwise.
+    return np.add.reduce(np.ascontiguousarray(a), axis=0)
+
+
+def _ld_colsums(a: np.ndarray) -> np.ndarray:
+    """R ``sum()`` of each column (sequential long double, then rounded)."""
+    if a.shape[1] == 1 or not _COLSUM_SEQUENTIAL:
+        return np.array([r_sum(a[:, c]) for c in range(a.shape[1])])
+    return np.add.reduce(a.astype(np.longdouble, order="C"), axis=0).astype(np.float64)
+
+
+def _dnrm2_cols(v: np.ndarray):
+    """``_dnrm2`` of each column and a mask of the columns it cannot do unscaled."""
+    ax = np.abs(v)
+    odd = ((ax > _TBIG) | (ax < _TSML)).any(axis=0)
+    return np.sqrt(_seq_colsums(ax * ax)), odd
+
+
+def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float):
+    """``_cdqrls`` for each class (x3: n x p x m, y2: n x m) and the classes it could not do.
+
+    Only the path without pivoting and with nonzero pivots; a class flagged
+    in ``bad`` has garbage in its slots.
+    """
+    n, p, m = x3.shape
+    x = x3.copy()
+    bad = np.zeros(m, dtype=bool)
+    qraux = np.empty((p, m))
+    for j in range(p):
+        qraux[j], odd = _dnrm2_cols(x[:, j, :])
+        bad |= odd
+    work2 = qraux.copy()
+    work2[work2 == 0.0] = 1.0
+    for l in range(p):
+        bad |= ~(qraux[l] >= work2[l] * tol)  # would pivot
+        nrmxl, odd = _dnrm2_cols(x[l:, l, :])
+        bad |= odd | (nrmxl == 0.0)
+        xll = x[l, l, :]
+        nrmxl = np.where(xll != 0.0, np.copysign(np.abs(nrmxl), xll), nrmxl)
+        x[l:, l, :] = (1.0 / nrmxl) * x[l:, l, :]
+        x[l, l, :] = 1.0 + x[l, l, :]
+        for j in range(l + 1, p):
+            t = -_seq_colsums(x[l:, l, :] * x[l:, j, :]) / x[l, l, :]
+            x[l:, j, :] = np.where(t != 0.0, x[l:, j, :] + t * x[l:, l, :], x[l:, j, :])
+            # Scalar arithmetic, as _dqrdc2 does it: ``** 2`` is C pow() for
+            # numpy and Python floats alike, which numpy's array square is not.
+            xlj = np.abs(x[l, j, :]).tolist()
+            qj = qraux[j].tolist()
+            for c in range(m):
+                if bad[c] or qj[c] == 0.0:
+                    continue
+                tt = 1.0 - (xlj[c] / qj[c]) ** 2
+                tt = max(tt, 0.0)
+                if abs(tt) < 1e-6:
+                    qj[c] = _dnrm2(np.ascontiguousarray(x[l + 1:, j, c]))
+                else:
+                    qj[c] = qj[c] * math.sqrt(tt)
+            qraux[j] = qj
+        qraux[l] = x[l, l, :]
+        x[l, l, :] = -nrmxl
+    qty = y2.copy()
+    for j in range(p):
+        bad |= qraux[j] == 0.0
+        diag = x[j:, j, :].copy()
+        diag[0] = qraux[j]
+        t = -_seq_colsums(diag * qty[j:]) / diag[0]
+        qty[j:] = np.where(t != 0.0, qty[j:] + t * diag, qty[j:])
+    b = qty[:p].copy()
+    for j in range(p - 1, -1, -1):
+        bad |= x[j, j, :] == 0.0
+        b[j] = b[j] / x[j, j, :]
+        if j > 0:
+            t = -b[j]
+            b[:j] = np.where(t != 0.0, b[:j] + t * x[:j, j, :], b[:j])
+    return b, x, qraux, qty, bad
+
+
+def _glm_irls_columns(x3: np.ndarray, y2: np.ndarray) -> List[dict]:
+    """:func:`_glm_irls` for each class: x3 is n x p x K (designs), y2 n x K (responses)."""
+    n, p, kk = x3.shape
+    states: List[Optional[dict]] = [None] * kk
+    if n <= p or kk < 2:
+        return [_glm_irls(np.ascontiguousarray(x3[:, :, c]), np.ascontiguousarray(y2[:, c]))
+                for c in range(kk)]
+    nobs = n
+    weights = np.ones(nobs)
+    wcol = weights[:, None]
+    nonint = np.any(np.abs(wcol * y2 - np.round(wcol * y2)) > 1e-3, axis=0)
+    mustart = (wcol * y2 + 0.5) / (wcol + 1)
+    eta = r_log(mustart / (1 - mustart))
+    mu = _linkinv(eta)
+    devold = _ld_colsums(_dev_resids(y2, mu, wcol))
+    active = np.arange(kk)
+    redo: List[int] = []
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for iter_ in range(1, _MAXIT + 1):
+            if active.size == 0:
+                break
+            x_a, y_a, eta_a, mu_a = x3[:, :, active], y2[:, active], eta[:, active], mu[:, active]
+            mu_eta_val = _mu_eta(eta_a)
+            bad = ~(mu_eta_val != 0).all(axis=0)
+            variance = mu_a * (1 - mu_a)
+            z = eta_a + (y_a - mu_a) / mu_eta_val
+            w = np.sqrt((wcol * mu_eta_val ** 2) / variance)
+            b, qr, qraux, effects, bad_qr = _cdqrls_cols(x_a * w[:, None, :], z * w, _QR_TOL)
+            bad |= bad_qr | ~np.isfinite(b).all(axis=0)
+            new_eta = np.zeros((nobs, active.size))
+            for j in range(p):
+                new_eta = new_eta + b[j] * x_a[:, j, :]
+            new_mu = _linkinv(new_eta)
+            dev = _ld_colsums(_dev_resids(y_a, new_mu, wcol))
+            valid = (np.isfinite(new_mu) & (new_mu > 0) & (new_mu < 1)).all(axis=0)
+            bad |= ~np.isfinite(dev) | ~valid
+            conv = np.abs(dev - devold[active]) / (np.abs(dev) + 0.1) < _EPSILON
+            keep = []
+            for i, c in enumerate(active):
+                if bad[i]:
+                    redo.append(int(c))
+                    continue
+                if conv[i] or iter_ == _MAXIT:
+                    fit = {"coefficients": b[:, i].copy(), "rank": p, "pivot": np.arange(1, p + 1),
+                           "qr": np.asfortranarray(qr[:, :, i]), "qraux": qraux[:, i].copy(),
+                           "effects": effects[:, i].copy()}
+                    states[c] = {
+                        "weights": weights,
+                        "messages": ["non-integer #successes in a binomial glm!"] if nonint[c] else [],
+                        "eta": new_eta[:, i].copy(), "mu": new_mu[:, i].copy(), "dev": float(dev[i]),
+                        "coef": b[:, i].copy(), "fit": fit, "w": w[:, i].copy(),
+                        "good": np.ones(nobs, dtype=bool), "iter": iter_, "conv": bool(conv[i]),
+                        "boundary": False}
+                else:
+                    keep.append(i)
+            keep_idx = np.array(keep, dtype=np.int64)
+            cols = active[keep_idx]
+            eta[:, cols] = new_eta[:, keep_idx]
+            mu[:, cols] = new_mu[:, keep_idx]
+            devold[cols] = dev[keep_idx]
+            active = cols
+    done = [c for c in range(kk) if states[c] is not None]
+    if len(done) >= 2:
+        _finish_columns([states[c] for c in done], y2[:, done], wcol, r_sum(weights))
+    for c in redo:
+        states[c] = _glm_irls(np.ascontiguousarray(x3[:, :, c]), np.ascontiguousarray(y2[:, c]))
+    return states
+
+
+def _finish_columns(states: List[dict], y2: np.ndarray, wcol: np.ndarray, wsum: float) -> None:
+    """_glm_finish's residuals, null deviance and log-likelihood for several fits at once."""
+    mu = np.column_stack([st["mu"] for st in states])
+    eta = np.column_stack([st["eta"] for st in states])
+    residuals = (y2 - mu) / _mu_eta(eta)
+    wtdmu = _ld_colsums(wcol * y2) / wsum
+    nulldev = _ld_colsums(_dev_resids(y2, wtdmu, wcol))
+    with np.errstate(divide="ignore"):
+        loglik = _ld_colsums(np.where(np.round(y2) == 1, r_log(mu), r_log(1 - mu)))
+    for i, st in enumerate(states):
+        st["residuals"] = residuals[:, i].copy()
+        st["nulldev"] = float(nulldev[i])
+        st["loglik_sum"] = float(loglik[i])
+
+
+def cal_platt_columns(mat: np.ndarray, codes: np.ndarray, k: int) -> List[CalPlatt]:
+    """``cal_platt(mat[:, j], codes == j + 1)`` for each class j, the glm fits in lockstep."""
+    n = mat.shape[0]
+    xs, ys = [], []
+    for j in range(k):
+        x_arr = as_numeric_vector(mat[:, j].copy(), arg="x").ravel()
+        y_arr = check_binary_y((codes == j + 1).astype(np.int64), arg="y", require_both=True)
+        check_same_length(x_arr, y_arr, x_arg="x", y_arg="y")
+        xs.append(x_arr)
+        ys.append(y_arr)
+    targets = []
+    y2 = np.empty((n, k))
+    x3 = np.empty((n, 2, k))
+    for j in range(k):
+        n_pos = int((ys[j] == 1).sum())
+        n_neg = int((ys[j] == 0).sum())
+        target_pos = (n_pos + 1) / (n_pos + 2)
+        target_neg = 1 / (n_neg + 2)
+        targets.append((target_pos, target_neg))
+        y2[:, j] = np.where(ys[j] == 1, target_pos, target_neg)
+        x3[:, 0, j] = 1.0
+        x3[:, 1, j] = xs[j]
+    states = _glm_irls_columns(x3, y2)
+    out = []
+    for j in range(k):
+        fit = _glm_finish(np.column_stack([np.ones(n), xs[j]]), np.ascontiguousarray(y2[:, j]),
+                          states[j], ["(Intercept)", "x"], False)
+        out.append(_platt_calibrator(fit, n, *targets[j]))
+    return out

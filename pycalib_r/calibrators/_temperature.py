@@ -19,17 +19,22 @@ from .._errors import ProbcalError
 from ._base import (
     MULTICLASS,
     Calibrator,
-    binary_log_loss,
+    clip_eps,
     format_call,
     multiclass_log_loss,
     new_calibrator,
     plogis,
+    r_log,
+    r_log1p,
+    r_sum,
     rounded,
     softmax,
 )
 from ._optim import optim_brent
 
 __all__ = ["cal_temperature", "CalTemperature"]
+
+_LOSS_EPS = 1e-15  # binary_log_loss()'s default clipping
 
 # probcal's search interval for the temperature.
 _LOWER = 1e-3
@@ -210,8 +215,18 @@ def cal_temperature(logits, y) -> CalTemperature:
     y_arr = check_binary_y(y, arg="y", require_both=True)
     check_same_length(z, y_arr, x_arg="logits", y_arg="y")
 
+    # binary_log_loss(plogis(z / temperature), y_arr), with the split by
+    # label done once instead of at every one of Brent's evaluations: each
+    # term is the one logarithm its 0/1 label keeps, summed in R's order.
+    ones = np.flatnonzero(y_arr == 1)
+    zeros = np.flatnonzero(y_arr != 1)
+    z_ones, z_zeros = z[ones], z[zeros]
+    terms = np.empty(z.size)
+
     def objective(temperature: float) -> float:
-        return binary_log_loss(plogis(z / temperature), y_arr)
+        terms[ones] = r_log(clip_eps(plogis(z_ones / temperature), _LOSS_EPS))
+        terms[zeros] = r_log1p(-clip_eps(plogis(z_zeros / temperature), _LOSS_EPS))
+        return -r_sum(terms)
 
     temperature, value, convergence = _fit_temperature(objective)
     return new_calibrator(
