@@ -90,6 +90,8 @@ _BATCH_ELEMENTS = 1 << 22
 _SCAN_MAX = 1 << 17
 # Blocks handled at once by the long single-vector sum (at most 2^18 padded points).
 _GROUP = 256
+# Keys sorted per call by the interruptible sort (4 MB, a few ms each).
+_SORT_BLOCK = 1 << 19
 # Largest candidate set enumerated explicitly by the exact median selection.
 _ENUM_CAP = 1 << 21
 _SAMPLE = 1 << 17
@@ -152,7 +154,25 @@ def _scan_inclusive(rs: np.ndarray, x: np.ndarray, h: float) -> np.ndarray:
     return x
 
 
-def stable_argsort(x):
+def _sort_distinct(key: np.ndarray) -> None:
+    """In place ``key.sort()`` for distinct integers, in steps that Ctrl-C can stop between.
+
+    Blocks of ``_SORT_BLOCK`` are sorted one call each, then one stable sort
+    (numpy's timsort, which merges the sorted runs it finds) joins them in
+    O(n log(n / _SORT_BLOCK)); about as fast as one sort, and no single call
+    runs long (the join takes about 20 ms per million keys). Distinct keys
+    have one sorted order, so the result is the plain sort's.
+    """
+    n = key.size
+    if n <= 2 * _SORT_BLOCK:
+        key.sort()
+        return
+    for s in range(0, n, _SORT_BLOCK):
+        key[s:s + _SORT_BLOCK].sort()
+    key.sort(kind="stable")
+
+
+def stable_argsort(x, payload=None):
     """``np.argsort(x, kind="stable")`` and the sorted values, for finite doubles.
 
     The order is by (value, index) exactly as the stable argsort's, found
@@ -161,10 +181,16 @@ def stable_argsort(x):
     resulting integers are sorted as plain values (numpy's vectorised sort).
     Values that agree in those high bits but differ below them are then put
     in order by a stable sort of just those few runs.
+
+    With ``payload`` (doubles of the same length), ``payload[order]`` is
+    returned third, gathered together with the values (one pass of random
+    reads instead of two).
     """
     x = np.asarray(x, dtype=np.float64).ravel()
     n = x.size
     if n < 2:
+        if payload is not None:
+            return np.arange(n), x + 0.0, np.asarray(payload, dtype=np.float64).ravel()[:n].copy()
         return np.arange(n), x + 0.0
     shift = np.uint64(max(1, (n - 1).bit_length()))
     if np.signbit(x).any():
@@ -176,10 +202,19 @@ def stable_argsort(x):
         key = x.view(np.uint64) >> shift  # nonnegative doubles order as their bits
     key <<= shift
     key |= np.arange(n, dtype=np.uint64)
-    key.sort()
+    _sort_distinct(key)
     order = (key & np.uint64((1 << int(shift)) - 1)).view(np.int64)
     key >>= shift
-    xs = x[order]
+    if payload is not None:
+        both = np.empty((n, 2))
+        both[:, 0] = x
+        both[:, 1] = np.asarray(payload, dtype=np.float64).ravel()
+        both = np.take(both, order, axis=0)
+        xs = both[:, 0].copy()
+        ps = both[:, 1].copy()
+        del both
+    else:
+        xs = x[order]
     # Within a run of equal high bits the index order is right unless the
     # values descend somewhere; only such runs are re-sorted (ties never are).
     bad = np.flatnonzero((key[1:] == key[:-1]) & (xs[1:] < xs[:-1]))
@@ -193,6 +228,10 @@ def stable_argsort(x):
         fixed = sub[np.lexsort((sub, xs[members], run_of))]
         order[members] = fixed
         xs[members] = x[fixed]
+        if payload is not None:
+            ps[members] = np.asarray(payload, dtype=np.float64).ravel()[fixed]
+    if payload is not None:
+        return order, xs, ps
     return order, xs
 
 
@@ -225,8 +264,7 @@ class ScalarKernel:
         a = np.asarray(a, dtype=np.float64)
         self._r_given = r
         self._a_given = a
-        self.order, self.r = stable_argsort(r)
-        self.a = a[self.order]
+        self.order, self.r, self.a = stable_argsort(r, payload=a)
         self.h = float(h)
         self.n = r.size
         self._blocks = None
@@ -336,6 +374,12 @@ class ScalarKernel:
         """(start, end) of the blocks of the sorted points, or None if they would be too small."""
         rs, h, n = self.r, self.h, self.n
         limit = max(1, n // _MIN_MEAN_BLOCK)
+        # Usually every block is a full _BLOCK: check that at once, with the
+        # same comparisons as the loop below (rs[e - 1] <= rs[s] + _SPAN * h).
+        grid = np.arange(0, n, _BLOCK)
+        ends = np.minimum(grid + _BLOCK, n)
+        if grid.size <= limit + 1 and bool(np.all(rs[ends - 1] <= rs[grid] + _SPAN * h)):
+            return list(zip(grid.tolist(), ends.tolist()))
         starts = []
         s = 0
         while s < n:
