@@ -593,6 +593,7 @@ def _kernel_tile(pa, pb, ua, ub, h: float) -> np.ndarray:
     tmp = np.empty((strip, b))
     near = np.empty((strip, b), dtype=bool)
     redo = []
+    pending = 0
     for r0 in range(0, a, strip):
         r1 = min(r0 + strip, a)
         o = out[r0:r1]
@@ -604,16 +605,20 @@ def _kernel_tile(pa, pb, ua, ub, h: float) -> np.ndarray:
             flat = np.flatnonzero(m)
             o.reshape(-1)[flat] = 0.0  # replaced below; keeps sqrt off negatives
             redo.append(flat + r0 * b)
+            pending += flat.size
         np.sqrt(o, out=o)
         o /= -h  # -(d / h): negation is exact, as R's -distance / bandwidth
         np.exp(o, out=o)
         np.matmul(ua[r0:r1], ubt, out=t)
         o *= t
-    if redo:
-        flat = np.concatenate(redo)
-        rows, cols = np.divmod(flat, b)
-        d = np.sqrt(_exact_sq_dist(pa[rows], pb[cols]))
-        flat_out[flat] = np.exp(-d / h) * np.einsum("ik,ik->i", ua[rows], ub[cols])
+        if pending >= _STRIP_ELEMENTS or (redo and r1 == a):
+            # In batches: few calls when close pairs are rare, bounded
+            # gathers when they are common.
+            flat = np.concatenate(redo)
+            rows, cols = np.divmod(flat, b)
+            d = np.sqrt(_exact_sq_dist(pa[rows], pb[cols]))
+            flat_out[flat] = np.exp(-d / h) * np.einsum("ik,ik->i", ua[rows], ub[cols])
+            redo, pending = [], 0
     return out
 
 
