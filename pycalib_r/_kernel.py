@@ -336,13 +336,18 @@ class ScalarKernel:
         for g0 in range(0, starts.size, _GROUP):
             st, en = starts[g0:g0 + _GROUP], ends[g0:g0 + _GROUP]
             width = int((en - st).max())
-            idx = st[:, None] + np.arange(width)[None, :]
-            valid = idx < en[:, None]
-            # Padding repeats the block's last point with weight 0, so every
-            # exponent stays within the block's span.
-            idx = np.minimum(idx, (en - 1)[:, None])
-            ri = rs[idx]
-            ai = np.where(valid, a[idx], 0.0)
+            if int((en - st).min()) == width:
+                # Equal blocks tile a contiguous range: views, no gather.
+                ri = rs[st[0]:en[-1]].reshape(-1, width)
+                ai = a[st[0]:en[-1]].reshape(-1, width)
+            else:
+                idx = st[:, None] + np.arange(width)[None, :]
+                valid = idx < en[:, None]
+                # Padding repeats the block's last point with weight 0, so every
+                # exponent stays within the block's span.
+                idx = np.minimum(idx, (en - 1)[:, None])
+                ri = rs[idx]
+                ai = np.where(valid, a[idx], 0.0)
             r0 = ri[:, :1]
             c = 0.5 * (r0 + rs[en - 1][:, None])
             cum = np.cumsum(ai * np.exp((ri - c) / h), axis=1)
