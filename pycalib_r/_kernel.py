@@ -183,8 +183,9 @@ def stable_argsort(x, payload=None):
     in order by a stable sort of just those few runs.
 
     With ``payload`` (doubles of the same length), ``payload[order]`` is
-    returned third, gathered together with the values (one pass of random
-    reads instead of two).
+    returned third (the re-sorted runs fixed in both). Besides the three
+    results, only the n sort keys exist at a time: the order is taken from
+    them in place.
     """
     x = np.asarray(x, dtype=np.float64).ravel()
     n = x.size
@@ -203,24 +204,32 @@ def stable_argsort(x, payload=None):
     key <<= shift
     key |= np.arange(n, dtype=np.uint64)
     _sort_distinct(key)
-    order = (key & np.uint64((1 << int(shift)) - 1)).view(np.int64)
-    key >>= shift
-    if payload is not None:
-        both = np.empty((n, 2))
-        both[:, 0] = x
-        both[:, 1] = np.asarray(payload, dtype=np.float64).ravel()
-        both = np.take(both, order, axis=0)
-        xs = both[:, 0].copy()
-        ps = both[:, 1].copy()
-        del both
-    else:
-        xs = x[order]
-    # Within a run of equal high bits the index order is right unless the
-    # values descend somewhere; only such runs are re-sorted (ties never are).
-    bad = np.flatnonzero((key[1:] == key[:-1]) & (xs[1:] < xs[:-1]))
+    key &= np.uint64((1 << int(shift)) - 1)
+    order = key.view(np.int64)  # the index bits, in place
+    del key
+    pay = None if payload is None else np.asarray(payload, dtype=np.float64).ravel()
+    xs = x[order]
+    ps = None if pay is None else pay[order]
+    # The high bits ascend, so the values descend only inside a run of equal
+    # high bits, where the index order is right unless they do; only such
+    # runs are re-sorted (ties never are).
+    bad = np.flatnonzero(xs[1:] < xs[:-1])
     if bad.size:
-        lo = np.unique(np.searchsorted(key, key[bad], side="left"))
-        hi = np.searchsorted(key, key[lo], side="right")
+        if np.signbit(xs[0]):
+            bits = xs.view(np.uint64)
+            high = np.where(np.signbit(xs), ~bits, bits | np.uint64(1 << 63)) >> shift
+            lo = np.unique(np.searchsorted(high, high[bad], side="left"))
+            hi = np.searchsorted(high, high[lo], side="right")
+            del high
+        else:
+            # Nonnegative: a run holds the doubles whose bits lie in
+            # [hb << shift, (hb + 1) << shift); xs is sorted across runs, so
+            # bisecting on the run's end values finds its bounds (no n-long
+            # array of high bits).
+            hb = np.unique(xs[bad].view(np.uint64) >> shift)
+            lo = np.searchsorted(xs, (hb << shift).view(np.float64), side="left")
+            hi = np.searchsorted(xs, (((hb + np.uint64(1)) << shift) - np.uint64(1)).view(np.float64),
+                                 side="right")
         widths = hi - lo
         members = np.repeat(lo - np.cumsum(widths) + widths, widths) + np.arange(int(widths.sum()))
         run_of = np.repeat(np.arange(lo.size), widths)
@@ -228,8 +237,8 @@ def stable_argsort(x, payload=None):
         fixed = sub[np.lexsort((sub, xs[members], run_of))]
         order[members] = fixed
         xs[members] = x[fixed]
-        if payload is not None:
-            ps[members] = np.asarray(payload, dtype=np.float64).ravel()[fixed]
+        if ps is not None:
+            ps[members] = pay[fixed]
     if payload is not None:
         return order, xs, ps
     return order, xs
