@@ -24,9 +24,10 @@ recurrence is evaluated here without a Python loop per element:
   back to the doubling scan over the replicate matrix.
 
 The canonical form is O(n^2) and is computed in square tiles, so at most a
-bounded block of the n x n matrix exists at a time; distances are taken from
-coordinate differences, never from |a|^2 + |b|^2 - 2ab, which loses the
-precision of close rows.
+bounded block of the n x n matrix exists at a time. Its squared distances
+come from one matrix product (|a|^2 + |b|^2 - 2ab); that identity loses the
+precision of close rows, so wherever the cancellation exceeds ``_CLOSE`` the
+pair is recomputed from coordinate differences.
 """
 
 from __future__ import annotations
@@ -92,6 +93,8 @@ _BATCH_ELEMENTS = 1 << 22
 _SCAN_MAX = 1 << 17
 # Blocks handled at once by the long single-vector sum (at most 2^18 padded points).
 _GROUP = 256
+# Keys sorted (or gathered) per call by the interruptible sort (4 MB, a few ms each).
+_SORT_BLOCK = 1 << 19
 # Largest candidate set enumerated explicitly by the exact median selection.
 _ENUM_CAP = 1 << 21
 _SAMPLE = 1 << 17
@@ -120,7 +123,38 @@ def _scan_inclusive(rs: np.ndarray, x: np.ndarray, h: float) -> np.ndarray:
     return x
 
 
-def stable_argsort(x):
+def _sort_distinct(key: np.ndarray) -> None:
+    """In place ``key.sort()`` for distinct integers, in steps that Ctrl-C can stop between.
+
+    Blocks of ``_SORT_BLOCK`` are sorted one call each, then neighbouring
+    sorted runs are merged pairwise, level by level, by numpy's stable sort
+    (timsort, which finds the two runs and merges them in linear time). The
+    total work is that of one sort, and no call takes longer than one merge
+    of two runs (about 50 ms for 10^7 keys). Distinct keys have one sorted
+    order, so the result is the plain sort's.
+    """
+    n = key.size
+    if n <= 2 * _SORT_BLOCK:
+        key.sort()
+        return
+    for s in range(0, n, _SORT_BLOCK):
+        key[s:s + _SORT_BLOCK].sort()
+    width = _SORT_BLOCK
+    while width < n:
+        for s in range(0, n - width, 2 * width):
+            key[s:s + 2 * width].sort(kind="stable")
+        width *= 2
+
+
+def _take(x: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """``x[order]`` in chunks (each call short, so Ctrl-C is seen promptly)."""
+    out = np.empty(order.size, dtype=x.dtype)
+    for s in range(0, order.size, _SORT_BLOCK):
+        np.take(x, order[s:s + _SORT_BLOCK], out=out[s:s + _SORT_BLOCK])
+    return out
+
+
+def stable_argsort(x, payload=None):
     """``np.argsort(x, kind="stable")`` and the sorted values, for finite doubles.
 
     The order is by (value, index) exactly as the stable argsort's, found
@@ -129,10 +163,17 @@ def stable_argsort(x):
     resulting integers are sorted as plain values (numpy's vectorised sort).
     Values that agree in those high bits but differ below them are then put
     in order by a stable sort of just those few runs.
+
+    With ``payload`` (doubles of the same length), ``payload[order]`` is
+    returned third (the re-sorted runs fixed in both). Besides the three
+    results, only the n sort keys exist at a time: the order is taken from
+    them in place.
     """
     x = np.asarray(x, dtype=np.float64).ravel()
     n = x.size
     if n < 2:
+        if payload is not None:
+            return np.arange(n), x + 0.0, np.asarray(payload, dtype=np.float64).ravel()[:n].copy()
         return np.arange(n), x + 0.0
     shift = np.uint64(max(1, (n - 1).bit_length()))
     if np.signbit(x).any():
@@ -144,16 +185,33 @@ def stable_argsort(x):
         key = x.view(np.uint64) >> shift  # nonnegative doubles order as their bits
     key <<= shift
     key |= np.arange(n, dtype=np.uint64)
-    key.sort()
-    order = (key & np.uint64((1 << int(shift)) - 1)).view(np.int64)
-    key >>= shift
-    xs = x[order]
-    # Within a run of equal high bits the index order is right unless the
-    # values descend somewhere; only such runs are re-sorted (ties never are).
-    bad = np.flatnonzero((key[1:] == key[:-1]) & (xs[1:] < xs[:-1]))
+    _sort_distinct(key)
+    key &= np.uint64((1 << int(shift)) - 1)
+    order = key.view(np.int64)  # the index bits, in place
+    del key
+    pay = None if payload is None else np.asarray(payload, dtype=np.float64).ravel()
+    xs = _take(x, order)
+    ps = None if pay is None else _take(pay, order)
+    # The high bits ascend, so the values descend only inside a run of equal
+    # high bits, where the index order is right unless they do; only such
+    # runs are re-sorted (ties never are).
+    bad = np.flatnonzero(xs[1:] < xs[:-1])
     if bad.size:
-        lo = np.unique(np.searchsorted(key, key[bad], side="left"))
-        hi = np.searchsorted(key, key[lo], side="right")
+        if np.signbit(xs[0]):
+            bits = xs.view(np.uint64)
+            high = np.where(np.signbit(xs), ~bits, bits | np.uint64(1 << 63)) >> shift
+            lo = np.unique(np.searchsorted(high, high[bad], side="left"))
+            hi = np.searchsorted(high, high[lo], side="right")
+            del high
+        else:
+            # Nonnegative: a run holds the doubles whose bits lie in
+            # [hb << shift, (hb + 1) << shift); xs is sorted across runs, so
+            # bisecting on the run's end values finds its bounds (no n-long
+            # array of high bits).
+            hb = np.unique(xs[bad].view(np.uint64) >> shift)
+            lo = np.searchsorted(xs, (hb << shift).view(np.float64), side="left")
+            hi = np.searchsorted(xs, (((hb + np.uint64(1)) << shift) - np.uint64(1)).view(np.float64),
+                                 side="right")
         widths = hi - lo
         members = np.repeat(lo - np.cumsum(widths) + widths, widths) + np.arange(int(widths.sum()))
         run_of = np.repeat(np.arange(lo.size), widths)
@@ -161,6 +219,10 @@ def stable_argsort(x):
         fixed = sub[np.lexsort((sub, xs[members], run_of))]
         order[members] = fixed
         xs[members] = x[fixed]
+        if ps is not None:
+            ps[members] = pay[fixed]
+    if payload is not None:
+        return order, xs, ps
     return order, xs
 
 
@@ -193,8 +255,7 @@ class ScalarKernel:
         a = np.asarray(a, dtype=np.float64)
         self._r_given = r
         self._a_given = a
-        self.order, self.r = stable_argsort(r)
-        self.a = a[self.order]
+        self.order, self.r, self.a = stable_argsort(r, payload=a)
         self.h = float(h)
         self.n = r.size
         self._blocks = None
@@ -266,13 +327,18 @@ class ScalarKernel:
         for g0 in range(0, starts.size, _GROUP):
             st, en = starts[g0:g0 + _GROUP], ends[g0:g0 + _GROUP]
             width = int((en - st).max())
-            idx = st[:, None] + np.arange(width)[None, :]
-            valid = idx < en[:, None]
-            # Padding repeats the block's last point with weight 0, so every
-            # exponent stays within the block's span.
-            idx = np.minimum(idx, (en - 1)[:, None])
-            ri = rs[idx]
-            ai = np.where(valid, a[idx], 0.0)
+            if int((en - st).min()) == width:
+                # Equal blocks tile a contiguous range: views, no gather.
+                ri = rs[st[0]:en[-1]].reshape(-1, width)
+                ai = a[st[0]:en[-1]].reshape(-1, width)
+            else:
+                idx = st[:, None] + np.arange(width)[None, :]
+                valid = idx < en[:, None]
+                # Padding repeats the block's last point with weight 0, so every
+                # exponent stays within the block's span.
+                idx = np.minimum(idx, (en - 1)[:, None])
+                ri = rs[idx]
+                ai = np.where(valid, a[idx], 0.0)
             r0 = ri[:, :1]
             c = 0.5 * (r0 + rs[en - 1][:, None])
             cum = np.cumsum(ai * np.exp((ri - c) / h), axis=1)
@@ -304,6 +370,12 @@ class ScalarKernel:
         """(start, end) of the blocks of the sorted points, or None if they would be too small."""
         rs, h, n = self.r, self.h, self.n
         limit = max(1, n // _MIN_MEAN_BLOCK)
+        # Usually every block is a full _BLOCK: check that at once, with the
+        # same comparisons as the loop below (rs[e - 1] <= rs[s] + _SPAN * h).
+        grid = np.arange(0, n, _BLOCK)
+        ends = np.minimum(grid + _BLOCK, n)
+        if grid.size <= limit + 1 and bool(np.all(rs[ends - 1] <= rs[grid] + _SPAN * h)):
+            return list(zip(grid.tolist(), ends.tolist()))
         starts = []
         s = 0
         while s < n:
@@ -469,6 +541,83 @@ def _sq_dist_tile(pi: np.ndarray, pj: np.ndarray, h: Optional[float] = None) -> 
     return out
 
 
+# A pair's squared distance from the Gram identity |a|^2 + |b|^2 - 2 a.b
+# carries an absolute error of a few eps * (|a|^2 + |b|^2); below this share
+# of |a|^2 + max |b|^2 (cancellation beyond 2^5) it is taken from the
+# coordinate differences instead, so the relative error of every squared
+# distance used stays under about 2^5 * 12 eps, and a kernel term's error
+# (<= max_x x e^-x times that, for any bandwidth) is far below R's tolerance.
+_CLOSE = 2.0 ** -5
+
+
+def _exact_sq_dist(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+    """sum_k (pa_k - pb_k)^2 row by row, added in column order (as ``_sq_dist_tile``)."""
+    t = pa - pb
+    t *= t
+    acc = t[:, 0].copy()
+    for k in range(1, t.shape[1]):
+        acc += t[:, k]
+    return acc
+
+
+def _kernel_tile(pa, pb, ua, ub, h: float) -> np.ndarray:
+    """exp(-||pa_i - pb_j|| / h) <ua_i, ub_j> for the rows of two blocks.
+
+    The squared distances come from one matrix product of the rows extended
+    by their squared norms, [-2 pa, |pa|^2, 1] [pb, 1, |pb|^2]^T, except for
+    the close pairs (see ``_CLOSE``), whose terms are recomputed from the
+    coordinate differences at the end. Everything else runs in strips of
+    rows that stay in cache; an entry's arithmetic depends only on its two
+    rows and on the block it belongs to, never on timing.
+    """
+    a, b = pa.shape[0], pb.shape[0]
+    na = np.einsum("ik,ik->i", pa, pa)
+    nb = np.einsum("ik,ik->i", pb, pb)
+    ext_a = np.empty((a, pa.shape[1] + 2))
+    np.multiply(pa, -2.0, out=ext_a[:, :-2])  # exact: a power of two
+    ext_a[:, -2] = na
+    ext_a[:, -1] = 1.0
+    ext_b = np.empty((pb.shape[1] + 2, b))
+    ext_b[:-2] = pb.T
+    ext_b[-2] = 1.0
+    ext_b[-1] = nb
+    close = _CLOSE * (na + nb.max())
+    ubt = np.ascontiguousarray(ub.T)
+    out = np.empty((a, b))
+    flat_out = out.reshape(-1)
+    strip = max(1, min(a, _STRIP_ELEMENTS // max(b, 1)))
+    tmp = np.empty((strip, b))
+    near = np.empty((strip, b), dtype=bool)
+    redo = []
+    pending = 0
+    for r0 in range(0, a, strip):
+        r1 = min(r0 + strip, a)
+        o = out[r0:r1]
+        t = tmp[:r1 - r0]
+        m = near[:r1 - r0]
+        np.matmul(ext_a[r0:r1], ext_b, out=o)
+        np.less(o, close[r0:r1, None], out=m)
+        if m.any():
+            flat = np.flatnonzero(m)
+            o.reshape(-1)[flat] = 0.0  # replaced below; keeps sqrt off negatives
+            redo.append(flat + r0 * b)
+            pending += flat.size
+        np.sqrt(o, out=o)
+        o /= -h  # -(d / h): negation is exact, as R's -distance / bandwidth
+        np.exp(o, out=o)
+        np.matmul(ua[r0:r1], ubt, out=t)
+        o *= t
+        if pending >= _STRIP_ELEMENTS or (redo and r1 == a):
+            # In batches: few calls when close pairs are rare, bounded
+            # gathers when they are common.
+            flat = np.concatenate(redo)
+            rows, cols = np.divmod(flat, b)
+            d = np.sqrt(_exact_sq_dist(pa[rows], pb[cols]))
+            flat_out[flat] = np.exp(-d / h) * np.einsum("ik,ik->i", ua[rows], ub[cols])
+            redo, pending = [], 0
+    return out
+
+
 def canonical_residuals(p_mat: np.ndarray, codes: np.ndarray) -> np.ndarray:
     """u = onehot(y) - p (codes are 1-based)."""
     u = -p_mat
@@ -572,8 +721,7 @@ class CanonicalKernel:
         return self._full
 
     def _tile(self, sa: slice, sb: slice) -> np.ndarray:
-        d = _sq_dist_tile(self.p[sa], self.p[sb], self.h)
-        d *= self.u[sa] @ self.u[sb].T
+        d = _kernel_tile(self.p[sa], self.p[sb], self.u[sa], self.u[sb], self.h)
         if sa.start == sb.start:
             np.fill_diagonal(d, 0.0)
         return d

@@ -143,6 +143,50 @@ def test_canonical_tiles_equal_direct():
         assert np.allclose(kern.weighted_offdiag(w), np.einsum("bi,ij,bj->b", w, Hz, w), rtol=1e-12, atol=0)
 
 
+def _tile_from_differences(p, codes, h):
+    d = np.sqrt(((p[:, None, :] - p[None, :, :]) ** 2).sum(-1))
+    u = canonical_residuals(p, codes)
+    return np.exp(-d / h) * (u @ u.T)
+
+
+@pytest.mark.parametrize("kind", ["flat", "peaked", "near_duplicates", "rounded"])
+def test_canonical_gram_tile_equals_differences_entrywise(kind):
+    # The Gram-identity distances are recomputed from differences wherever
+    # they cancel: every entry, close pairs included, stays within a few
+    # ulps of the direct formula, for small and large bandwidths.
+    g = np.random.default_rng(81)
+    n, k = 400, 6
+    p = g.dirichlet(np.full(k, 0.05 if kind == "peaked" else 1.0), size=n)
+    if kind == "near_duplicates":
+        p = np.abs(p[g.integers(0, 40, size=n)] + g.normal(0, 1e-10, (n, k)))
+        p /= p.sum(1, keepdims=True)
+    if kind == "rounded":
+        p = np.round(p, 1)
+        p /= p.sum(1, keepdims=True)
+    codes = g.integers(1, k + 1, size=n)
+    u = canonical_residuals(p, codes)
+    for h in (0.003, 0.2, 5.0):
+        want = _tile_from_differences(p, codes, h)
+        got = K._kernel_tile(p, p, u, u, h)
+        assert np.all(np.abs(got - want) <= 1e-15 + 1e-13 * np.abs(want))
+        same = np.all(p[:, None, :] == p[None, :, :], axis=-1)
+        # Identical rows: exactly exp(0) <u_i, u_j>, as from the differences.
+        assert np.array_equal(got[same], np.einsum("ik,jk->ij", u, u)[same])
+
+
+def test_canonical_offdiag_does_not_depend_on_threads(monkeypatch):
+    g = np.random.default_rng(82)
+    p = g.dirichlet(np.ones(5), size=700)
+    codes = g.integers(1, 6, size=700)
+    u = canonical_residuals(p, codes)
+    monkeypatch.setattr(K, "_FULL_BYTES", 0)
+    values = set()
+    for workers in (1, 2, 4):
+        monkeypatch.setattr(K, "_WORKERS", workers)
+        values.add(CanonicalKernel(p, u, 0.2, tile=96).offdiag())
+    assert len(values) == 1
+
+
 # ---------------------------------------------------------------------------
 # skce()
 # ---------------------------------------------------------------------------
@@ -384,6 +428,25 @@ def test_stable_argsort_is_the_stable_order():
         want = np.argsort(x, kind="stable")
         assert np.array_equal(order, want)
         assert np.array_equal(xs, x[want])
+
+
+def test_stable_argsort_by_blocks_with_payload(monkeypatch):
+    # The interruptible path (blocks sorted separately, then merged) gives the
+    # stable order exactly; the payload is gathered in that order.
+    monkeypatch.setattr(K, "_SORT_BLOCK", 1000)
+    g = np.random.default_rng(26)
+    for x in (g.random(25_000), np.round(g.random(25_000), 2), np.repeat(g.standard_normal(50), 401),
+              0.5 + g.integers(-3, 3, 9_001) * 1e-16):
+        a = g.standard_normal(x.size)
+        order, xs, ps = K.stable_argsort(x, payload=a)
+        want = np.argsort(x, kind="stable")
+        assert np.array_equal(order, want)
+        assert np.array_equal(xs, x[want])
+        assert np.array_equal(ps, a[want])
+    key = g.permutation(np.arange(30_000, dtype=np.uint64) * np.uint64(7919))
+    blocked = key.copy()
+    K._sort_distinct(blocked)
+    assert np.array_equal(blocked, np.sort(key))
 
 
 def _protocol_kernels(n=120, k=4, seed=22):
