@@ -350,7 +350,11 @@ def _run_demo(_args) -> int:
          pc.cal_ci(p, y, metric="ece", bins=10, n_boot=199))
     show("cal_ci(p, y, metric=\"skce\", n_boot=199)", pc.cal_ci(p, y, metric="skce", n_boot=199))
     print()
-    print(f"> ece(p, y) = {pc.ece(p, y)!r}; mmce(p, y) = {pc.mmce(p, y)!r}")
+    from ._format import format_r
+
+    # As R prints a number: 7 significant digits.
+    print(f"> ece(p, y)\n[1] {format_r(pc.ece(p, y))}")
+    print(f"> mmce(p, y)\n[1] {format_r(pc.mmce(p, y))}")
     return 0
 
 

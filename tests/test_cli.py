@@ -440,3 +440,13 @@ def test_cli_top_level_help_lists_an_example_per_command():
     out = _ok(_run("--help"))
     for command in ["demo", "metrics", "test", "ci", "calibrate", "diagram"]:
         assert f"\n  pycalib-r {command}" in out.stdout
+
+
+@pytest.mark.r_parity
+def test_demo_prints_the_metrics_as_r_does(probcal_r):
+    probcal_r.r("set.seed(42); p <- runif(300); y <- rbinom(300, 1, p)")
+    want = [f"> {call}\n" + "\n".join(probcal_r.r(f"capture.output(print({call}))"))
+            for call in ("ece(p, y)", "mmce(p, y)")]
+    out = _ok(_run("demo"))
+    for text in want:
+        assert text in out.stdout
