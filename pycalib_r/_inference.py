@@ -496,6 +496,13 @@ class _BinnedEngine:
             if metric.strategy == "equal_width":
                 ids, n_ids = metric.groups(r)
                 item = {"ids": ids, "n_ids": n_ids, "r": r, "c": c}
+                if np.all((c == 0) | (c == 1)):
+                    # Outcomes are 0/1, so a bin's count and outcome sum are
+                    # integers, exact in any order: one weighted bincount over
+                    # (bin, outcome) pairs gives both, bit for bit. The pairs
+                    # take the outcomes' place, so memory stays as it was.
+                    item["pair"] = ids.astype(np.intp) * 2 + c.astype(np.intp, copy=False)
+                    del item["c"]
             else:
                 order = np.argsort(r, kind="stable")
                 item = {"order": order, "rs": r[order], "cs": c[order].astype(np.float64),
@@ -520,13 +527,18 @@ class _BinnedEngine:
         # Per resample: count-weighted bin sums, one sequential pass per sum
         # over the observations (bins ids are the data's, fixed), so a
         # replicate does not depend on the block it is computed in.
-        n_ids, ids = item["n_ids"], item["ids"]
+        n_ids, ids, pair = item["n_ids"], item["ids"], item.get("pair")
         out = np.empty((3, counts.shape[0], n_ids))
         for b in range(counts.shape[0]):
             w = counts[b]
-            out[0, b] = np.bincount(ids, weights=w, minlength=n_ids)
             out[1, b] = np.bincount(ids, weights=w * item["r"], minlength=n_ids)
-            out[2, b] = np.bincount(ids, weights=w * item["c"], minlength=n_ids)
+            if pair is None:
+                out[0, b] = np.bincount(ids, weights=w, minlength=n_ids)
+                out[2, b] = np.bincount(ids, weights=w * item["c"], minlength=n_ids)
+                continue
+            both = np.bincount(pair, weights=w, minlength=2 * n_ids).reshape(n_ids, 2)
+            np.add(both[:, 0], both[:, 1], out=out[0, b])
+            out[2, b] = both[:, 1]
         return binned_error(out[0], out[1], out[2], self.metric.kind, self.metric.debiased)
 
     def _equal_freq(self, item, counts):
