@@ -478,6 +478,20 @@ def _int_counts(idx: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
+def _weighted_bin_sums(item, w, out) -> None:
+    """One resample's bin counts, prediction sums and outcome sums into ``out``
+    (3 x bins), each a sequential pass over the observations in their order."""
+    n_ids, ids, pair = item["n_ids"], item["ids"], item.get("pair")
+    out[1] = np.bincount(ids, weights=w * item["r"], minlength=n_ids)
+    if pair is None:
+        out[0] = np.bincount(ids, weights=w, minlength=n_ids)
+        out[2] = np.bincount(ids, weights=w * item["c"], minlength=n_ids)
+        return
+    both = np.bincount(pair, weights=w, minlength=2 * n_ids).reshape(n_ids, 2)
+    np.add(both[:, 0], both[:, 1], out=out[0])
+    out[2] = both[:, 1]
+
+
 class _BinnedEngine:
     """A bound binned metric over resamples given as rows of 1-based indices.
 
@@ -496,6 +510,13 @@ class _BinnedEngine:
             if metric.strategy == "equal_width":
                 ids, n_ids = metric.groups(r)
                 item = {"ids": ids, "n_ids": n_ids, "r": r, "c": c}
+                if np.all((c == 0) | (c == 1)):
+                    # Outcomes are 0/1, so a bin's count and outcome sum are
+                    # integers, exact in any order: one weighted bincount over
+                    # (bin, outcome) pairs gives both, bit for bit. The pairs
+                    # take the outcomes' place, so memory stays as it was.
+                    item["pair"] = ids.astype(np.intp) * 2 + c.astype(np.intp, copy=False)
+                    del item["c"]
             else:
                 order = np.argsort(r, kind="stable")
                 item = {"order": order, "rs": r[order], "cs": c[order].astype(np.float64),
@@ -511,23 +532,38 @@ class _BinnedEngine:
         return max(1, min(n_boot, rows))
 
     def values(self, idx: np.ndarray) -> np.ndarray:
-        counts = _int_counts(idx, self.n)
-        one = self._counted if self.metric.strategy == "equal_width" else self._equal_freq
-        per = [one(item, counts) for item in self.problems]
+        if self.metric.strategy == "equal_width":
+            per = self._counted(idx)
+        else:
+            counts = _int_counts(idx, self.n)
+            per = [self._equal_freq(item, counts) for item in self.problems]
         return self.metric.combine(np.column_stack(per))
 
-    def _counted(self, item, counts):
+    def _counted(self, idx):
         # Per resample: count-weighted bin sums, one sequential pass per sum
         # over the observations (bins ids are the data's, fixed), so a
         # replicate does not depend on the block it is computed in.
-        n_ids, ids = item["n_ids"], item["ids"]
-        out = np.empty((3, counts.shape[0], n_ids))
-        for b in range(counts.shape[0]):
-            w = counts[b]
-            out[0, b] = np.bincount(ids, weights=w, minlength=n_ids)
-            out[1, b] = np.bincount(ids, weights=w * item["r"], minlength=n_ids)
-            out[2, b] = np.bincount(ids, weights=w * item["c"], minlength=n_ids)
-        return binned_error(out[0], out[1], out[2], self.metric.kind, self.metric.debiased)
+        rows = idx.shape[0]
+        kind, debiased = self.metric.kind, self.metric.debiased
+        if 6 * sum(item["n_ids"] for item in self.problems) > self.n:
+            # Bins rival the rows: every problem's bin sums at once would
+            # outweigh a block of counts, so the problems take turns.
+            counts = _int_counts(idx, self.n)
+            per = []
+            for item in self.problems:
+                out = np.empty((3, rows, item["n_ids"]))
+                for b in range(rows):
+                    _weighted_bin_sums(item, counts[b], out[:, b])
+                per.append(binned_error(out[0], out[1], out[2], kind, debiased))
+            return per
+        # One resample's counts at a time, shared by the problems (no block
+        # of counts, no copy of bincount's answer).
+        sums = [np.empty((3, rows, item["n_ids"])) for item in self.problems]
+        for b in range(rows):
+            w = np.bincount(idx[b], minlength=self.n + 1)[1:]
+            for item, out in zip(self.problems, sums):
+                _weighted_bin_sums(item, w, out[:, b])
+        return [binned_error(out[0], out[1], out[2], kind, debiased) for out in sums]
 
     def _equal_freq(self, item, counts):
         # Equal-frequency edges depend on the resample: its type-8 quantiles
