@@ -30,6 +30,7 @@ from ._checks import check_bandwidth, check_conf_level, check_count, integer_ran
 from ._errors import ProbcalError
 from ._format import cli_h1, format_pval, format_r, sprintf_pct1
 from ._kernel import (
+    batch_rows,
     SKCE_TYPES,
     KernelData,
     bind_skce,
@@ -58,9 +59,6 @@ CI_METRICS = ("ece", "skce", "mmce", "mce", "ace")
 _TEST_N_BOOT_NA = "argument must be coercible to non-negative integer"
 _CI_N_BOOT_NA = "vector size cannot be NA"
 
-# Elements of a (replicates x n) float block handled at once: 32 MB for the
-# wild bootstrap's weights.
-_BATCH_ELEMENTS = 1 << 22
 # Resample counts per block of a binned metric: this many, or 4 rows, but
 # never more than _BINNED_BLOCK_MAX (except one row).
 _BINNED_BLOCK_ELEMENTS = 1 << 16
@@ -264,10 +262,6 @@ def _refuses_classwise(type) -> bool:
         return type == "classwise"
     hits = [c for c in choices if c.startswith(type)]
     return hits == ["classwise"]
-
-
-def _batch_rows(n: int, n_total: int) -> int:
-    return max(1, min(n_total, _BATCH_ELEMENTS // max(n, 1)))
 
 
 def _counts(idx: np.ndarray, n: int) -> np.ndarray:
@@ -816,7 +810,7 @@ def _bind(metric, p, y, bins, kwargs) -> _Bound:
             return out
 
         return _Bound(estimate, n, one_by_one,
-                      lambda n_boot: max(1, min(_batch_rows(n, n_boot), 16)), metric == "skce")
+                      lambda n_boot: max(1, min(batch_rows(n, n_boot), 16)), metric == "skce")
 
     engine = _KernelEngine(data, resolve_bandwidth(data, bandwidth), estimator, mmce=mm)
     return _Bound(estimate, n, engine.values, engine.batch_rows, metric == "skce")

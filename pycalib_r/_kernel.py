@@ -88,6 +88,12 @@ _WORKERS = max(1, min(4, os.cpu_count() or 1))
 _CANONICAL_WEIGHTS_BYTES = 256 << 20
 # Elements of a (replicates x n) block of scalar-kernel weights (32 MB).
 _BATCH_ELEMENTS = 1 << 22
+
+
+def batch_rows(n: int, n_total: int) -> int:
+    """Replicates of n weights each that fit one block of ``_BATCH_ELEMENTS`` (at least 1)."""
+    return max(1, min(n_total, _BATCH_ELEMENTS // max(n, 1)))
+
 # Above this many points one weight vector is summed by blocks (O(n) and
 # interruptible) instead of the doubling scan (O(n log n) memory traffic).
 _SCAN_MAX = 1 << 17
@@ -293,7 +299,7 @@ class ScalarKernel:
         return scalar_pair_terms(self._r_given, self._a_given, self.h, i, j)
 
     def batch_rows(self, n_total: int) -> int:
-        return max(1, min(n_total, _BATCH_ELEMENTS // max(self.n, 1)))
+        return batch_rows(self.n, n_total)
 
     # -- one weight vector -------------------------------------------------
     def lower(self) -> float:

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from .._rarith import pow_di as _pow_di, pow_di_vec as _pow_di_vec, r_log as _libm_log
+from .._rarith import pow_di as _pow_di, r_log as _libm_log
 
 __all__ = []
 

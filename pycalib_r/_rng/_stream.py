@@ -30,7 +30,8 @@ from ._mt import (
     _unif_from_words,
 )
 from . import _nmath
-from ._nmath import _BinomSetup, _btpe_try, _inversion_try, _pow_di_vec
+from .._rarith import pow_di_vec as _pow_di_vec
+from ._nmath import _BinomSetup, _btpe_try, _inversion_try
 from ._sample import SamplingMixin
 from ._cursor import UnifCursor
 from ._stream_dists import RDistributions
