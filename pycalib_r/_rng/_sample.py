@@ -18,7 +18,14 @@ import numpy as np
 
 from .._errors import ProbcalError
 from ._args import _check_nonneg_int
-from ._mt import _CHUNK, _INDEX_CHUNK, _INT_MAX, _LITTLE, _Cursor, _index_bits, _words32
+from .. import _jit
+from ._mt import (_CHUNK, _INDEX_CHUNK, _INT_MAX, _LITTLE, _Cursor, _index_bits, _words32,
+                  kernel_done, kernel_words)
+
+# Below this many values the numpy passes are as fast and need no compilation.
+_KERNEL_MIN = 1 << 14
+# Values per kernel call: about 10 ms of work, so Ctrl-C is seen promptly.
+_KERNEL_SLICE = 1 << 22
 
 _min = min
 
@@ -181,6 +188,8 @@ class SamplingMixin:
         if dn <= 0:
             out[:] = offset
             return out
+        if count >= _KERNEL_MIN and _jit.available():
+            return self._unif_index_kernel(dn, out, offset)
         join = _IndexJoin(_index_bits(dn), dn)
         nchunk = join.nchunk
         rate = _min(1.0, float(dn) / float(2 ** join.bits))
@@ -232,6 +241,20 @@ class SamplingMixin:
                 self._bg.state = snap
                 self._advance(used * nchunk)
             done += k
+        return out
+
+    def _unif_index_kernel(self, dn, out, offset):
+        """:meth:`_unif_index_fill` by the compiled loop, in slices of
+        ``_KERNEL_SLICE`` values so that Ctrl-C is seen between them."""
+        k, mt, w, pos = kernel_words(self._bg)
+        bits = _index_bits(dn)
+        try:
+            for a in range(0, out.size, _KERNEL_SLICE):
+                pos = k.index_fill(mt, w, pos, float(dn), bits,
+                                   out[a:a + _KERNEL_SLICE], offset)
+        finally:
+            # Interrupted or not, the stream stands after the values written.
+            kernel_done(self._bg, mt, pos)
         return out
 
     def _unif_index_bulk(self, dn, count, offset=0):
