@@ -348,7 +348,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
 
     Other implementations: Widmann et al.'s CalibrationTests.jl offers
     related tests on the same estimators; this test's numbers follow
-    probcal 0.2.0's definition, reproduced by ``reference/r/contract.R``.
+    probcal 0.2.0's definition, reproduced by ``pycalib_r/r/contract.R``.
     The result also carries scipy's names (``res.pvalue``,
     ``res.null_distribution``).
 

@@ -5,7 +5,7 @@ probability 0.6, else one of a pool of odd or bad values: missing and
 non-finite values, wrong types and shapes, lengths that disagree, codes
 beyond the classes or beyond R's integer range, counts like 0, 2.5 and 2^31,
 partial and ambiguous strings) and evaluates each in R (probcal 0.1.0, or
-reference/r/contract.R for the 0.2.0 functions); every case must then give
+pycalib_r/r/contract.R for the 0.2.0 functions); every case must then give
 the same value (within the manifest's tolerance) or byte for byte the same
 error message in pycalib_r. A stored sample of the same generator,
 reference/fixtures/fuzz.json (``Rscript tools/make_fuzz_fixtures.R``), is
@@ -42,7 +42,7 @@ SEED = int(os.environ.get("PYCALIB_R_FUZZ_SEED", "90210"))
 def fuzz_r(probcal_r):
     ro = probcal_r
     root = str(REPO).replace("\\", "/")
-    ro.r(f'source("{root}/reference/r/harness.R")')
+    ro.r(f'source("{root}/pycalib_r/r/harness.R")')
     ro.r(f'source("{root}/reference/r/fuzz.R")')
     ro.r("harness_setup()")
     if ro.r('as.integer(isTRUE(l10n_info()[["UTF-8"]]))')[0] != 1:

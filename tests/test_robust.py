@@ -150,7 +150,7 @@ def test_predict_flattens_a_matrix_by_column_as_r(probcal_r):
 @pytest.mark.r_parity
 def test_stream_after_an_error_mid_resampling_stands_where_r_stands(r):
     root = str(REPO).replace("\\", "/")
-    r.r(f'fz_contract <- new.env(); sys.source("{root}/reference/r/contract.R", envir = fz_contract)')
+    r.r(f'fz_contract <- new.env(); sys.source("{root}/pycalib_r/r/contract.R", envir = fz_contract)')
     for seed in range(1, 9):
         want = np.array(r.r(f"set.seed({seed}); try(fz_contract$cal_ci(c(.2, .2, .5), c(0, 1, 1), "
                             f'metric = "skce", bandwidth = "median"), silent = TRUE); .Random.seed'))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Speed of pycalib_r against R doing the same work, with a PASS/FAIL per target.
 
-R runs in this process through rpy2: ``reference/r/contract.R`` (the 0.2.0
+R runs in this process through rpy2: ``pycalib_r/r/contract.R`` (the 0.2.0
 contract in plain R) for ``skce``, ``cal_test`` and ``cal_ci``, and the
 probcal R package for the calibrators and ``mmce``. Both sides get the same
 data, the same n and the same number of replicates. Where R at full size
@@ -105,7 +105,7 @@ class R:
 
         self.ro = ro
         ro.r('RNGkind("Mersenne-Twister", "Inversion", "Rejection")')
-        ro.r(f'source("{(REPO / "reference" / "r" / "contract.R").as_posix()}")')
+        ro.r(f'source("{(REPO / "pycalib_r" / "r" / "contract.R").as_posix()}")')
         has = ro.r('as.integer(suppressWarnings(requireNamespace("probcal", quietly = TRUE)))')[0]
         self.has_probcal = has == 1
 
