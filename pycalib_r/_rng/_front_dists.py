@@ -35,11 +35,19 @@ def _finite(x):
     return np.isfinite(x)
 
 
-def _no_ncp(fn, ncp):
-    if ncp is not None:
-        raise NotImplementedError(
-            f"{fn}() with `ncp` needs R's rnchisq(), which is not ported; "
-            "omit `ncp` for the central distribution.")
+def _r_binary(op, a, b):
+    """R's arithmetic on two double vectors: the longer length (0 when either
+    is empty), the shorter recycled, R's warning when it does not divide."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    if a.size == 0 or b.size == 0:
+        return np.empty(0)
+    size = max(a.size, b.size)
+    if size % a.size or size % b.size:
+        warnings.warn("longer object length is not a multiple of shorter object length",
+                      RuntimeWarning, stacklevel=3)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        return op(np.resize(a, size), np.resize(b, size))
 
 
 class DistributionsFront:
@@ -152,13 +160,38 @@ class DistributionsFront:
         return vals, draw, self._gamma_draw
 
     def rchisq(self, n, df, ncp=None):
-        """Chi-squared deviates, as R's ``rchisq`` (``rgamma(df / 2, 2)``).
+        """Chi-squared deviates, as R's ``rchisq``: ``rgamma(df / 2, 2)``, or
+        with ``ncp`` nmath's ``rnchisq``.
 
-        ``ncp`` (R's non-central ``rnchisq``) is not ported.
+        Parameters
+        ----------
+        n : int or sequence
+        df : float or array_like
+            Degrees of freedom (>= 0), recycled.
+        ncp : float or array_like, optional
+            Non-centrality (>= 0), recycled. Omitted (None) is R's missing
+            ``ncp`` (the central generator); any value, 0 included, is R's
+            ``rnchisq``: ``rgamma(df / 2, 2)`` when ``ncp = 0``, else
+            ``r = rpois(ncp / 2)``, then ``rchisq(2 r)`` when ``r > 0``, plus
+            ``rgamma(df / 2, 2)`` when ``df > 0``.
+
+        Returns NaN with "NAs produced" for NaN, infinite or negative
+        parameters; 0 when ``df`` (and ``ncp``) are 0.
 
         R equivalent: ``rchisq(n, df, ncp = 0)``.
+
+        References
+        ----------
+        R Core Team, ``src/nmath/rchisq.c`` and ``rnchisq.c`` (R 4.2.2).
         """
-        _no_ncp("rchisq", ncp)
+        if ncp is not None:
+            def nrule(df_, lam):
+                with np.errstate(invalid="ignore"):
+                    bad = ~_finite(df_) | ~_finite(lam) | (df_ < 0.0) | (lam < 0.0)
+                vals = np.where(bad, np.nan, 0.0)
+                draw = ~bad & ((df_ != 0.0) | (lam != 0.0))  # both 0: rnchisq's 0
+                return vals, draw, self._nchisq_draw
+            return self._family(n, [df, ncp], nrule)
 
         def rule(df_):
             bad = ~_finite(df_) | (df_ < 0.0)
@@ -174,9 +207,18 @@ class DistributionsFront:
         ``shape1 = shape2 = 0`` draws 0 or 1 with one uniform; an infinite
         shape gives its limit; NaN or negative shapes give NaN.
 
-        R equivalent: ``rbeta(n, shape1, shape2, ncp = 0)`` (``ncp`` not ported).
+        With ``ncp`` (any value, 0 included: R branches on a missing
+        ``ncp``), R's R-level ``X <- rchisq(n, 2 * shape1, ncp = ncp);
+        X / (X + rchisq(n, 2 * shape2))``, so ``ncp = 0`` gives other
+        values than an omitted ``ncp``.
+
+        R equivalent: ``rbeta(n, shape1, shape2, ncp = 0)``.
         """
-        _no_ncp("rbeta", ncp)
+        if ncp is not None:
+            x = self.rchisq(n, 2 * _arith(shape1), ncp=ncp)
+            y = self.rchisq(n, 2 * _arith(shape2))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return x / (x + y)
 
         def rule(aa, bb):
             with np.errstate(invalid="ignore"):
@@ -197,16 +239,17 @@ class DistributionsFront:
     def rt(self, n, df, ncp=None):
         """Student t deviates, as R's ``rt`` (``norm_rand() / sqrt(rchisq(df) / df)``).
 
-        With ``ncp``, R's ``rnorm(n, ncp) / sqrt(rchisq(n, df) / df)``.
+        With ``ncp`` (any value, 0 included: R branches on a missing
+        ``ncp``), R's R-level ``rnorm(n, ncp) / sqrt(rchisq(n, df) / df)``,
+        with R's arithmetic recycling (a ``df`` longer than ``n`` lengthens
+        the result, with R's warning).
 
         R equivalent: ``rt(n, df, ncp)``.
         """
         if ncp is not None:
             z = self.rnorm(n, ncp)
             chi = self.rchisq(n, df)
-            d = _as_double(df)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                return z / np.sqrt(chi / np.resize(d, chi.size))
+            return _r_binary(np.divide, z, np.sqrt(_r_binary(np.divide, chi, _as_double(df))))
 
         def rule(df_):
             bad = np.isnan(df_) | (df_ <= 0.0)
@@ -216,9 +259,16 @@ class DistributionsFront:
     def rf(self, n, df1, df2, ncp=None):
         """F deviates, as R's ``rf`` (``(rchisq(df1) / df1) / (rchisq(df2) / df2)``).
 
-        R equivalent: ``rf(n, df1, df2, ncp)`` (``ncp`` not ported).
+        With ``ncp`` (any value, 0 included), R's R-level
+        ``(rchisq(n, df1, ncp = ncp) / df1) / (rchisq(n, df2) / df2)``, with
+        R's arithmetic recycling.
+
+        R equivalent: ``rf(n, df1, df2, ncp)``.
         """
-        _no_ncp("rf", ncp)
+        if ncp is not None:
+            num = _r_binary(np.divide, self.rchisq(n, df1, ncp=ncp), _as_double(df1))
+            den = _r_binary(np.divide, self.rchisq(n, df2), _as_double(df2))
+            return _r_binary(np.divide, num, den)
 
         def rule(a, b):
             bad = np.isnan(a) | np.isnan(b) | (a <= 0.0) | (b <= 0.0)

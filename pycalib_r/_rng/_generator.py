@@ -92,6 +92,17 @@ class GeneratorStream(DistributionsFront, StreamFront):
             v2 = np.where(np.isfinite(n2), self.generator.chisquare(np.where(np.isfinite(n2), n2, 1.0)) / n2, 1.0)
         return v1 / v2
 
+    def _nchisq_draw(self, count, df, lam):
+        # R's composition (numpy's noncentral_chisquare refuses df = 0).
+        df = np.broadcast_to(df, (count,))
+        r = self.generator.poisson(np.broadcast_to(lam, (count,)) / 2.0).astype(np.float64)
+        out = np.zeros(count)
+        pos = r > 0
+        out[pos] = self.generator.gamma(r[pos], 2.0)
+        dpos = df > 0
+        out[dpos] += self.generator.gamma(df[dpos] / 2.0, 2.0)
+        return out
+
     def _pois_draw(self, count, mu):
         return self.generator.poisson(mu, size=count).astype(np.float64)
 

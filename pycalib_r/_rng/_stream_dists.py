@@ -187,6 +187,24 @@ class RDistributions:
                     out[k_ - 1, j] = left
         return out
 
+    def _nchisq_draw(self, count, df, lam):
+        """nmath's ``rnchisq(df, lambda)`` for finite parameters >= 0, not both 0."""
+        if isinstance(lam, float) and lam == 0.0:
+            return self._gamma_draw(count, df / 2.0, 2.0)
+        gc, pc = {}, {}
+
+        def one(cur, i):
+            d, lm = _at(df, i), _at(lam, i)
+            if lm == 0.0:
+                return _rgamma_or_zero(cur, d / 2.0, gc)
+            r = _rpois_or_zero(cur, lm / 2.0, pc)
+            if r > 0.0:
+                r = _rgamma_or_zero(cur, (2.0 * r) / 2.0, gc)  # rchisq(2 r)
+            if d > 0.0:
+                r += _rgamma_or_zero(cur, d / 2.0, gc)
+            return r
+        return _loop(self, count, one)
+
 
 def _exp_eval3(u, m):
     lens, vals = D.exp_eval(u, m)
@@ -200,3 +218,15 @@ def _rpois_or_zero(cur, mu, cache):
     if mu <= 0.0:
         return 0.0
     return D.rpois1(cur, mu, cache)
+
+
+def _rgamma_or_zero(cur, a, cache):
+    """nmath's ``rgamma(a, 2)`` for a finite ``a >= 0`` (0 without a draw when ``a`` is 0)."""
+    if a == 0.0:
+        return 0.0
+    g = None
+    if a >= 1.0:
+        g = cache.get(a)
+        if g is None:
+            g = cache[a] = D.GammaSetup(a)
+    return D.rgamma1(cur, a, 2.0, g)
