@@ -421,10 +421,13 @@ class DistributionsFront:
             White balls, black balls, balls drawn (rounded to integers as
             R's ``R_forceint``).
 
-        Raises
-        ------
-        NotImplementedError
-            A parameter of 2^31 - 1 or more (R's ``qhyper`` branch, not ported).
+        Notes
+        -----
+        A parameter of 2^31 - 1 or more takes R's branch for large
+        parameters: ``rbinom(1, m / (m + n))`` when ``k`` is 1, else
+        ``qhyper(unif_rand(), m, n, k, lower.tail = FALSE)``, one uniform per
+        value (slow for large ``k``, as in R). Values beyond R's integer
+        range come back as float64, as R returns doubles.
 
         R equivalent: ``rhyper(nn, m, n, k)``.
         """
@@ -432,14 +435,11 @@ class DistributionsFront:
             fin = _finite(a) & _finite(b) & _finite(c)
             a, b, c = np.rint(np.where(fin, a, 0)), np.rint(np.where(fin, b, 0)), np.rint(np.where(fin, c, 0))
             bad = ~fin | (a < 0) | (b < 0) | (c < 0) | (c > a + b)
-            if np.any(~bad & ((a >= _INT_MAX) | (b >= _INT_MAX) | (c >= _INT_MAX))):
-                raise NotImplementedError(
-                    "rhyper() with a parameter >= 2^31 - 1 (R's qhyper branch) is not supported")
             vals = np.full(a.shape, np.nan)
 
             def fn(kk, a_, b_, c_):
-                return self._hyper_draw(kk, *(np.rint(np.broadcast_to(x, (kk,))).astype(np.int64)
-                                              for x in (a_, b_, c_)))
+                # Whole numbers as floats: a parameter can exceed int64 (R's qhyper branch).
+                return self._hyper_draw(kk, *(np.rint(np.broadcast_to(x, (kk,))) for x in (a_, b_, c_)))
             return vals, ~bad, fn
         return self._family(nn, [m, n, k], rule, integer=True)
 

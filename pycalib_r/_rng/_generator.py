@@ -113,7 +113,8 @@ class GeneratorStream(DistributionsFront, StreamFront):
         return self.generator.poisson(self.generator.gamma(size, scale, size=count)).astype(np.float64)
 
     def _hyper_draw(self, count, nn1, nn2, kk):
-        return self.generator.hypergeometric(nn1, nn2, kk).astype(np.float64)
+        return self.generator.hypergeometric(*(np.asarray(x).astype(np.int64) for x in (nn1, nn2, kk))
+                                             ).astype(np.float64)
 
     def _multinom_draw(self, n, size, prob):
         return self.generator.multinomial(size, prob, size=n).T.astype(np.int64)

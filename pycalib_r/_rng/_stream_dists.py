@@ -15,7 +15,9 @@ import numpy as np
 from . import _dists as D
 from ._chain import run_blocks
 from ._cursor import UnifCursor
+from ._mt import _INT_MAX
 from ._nmath import _BinomSetup
+from ._qdiscrete import qhyper_upper
 
 
 def _loop(stream, count, one):
@@ -147,12 +149,25 @@ class RDistributions:
         cache = {}
 
         def one(cur, i):
+            if nn1[i] >= _INT_MAX or nn2[i] >= _INT_MAX or kk[i] >= _INT_MAX:
+                return self._hyper_large(cur, float(nn1[i]), float(nn2[i]), float(kk[i]))
             key = (int(nn1[i]), int(nn2[i]), int(kk[i]))
             h = cache.get(key)
             if h is None:
                 h = cache[key] = D.HyperSetup(*key)
             return D.rhyper1(cur, h)
         return _loop(self, count, one)
+
+    def _hyper_large(self, cur, nn1, nn2, kk):
+        """rhyper.c's branch for a parameter >= INT_MAX."""
+        if kk == 1.0:  # rbinom(1, nn1 / (nn1 + nn2))
+            pp = nn1 / (nn1 + nn2)
+            if pp == 0.0:
+                return 0.0
+            if pp == 1.0:
+                return 1.0
+            return float(self._binom_one(_BinomSetup(1, pp), cur))
+        return qhyper_upper(cur.unif(), nn1, nn2, kk)
 
     def _multinom_draw(self, n, size, prob):
         k_ = prob.size
