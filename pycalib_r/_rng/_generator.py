@@ -47,6 +47,9 @@ class GeneratorStream(DistributionsFront, StreamFront):
     def _rbinom_active(self, nv, pv):
         return self.generator.binomial(nv, pv).astype(np.int64)
 
+    def _binom_large(self, nv, pv):
+        return self.generator.binomial(nv.astype(np.int64), pv).astype(np.float64)
+
     def _draw_index(self, dn, k):
         return self.generator.integers(1, int(dn) + 1, size=k, dtype=np.int64) if k else np.empty(0, np.int64)
 

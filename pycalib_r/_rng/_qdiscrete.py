@@ -12,7 +12,16 @@ One uniform per draw; the value is the quantile.
 loop, is evaluated in blocks with sequential accumulations, which add in C's
 order.
 
-R equivalent: ``qhyper.c``, ``lbeta.c``, ``lgammacor.c``, ``gamma.c``,
+``qbinom`` is R's Cornish-Fisher start and ``qDiscrete_search.h`` search,
+ported operation for operation. Its binomial probabilities are TOMS 708's
+where ``bratio`` takes the asymptotic expansion ``basym`` (both shapes
+above 100, near the centre: :mod:`._toms708`), and
+``scipy.special.betainc`` elsewhere (the tails and small shapes, whose
+``bratio`` routes are not ported): there the quantile equals R's unless the
+uniform lies within the two libraries' rounding difference of a step of the
+distribution function.
+
+R equivalent: ``qbinom.c``, ``qDiscrete_search.h``, ``qnorm.c``, ``qhyper.c``, ``lbeta.c``, ``lgammacor.c``, ``gamma.c``,
 ``chebyshev.c``, ``choose.c`` (``lfastchoose``) of R 4.2.2's ``src/nmath``.
 """
 
@@ -22,7 +31,12 @@ import math
 
 import numpy as np
 
+from scipy import special as _sp
+
 from .._rarith import r_exp, r_log
+from ._dists import _horner1
+from ._toms708 import bratio_basym
+from ._nmath import _A_DEN, _A_NUM, _B_DEN, _B_NUM, _C_DEN, _C_NUM
 
 _DBL_EPSILON = 2.220446049250313e-16
 _M_LN_SQRT_2PI = 0.918938533204672741780329736406
@@ -155,3 +169,89 @@ def qhyper_upper(p, nr, nb, n):
         xb -= m
         term = float(terms[-1])
         total = float(sums[-1])
+
+
+# --- qbinom(p, n, pr, lower_tail = FALSE, log_p = FALSE) ---------------------------
+
+def qnorm_upper1(p):
+    """nmath's ``qnorm(p, 0, 1, lower_tail = FALSE, log_p = FALSE)`` for ``0 < p < 1``."""
+    p_ = 0.5 - p + 0.5
+    q = p_ - 0.5
+    if abs(q) <= .425:
+        r = .180625 - q * q
+        return 0.0 + 1.0 * (q * _horner1(r, _A_NUM) / _horner1(r, _A_DEN))
+    r = math.sqrt(-math.log(p if q > 0 else p_))  # the upper tail keeps p itself
+    if r <= 5.:
+        r += -1.6
+        val = _horner1(r, _B_NUM) / _horner1(r, _B_DEN)
+    elif r >= 816:
+        val = r * 1.41421356237309504880
+    else:
+        r += -5.
+        val = _horner1(r, _C_NUM) / _horner1(r, _C_DEN)
+    if q < 0.0:
+        val = -val
+    return 0.0 + 1.0 * val
+
+
+def pbinom_upper(x, n, pr):
+    """``pbinom(x, n, pr, lower_tail = FALSE)`` for valid integer ``n``, ``0 < pr < 1``."""
+    if x < 0:
+        return 1.0
+    x = math.floor(x + 1e-7)
+    if n <= x:
+        return 0.0
+    a, b = x + 1, n - x
+    w = bratio_basym(a, b, pr, 0.5 - pr + 0.5)
+    return float(_sp.betainc(a, b, pr)) if w is None else w
+
+
+def _search_upper(y, z, p, n, pr, incr):
+    """``do_search()`` of qDiscrete_search.h, upper tail: (y, z)."""
+    if z < p:  # search to the left
+        while True:
+            newz = -1.
+            if y > 0:
+                newz = pbinom_upper(y - incr, n, pr)
+            elif y < 0:
+                y = 0
+            if y == 0 or math.isnan(newz) or newz >= p:
+                return y, z
+            y = max(0, y - incr)
+            z = newz
+    while True:  # to the right
+        y += incr
+        if y < n:
+            z = pbinom_upper(y, n, pr)
+        elif y > n:
+            y = n
+        if y == n or math.isnan(z) or z < p:
+            return y, z
+
+
+def qbinom_upper(p, n, pr):
+    """nmath's ``qbinom(p, n, pr, lower_tail = FALSE, log_p = FALSE)`` for
+    ``0 < p < 1``, integer ``n >= 1`` and ``0 < pr < 1``."""
+    q = 1 - pr
+    mu = n * pr
+    sigma = math.sqrt(n * pr * q)
+    gamma = (q - pr) / sigma
+    z = qnorm_upper1(p)
+    y = float(np.rint(mu + sigma * (z + gamma * (z * z - 1) / 6)))
+    if y > n:
+        y = n
+    elif y < 0:
+        y = 0.
+    z = pbinom_upper(y, n, pr)
+    e = 8 * _DBL_EPSILON
+    if 1 - p > 4 * e:  # left-continuity fuzz (upper tail)
+        p *= 1 + e
+    if y < 4096:
+        return _search_upper(y, z, p, n, pr, 1)[0]
+    incr = math.floor(y * (1. / 64))
+    while True:
+        oldincr = incr
+        y, z = _search_upper(y, z, p, n, pr, incr)
+        incr = max(1, math.floor(incr / 8))
+        if not (oldincr > 1 and incr > y * 1e-15):
+            return y

@@ -17,7 +17,7 @@ from ._chain import run_blocks
 from ._cursor import UnifCursor
 from ._mt import _INT_MAX
 from ._nmath import _BinomSetup
-from ._qdiscrete import qhyper_upper
+from ._qdiscrete import qbinom_upper, qhyper_upper
 
 
 def _loop(stream, count, one):
@@ -168,6 +168,24 @@ class RDistributions:
                 return 1.0
             return float(self._binom_one(_BinomSetup(1, pp), cur))
         return qhyper_upper(cur.unif(), nn1, nn2, kk)
+
+    def _binom_large(self, nv, pv):
+        """rbinom for valid, drawing (size, prob) pairs of which some have a
+        size >= INT_MAX (rbinom.c's qbinom branch), element by element."""
+        out = np.empty(nv.size)
+        cache = {}
+        with UnifCursor(self) as cur:
+            for i in range(nv.size):
+                nn, pp = float(nv[i]), float(pv[i])
+                if nn >= _INT_MAX:
+                    out[i] = qbinom_upper(cur.unif(), nn, pp)
+                    continue
+                key = (int(nn), pp)
+                s = cache.get(key)
+                if s is None:
+                    s = cache[key] = _BinomSetup(*key)
+                out[i] = self._binom_one(s, cur)
+        return out
 
     def _multinom_draw(self, n, size, prob):
         k_ = prob.size
