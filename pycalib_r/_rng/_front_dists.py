@@ -175,8 +175,10 @@ class DistributionsFront:
             ``r = rpois(ncp / 2)``, then ``rchisq(2 r)`` when ``r > 0``, plus
             ``rgamma(df / 2, 2)`` when ``df > 0``.
 
-        Returns NaN with "NAs produced" for NaN, infinite or negative
-        parameters; 0 when ``df`` (and ``ncp``) are 0.
+        Returns NaN with "NAs produced" for NaN or negative parameters, an
+        infinite ``ncp``, or (central form) an infinite ``df``; 0 when ``df``
+        (and ``ncp``) are 0; with ``ncp``, Inf for ``df = Inf`` (after the
+        Poisson part's draws when ``ncp > 0``, as nmath).
 
         R equivalent: ``rchisq(n, df, ncp = 0)``.
 
@@ -187,9 +189,11 @@ class DistributionsFront:
         if ncp is not None:
             def nrule(df_, lam):
                 with np.errstate(invalid="ignore"):
-                    bad = ~_finite(df_) | ~_finite(lam) | (df_ < 0.0) | (lam < 0.0)
-                vals = np.where(bad, np.nan, 0.0)
-                draw = ~bad & ((df_ != 0.0) | (lam != 0.0))  # both 0: rnchisq's 0
+                    bad = np.isnan(df_) | ~_finite(lam) | (df_ < 0.0) | (lam < 0.0)
+                # ncp = 0 draws nothing for df = 0 (0) or Inf (rgamma's Inf).
+                const = ~bad & (lam == 0.0) & ((df_ == 0.0) | (df_ == np.inf))
+                vals = np.where(bad, np.nan, np.where(const, df_, 0.0))
+                draw = ~bad & ~const
                 return vals, draw, self._nchisq_draw
             return self._family(n, [df, ncp], nrule)
 

@@ -221,7 +221,8 @@ class RDistributions:
         return out
 
     def _nchisq_draw(self, count, df, lam):
-        """nmath's ``rnchisq(df, lambda)`` for finite parameters >= 0, not both 0."""
+        """nmath's ``rnchisq(df, lambda)`` for ``df >= 0`` and a finite ``lambda >= 0``
+        (not both 0, and not ``lambda = 0`` with ``df = Inf``)."""
         if isinstance(lam, float) and lam == 0.0:
             return self._gamma_draw(count, df / 2.0, 2.0)
         gc, pc = {}, {}
@@ -254,9 +255,9 @@ def _rpois_or_zero(cur, mu, cache):
 
 
 def _rgamma_or_zero(cur, a, cache):
-    """nmath's ``rgamma(a, 2)`` for a finite ``a >= 0`` (0 without a draw when ``a`` is 0)."""
-    if a == 0.0:
-        return 0.0
+    """nmath's ``rgamma(a, 2)`` for ``a >= 0``: 0 or Inf without a draw when ``a`` is 0 or Inf."""
+    if a == 0.0 or a == np.inf:
+        return a
     g = None
     if a >= 1.0:
         g = cache.get(a)
