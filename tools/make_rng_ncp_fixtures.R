@@ -25,7 +25,7 @@ cases <- list(
   list("rbeta", "rbeta(n, shape1, shape2, ncp = ncp)", list(shape1 = c(0.5, 2), shape2 = 3, ncp = c(0, 2, 5)), 60),
   list("rt", "rt(n, df, ncp = ncp)", list(df = 3, ncp = 1), 60),
   list("rt", "rt(n, df, ncp = ncp)", list(df = 5, ncp = 0), 60),
-  list("rt", "rt(n, df, ncp = ncp)", list(df = c(1, 4, Inf), ncp = c(-1, 2)), 60),
+  list("rt", "rt(n, df, ncp = ncp)", list(df = c(1, 4, 30), ncp = c(-1, 2)), 60),
   list("rf", "rf(n, df1, df2, ncp = ncp)", list(df1 = 3, df2 = 7, ncp = 2), 60),
   list("rf", "rf(n, df1, df2, ncp = ncp)", list(df1 = 3, df2 = 7, ncp = 0), 60),
   list("rf", "rf(n, df1, df2, ncp = ncp)", list(df1 = c(1, 5), df2 = c(2, 9, 4), ncp = c(0.5, 3)), 60),

@@ -12,6 +12,7 @@ from ._args import _check_nonneg_int
 from ._front import StreamFront
 from ._front_dists import DistributionsFront
 from ._mt import _FIX_LOW, _INT_MAX
+from ._qdiscrete import qhyper_upper
 
 
 class GeneratorStream(DistributionsFront, StreamFront):
@@ -116,8 +117,16 @@ class GeneratorStream(DistributionsFront, StreamFront):
         return self.generator.poisson(self.generator.gamma(size, scale, size=count)).astype(np.float64)
 
     def _hyper_draw(self, count, nn1, nn2, kk):
-        return self.generator.hypergeometric(*(np.asarray(x).astype(np.int64) for x in (nn1, nn2, kk))
-                                             ).astype(np.float64)
+        nn1, nn2, kk = (np.broadcast_to(np.asarray(x, dtype=np.float64), (count,)) for x in (nn1, nn2, kk))
+        big = (nn1 >= 1e9) | (nn2 >= 1e9)  # beyond numpy's sampler: R's inversion on numpy's uniforms
+        out = np.empty(count)
+        small = ~big
+        if small.any():
+            out[small] = self.generator.hypergeometric(nn1[small].astype(np.int64), nn2[small].astype(np.int64),
+                                                       kk[small].astype(np.int64))
+        for i in np.flatnonzero(big):
+            out[i] = qhyper_upper(self.unif_rand(1)[0], nn1[i], nn2[i], kk[i])
+        return out
 
     def _multinom_draw(self, n, size, prob):
         return self.generator.multinomial(size, prob, size=n).T.astype(np.int64)
