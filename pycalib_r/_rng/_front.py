@@ -12,6 +12,8 @@ drawn. The draws themselves come from hooks a stream implements:
     ``n`` successive standard normals (R's ``norm_rand()``).
 ``_binom_draw(size, prob, count)`` / ``_rbinom_active(sizes, probs)``
     binomials for valid parameters that draw.
+``_binom_large(sizes, probs)``
+    the same when some size is >= 2^31 - 1 (R's ``qbinom`` branch), as floats.
 ``_draw_index(dn, k)`` / ``_draw_noreplace(dn, k)`` / ``_draw_hash(dn, k)``
 / ``_draw_prob(n, p, k, replace)``
     the samplers of ``do_sample``.

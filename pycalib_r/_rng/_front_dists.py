@@ -7,7 +7,7 @@ recycled along the result, the C function's NaN cases (with one "NAs
 produced" warning), the cases that return a constant without drawing, and
 the draws in element order. The draws come from the stream's hooks
 (``_exp_draw``, ``_gamma_draw``, ``_beta_draw``, ``_t_draw``, ``_f_draw``,
-``_pois_draw``, ``_geom_draw``, ``_nbinom_draw``, ``_hyper_draw``,
+``_nchisq_draw``, ``_pois_draw``, ``_geom_draw``, ``_nbinom_draw``, ``_hyper_draw``,
 ``_multinom_draw``, plus ``unif_rand`` and ``_norm_rand``), each called with
 the drawing elements' parameters in order.
 
