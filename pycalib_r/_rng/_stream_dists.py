@@ -229,11 +229,14 @@ class RDistributions:
 
         def one(cur, i):
             d, lm = _at(df, i), _at(lam, i)
+            if len(pc) + len(gc) > 4096:  # setups of varying parameters: bounded memory
+                pc.clear()
+                gc.clear()
             if lm == 0.0:
                 return _rgamma_or_zero(cur, d / 2.0, gc)
             r = _rpois_or_zero(cur, lm / 2.0, pc)
-            if r > 0.0:
-                r = _rgamma_or_zero(cur, (2.0 * r) / 2.0, gc)  # rchisq(2 r)
+            if r > 0.0:  # rchisq(2 r); r varies per draw, so its setup is not kept
+                r = _rgamma_or_zero(cur, (2.0 * r) / 2.0, None)
             if d > 0.0:
                 r += _rgamma_or_zero(cur, d / 2.0, gc)
             return r
@@ -255,11 +258,12 @@ def _rpois_or_zero(cur, mu, cache):
 
 
 def _rgamma_or_zero(cur, a, cache):
-    """nmath's ``rgamma(a, 2)`` for ``a >= 0``: 0 or Inf without a draw when ``a`` is 0 or Inf."""
+    """nmath's ``rgamma(a, 2)`` for ``a >= 0``: 0 or Inf without a draw when ``a`` is 0 or Inf
+    (``cache``: GD setups by shape, or None)."""
     if a == 0.0 or a == np.inf:
         return a
     g = None
-    if a >= 1.0:
+    if a >= 1.0 and cache is not None:
         g = cache.get(a)
         if g is None:
             g = cache[a] = D.GammaSetup(a)
