@@ -130,19 +130,19 @@ class RDistributions:
         return _loop(self, count, lambda cur, i: _rpois_or_zero(cur, _at(mu, i), cache))
 
     def _geom_draw(self, count, p):
-        cache = {}
-
+        # The Poisson means are continuous draws: keeping their setups would
+        # only grow memory with the count.
         def one(cur, i):
             pi = _at(p, i)
-            return _rpois_or_zero(cur, D.exp_rand1(cur) * ((1 - pi) / pi), cache)
+            return _rpois_or_zero(cur, D.exp_rand1(cur) * ((1 - pi) / pi), None)
         return _loop(self, count, one)
 
     def _nbinom_draw(self, count, size, scale):
-        gc, pc = {}, {}
+        gc = {}
 
         def one(cur, i):
             lam = self._rgamma_one(cur, _at(size, i), _at(scale, i), gc)
-            return _rpois_or_zero(cur, lam, pc)
+            return _rpois_or_zero(cur, lam, None)  # a continuous mean: no setup kept
         return _loop(self, count, one)
 
     def _hyper_draw(self, count, nn1, nn2, kk):
