@@ -47,6 +47,7 @@ LONG = [
     (lambda g: g.rbinom(1000, 2**31, 3e-7), "rbinom(1000, 2^31, 3e-7)"),
     (lambda g: g.rbinom(1000, 2**31, 1 - 3e-7), "rbinom(1000, 2^31, 1 - 3e-7)"),
     (lambda g: g.rbinom(1000, 2**33, 0.01), "rbinom(1000, 2^33, .01)"),
+    (lambda g: g.rbinom(1000, 2**31, 1000 / 2**31), "rbinom(1000, 2^31, 1000 / 2^31)"),
     (lambda g: g.rbinom(1000, 2**52, 0.7), "rbinom(1000, 2^52, .7)"),
     (lambda g: g.rbinom(1000, 2**32, 0.999), "rbinom(1000, 2^32, .999)"),
     (lambda g: g.rbinom(1000, [2**31, 50, 2**34], [0.4, 0.5, 0.6, 1e-6]),
