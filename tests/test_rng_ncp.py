@@ -17,6 +17,7 @@ import pycalib_r as pc
 from pycalib_r import ProbcalError
 from pycalib_r._rng import RRandom
 from pycalib_r._rng import _qdiscrete as Q
+from pycalib_r._rng import _toms708 as T
 
 SEEDS = [-7, 0, 1, 42, 2**31 - 1]
 
@@ -53,6 +54,7 @@ LONG = [
     (lambda g: g.rbinom(1000, [2**31, 50, 2**34], [0.4, 0.5, 0.6, 1e-6]),
      "rbinom(1000, c(2^31, 50, 2^34), c(.4, .5, .6, 1e-6))"),
     (lambda g: g.rbinom(5, 2**31, 1), "rbinom(5, 2^31, 1)"),
+    (lambda g: g.rbinom(50, 1e300, 0.5), "rbinom(50, 1e300, .5)"),
     (lambda g: g.rhyper(1000, 2**31, 2**31, 10), "rhyper(1000, 2^31, 2^31, 10)"),
     (lambda g: g.rhyper(500, 2**31, 5, 2**31), "rhyper(500, 2^31, 5, 2^31)"),
     (lambda g: g.rhyper(1000, [2**31, 10], [7, 2**31], [1, 5, 3]), "rhyper(1000, c(2^31, 10), c(7, 2^31), c(1, 5, 3))"),
@@ -85,12 +87,44 @@ def test_r_parity(r, seed, call, code):
     assert np.array_equal(g.get_state(), np.asarray(r.r(".Random.seed")))
 
 
-def test_r_parity_cases_reach_the_ported_routes():
-    """The centre of the large-size rbinom cases is TOMS 708's basym route."""
-    n, p = float(2**52), 0.7
-    x = n * p
-    assert Q.bratio_basym(x + 1, n - x, p, 0.5 - p + 0.5) is not None
-    assert Q.bratio_basym(3.0, n - 2, 1e-9, 1 - 1e-9) is None  # small shape: not basym
+@pytest.mark.r_parity
+def test_r_pbinom_by_toms708(r):
+    """The ported bratio routes equal R's pbinom(x, n, p, lower.tail = FALSE)
+    bit for bit on a grid reaching bpser, bup + bgrat, bfrac and basym; None
+    (the caller's stand-in) only where R's value is 0 or 1 to double precision."""
+    r.r("""g <- NULL
+    for (n in c(2^31, 2^31 - 1, 3e9, 2^40)) for (mu in c(.3, 2, 14, 39, 41, 99, 101, 1000, 3e4)) {
+      for (pp in c(mu / n, 1 - mu / n)) {
+        s <- sqrt(n * pp * (1 - pp))
+        x <- unique(c(0:2, floor(n * pp + s * seq(-8, 8, length.out = 17)), n - 1:2))
+        x <- x[x >= 0 & x < n]
+        g <- rbind(g, cbind(n, pp, x)) } }""")
+    grid = np.asarray(r.r("g"))
+    theirs = np.asarray(r.r("pbinom(g[, 3], g[, 1], g[, 2], lower.tail = FALSE)"))
+    exact = 0
+    for (n, p, x), want in zip(grid, theirs):
+        got = T.bratio_w(x + 1, n - x, p, 0.5 - p + 0.5)
+        if got is None:
+            assert want in (0.0, 1.0)
+        else:
+            assert got == want, (n, p, x)
+            exact += 1
+    assert exact > 0.95 * grid.shape[0]
+
+
+def test_r_parity_cases_reach_the_ported_routes(monkeypatch):
+    """The large-size rbinom cases meet each of bratio's routes for shapes >= 1."""
+    seen = set()
+    routes = ("bpser", "bup", "bgrat", "bfrac", "basym")
+    for name in routes:
+        def spy(*args, _real=getattr(T, name), _name=name):
+            seen.add(_name)
+            return _real(*args)
+        monkeypatch.setattr(T, name, spy)
+    for n, p in ((2.0**31, 0.3 / 2**31), (2.0**31, 14 / 2**31), (2.0**31, 1 - 14 / 2**31),
+                 (2.0**31, 1000 / 2**31), (2.0**52, 0.7)):
+        RRandom(1).rbinom(20, n, p)
+    assert seen == set(routes)
 
 
 # Bad input: R's value with its warnings, or R's error (the stream position

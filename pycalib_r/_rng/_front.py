@@ -194,12 +194,9 @@ class StreamFront:
 
         A ``size`` of 2^31 - 1 or more takes R's branch for large sizes,
         ``qbinom(unif_rand(), size, prob, lower.tail = FALSE)``: one uniform
-        per value, float64 values when one exceeds R's integer range (R
-        returns doubles then). The quantile search is R's; its binomial
-        probabilities come from ``scipy.special.betainc`` rather than R's
-        TOMS 708 ``pbeta``, so a value can differ from R's only when the
-        uniform falls within their rounding difference (about 1e-10 or less)
-        of a step of the distribution function.
+        per value (R's quantile search on TOMS 708's binomial probabilities),
+        float64 values when one exceeds R's integer range (R returns doubles
+        then).
 
         Notes
         -----

@@ -13,13 +13,11 @@ loop, is evaluated in blocks with sequential accumulations, which add in C's
 order.
 
 ``qbinom`` is R's Cornish-Fisher start and ``qDiscrete_search.h`` search,
-ported operation for operation. Its binomial probabilities are TOMS 708's
-where ``bratio`` takes the asymptotic expansion ``basym`` (both shapes
-above 100, near the centre: :mod:`._toms708`), and
-``scipy.special.betainc`` elsewhere (the tails and small shapes, whose
-``bratio`` routes are not ported): there the quantile equals R's unless the
-uniform lies within the two libraries' rounding difference of a step of the
-distribution function.
+ported operation for operation, on TOMS 708's binomial probabilities
+(:mod:`._toms708`). Where R's ``bratio`` retries on the log scale (a
+probability within ``DBL_MIN`` of 0 or 1) ``scipy.special.betainc`` stands
+in: a uniform cannot fall between such a value and R's, so the quantile is
+R's.
 
 R equivalent: ``qbinom.c``, ``qDiscrete_search.h``, ``qnorm.c``, ``qhyper.c``, ``lbeta.c``, ``lgammacor.c``, ``gamma.c``,
 ``chebyshev.c``, ``choose.c`` (``lfastchoose``) of R 4.2.2's ``src/nmath``.
@@ -35,7 +33,7 @@ from scipy import special as _sp
 
 from .._rarith import r_exp, r_log
 from ._dists import _horner1
-from ._toms708 import bratio_basym
+from ._toms708 import bratio_w
 from ._nmath import _A_DEN, _A_NUM, _B_DEN, _B_NUM, _C_DEN, _C_NUM
 
 _DBL_EPSILON = 2.220446049250313e-16
@@ -202,7 +200,7 @@ def pbinom_upper(x, n, pr):
     if n <= x:
         return 0.0
     a, b = x + 1, n - x
-    w = bratio_basym(a, b, pr, 0.5 - pr + 0.5)
+    w = bratio_w(a, b, pr, 0.5 - pr + 0.5)
     return float(_sp.betainc(a, b, pr)) if w is None else w
 
 
