@@ -193,7 +193,9 @@ def qnorm_upper1(p):
 
 
 def pbinom_upper(x, n, pr):
-    """``pbinom(x, n, pr, lower_tail = FALSE)`` for valid integer ``n``, ``0 < pr < 1``."""
+    """``pbinom(x, n, pr, lower_tail = FALSE)`` for valid integer ``n``, ``0 < pr < 1``:
+    ``pbeta(pr, x + 1, n - x)``, TOMS 708's value (scipy's where R's retries
+    on the log scale)."""
     if x < 0:
         return 1.0
     x = math.floor(x + 1e-7)
