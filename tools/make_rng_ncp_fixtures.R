@@ -9,7 +9,7 @@
 #
 # Run from the repository root:  Rscript tools/make_rng_ncp_fixtures.R
 RNGkind("Mersenne-Twister", "Inversion", "Rejection")
-source(file.path("reference", "r", "harness.R"))
+source(file.path("pycalib_r", "r", "harness.R"))
 seeds <- c(-7, 0, 1, 42, 2147483647)
 json_vec <- function(x) harness_json(as.double(x), unbox = FALSE)
 
