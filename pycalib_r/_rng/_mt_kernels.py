@@ -140,3 +140,38 @@ def index_fill(mt, w, pos, dn, bits, out, offset):
                     out[k] = v + offset
                     k += 1
     return pos
+
+
+@njit(inline="always")
+def _unif_index(mt, w, pos, dn, bits):
+    """R's ``R_unif_index(dn)`` for ``bits = ceil(log2(dn))``: tries until
+    one is below ``dn``; returns the value and the new position."""
+    nchunk = bits // 16 + 1
+    mask = np.uint64((1 << bits) - 1)
+    while True:
+        v, pos = _index_try(mt, w, pos, nchunk, mask)
+        if np.float64(v) < dn:
+            return v, pos
+
+
+@njit
+def noreplace_fill(mt, w, pos, x, n, bits, out, start, stop):
+    """R's partial Fisher-Yates (``do_sample`` without replacement) for draws
+    ``start .. stop - 1``: ``j = R_unif_index(n); out[i] = x[j] + 1;
+    x[j] = x[--n]``. ``x`` holds the remaining population (``x[i] = i`` at
+    the start, as R fills it), ``n`` its size and ``bits`` R's
+    ``ceil(log2(n))``; returns the new position, ``n`` and ``bits``.
+
+    ``bits`` is carried rather than recomputed: ``ceil(log2(n))`` drops by
+    one exactly when ``n`` falls to a power of two, which is what glibc's
+    ``log2`` gives for every ``n < 2^48`` (the kernel runs for ``n < 2^31``).
+    """
+    for i in range(start, stop):
+        v, pos = _unif_index(mt, w, pos, np.float64(n), bits)
+        j = np.int64(v)
+        out[i] = x[j] + 1
+        n -= 1
+        x[j] = x[n]
+        if bits > 0 and n <= (np.int64(1) << (bits - 1)):
+            bits -= 1
+    return pos, n, bits

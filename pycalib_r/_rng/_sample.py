@@ -26,6 +26,15 @@ from ._mt import (_CHUNK, _INDEX_CHUNK, _INT_MAX, _LITTLE, _Cursor, _index_bits,
 _KERNEL_MIN = 1 << 14
 # Values per kernel call: about 10 ms of work, so Ctrl-C is seen promptly.
 _KERNEL_SLICE = 1 << 22
+# Draws without replacement from which the compiled Fisher-Yates runs (the
+# Python loop takes about 1.5 us a draw), and the largest population it keeps
+# as an array whatever the sample size (R's default path uses the array up
+# to n = 1e7, where sample.int switches to the hash sampler).
+_NOREPLACE_KERNEL_MIN = 1 << 10
+_NOREPLACE_ARRAY_MAX = 10_000_000
+# Draws per call of that loop: its reads of the population array miss the
+# cache at large n, so slices are shorter than _KERNEL_SLICE.
+_NOREPLACE_SLICE = 1 << 20
 
 _min = min
 
@@ -158,6 +167,11 @@ def _fixup_prob(prob, n, k, replace):
 class SamplingMixin:
     """The sampling methods of :class:`~pycalib_r._rng.RRandom`."""
 
+    def _mt_kernels_ok(self):
+        """True when the compiled samplers may read this stream's words
+        (default kinds on ``_bg``, numba available and allowed)."""
+        return _jit.available()
+
     def _index_cursor(self):
         """A scalar cursor with ``unif()`` and ``unif_index(dn)`` (R_unif_index)."""
         return _Cursor(self)
@@ -188,7 +202,7 @@ class SamplingMixin:
         if dn <= 0:
             out[:] = offset
             return out
-        if count >= _KERNEL_MIN and _jit.available():
+        if count >= _KERNEL_MIN and self._mt_kernels_ok():
             return self._unif_index_kernel(dn, out, offset)
         join = _IndexJoin(_index_bits(dn), dn)
         nchunk = join.nchunk
@@ -267,9 +281,19 @@ class SamplingMixin:
 
 
     def _draw_noreplace(self, dn, k):
-        """R's partial Fisher-Yates: x[j] is drawn, then x[j] <- x[--n]."""
-        out = np.empty(k, dtype=np.int64)
+        """R's partial Fisher-Yates: x[j] is drawn, then x[j] <- x[--n].
+
+        R keeps the population in an int array of length ``n``; the compiled
+        loop does the same when that array is no bigger than R's default
+        path ever needs (``n <= 1e7``, or the sample is a large part of the
+        population). Otherwise, and for short samples, a dict holds only the
+        moved slots, so ``useHash = FALSE`` on a huge ``n`` stays O(k).
+        """
         n = int(dn)
+        if (k >= _NOREPLACE_KERNEL_MIN and n <= _INT_MAX and (n <= _NOREPLACE_ARRAY_MAX or 8 * k >= n)
+                and self._mt_kernels_ok()):
+            return self._noreplace_kernel(n, k)
+        out = np.empty(k, dtype=np.int64)
         swapped = {}
         get = swapped.get
         with self._index_cursor() as cur:
@@ -278,6 +302,22 @@ class SamplingMixin:
                 out[i] = get(j, j) + 1
                 n -= 1
                 swapped[j] = get(n, n)
+        return out
+
+    def _noreplace_kernel(self, n, k):
+        """:meth:`_draw_noreplace` by the compiled loop, in slices of
+        ``_NOREPLACE_SLICE`` draws so that Ctrl-C is seen between them."""
+        out = np.empty(k, dtype=np.int64)
+        x = np.arange(n, dtype=np.int32)
+        kern, mt, w, pos = kernel_words(self._bg)
+        bits = _index_bits(float(n))
+        try:
+            for a in range(0, k, _NOREPLACE_SLICE):
+                pos, n, bits = kern.noreplace_fill(mt, w, pos, x, n, bits, out,
+                                                   a, _min(k, a + _NOREPLACE_SLICE))
+        finally:
+            # Interrupted or not, the stream stands after the values drawn.
+            kernel_done(self._bg, mt, pos)
         return out
 
     def _draw_hash(self, dn, k):
