@@ -184,6 +184,44 @@ def test_noreplace_sparse_huge_population_keeps_the_dict(monkeypatch):
     assert called == [100_000]
 
 
+# --- sample2's hash rejection (hash_fill) --------------------------------------------------
+
+@pytest.mark.parametrize("dn", [2048.0, 4097.0, 40961.5, 2e7, 1e8, 2.0**31 - 1, 3e9 + 0.5,
+                                2.0**40 + 5, 2.0**52 - 3])
+def test_hash_equals_twin(dn):
+    # 9 n x 3 sizes (up to n/2: many redraws) x 3 offsets x 3 seeds.
+    for k in sorted({_sample._NOREPLACE_KERNEL_MIN, min(5000, int(dn // 2)), min(int(dn // 2), 20000)}):
+        for offset in (0, 311, 623):
+            for seed in SEEDS:
+                _assert_same(seed, offset, lambda g: g._draw_hash(dn, k), (dn, k, offset, seed))
+
+
+def test_hash_slices(monkeypatch):
+    monkeypatch.setattr(_sample, "_NOREPLACE_SLICE", 1000)
+    for dn, k in [(1e8, 30000), (6000.0, 3000)]:
+        for seed in SEEDS:
+            _assert_same(seed, 5, lambda g: g.sample_int(dn, k, useHash=True), (dn, k, seed))
+
+
+def test_hash_keeps_rs_cap_of_100_redraws():
+    # R draws a repeat again at most 100 times, then keeps it. A set that
+    # already holds every value of 1..4 makes every try a repeat: the kernel
+    # must read exactly 100 R_unif_index(4) and keep the last.
+    kern = _jit.kernels("pycalib_r._rng._mt_kernels")
+    g = RRandom(77)
+    ref = RRandom(77)
+    with _mt._Cursor(ref) as cur:
+        draws = [cur.unif_index(4.0) for _ in range(100)]
+    # A full set of four slots: probing finds every key, wherever it starts.
+    table = np.array([1, 2, 3, 4], dtype=np.uint64)
+    out = np.zeros(1, dtype=np.int64)
+    _, mt, w, pos = _mt.kernel_words(g._bg)
+    pos = kern.hash_fill(mt, w, pos, 4.0, 2, table, 2, out, 0, 1)
+    _mt.kernel_done(g._bg, mt, pos)
+    assert out[0] == draws[-1] + 1
+    assert np.array_equal(g.get_state(), ref.get_state())
+
+
 def test_sample_int_and_folds_use_the_kernel_bit_identically():
     for seed in SEEDS:
         _assert_same(seed, 0, lambda g: g.sample_int(100000), seed)
@@ -253,6 +291,10 @@ def test_r_kernel_draws_parity(r, seed):
         (lambda g: g.sample_int(65537, 65537), "sample.int(65537, 65537)"),
         (lambda g: g.sample_int(1e7, 1_000_000), "sample.int(1e7, 1e6)"),
         (lambda g: g.sample_int(1e6, 600_000), "sample.int(1e6, 6e5)"),
+        (lambda g: g.sample_int(1e8, 1_000_000), "sample.int(1e8, 1e6)"),
+        (lambda g: g.sample_int(3e9, 100_000), "sample.int(3e9, 1e5)"),
+        (lambda g: g.sample_int(60001, 30000, useHash=True),
+         "sample.int(60001, 30000, useHash = TRUE)"),
     ]
     for draw, code in cases:
         g = RRandom(seed)

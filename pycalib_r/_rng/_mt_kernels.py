@@ -175,3 +175,28 @@ def noreplace_fill(mt, w, pos, x, n, bits, out, start, stop):
         if bits > 0 and n <= (np.int64(1) << (bits - 1)):
             bits -= 1
     return pos, n, bits
+
+
+@njit
+def hash_fill(mt, w, pos, dn, bits, table, tbits, out, start, stop):
+    """R's ``sample2`` (``do_sample2``) for draws ``start .. stop - 1``: each
+    value is ``R_unif_index(dn) + 1``, drawn again while it was seen before,
+    at most 100 times (R then keeps the repeat). ``table`` is an open-
+    addressing set of the values so far (0 = empty, ``2^tbits`` slots, at
+    least twice the sample); returns the new position."""
+    tmask = np.uint64(table.size - 1)
+    shift = np.uint64(64 - tbits)
+    for i in range(start, stop):
+        for _ in range(100):
+            v, pos = _unif_index(mt, w, pos, dn, bits)
+            key = v + np.uint64(1)
+            # Fibonacci hashing (the product's top bits); linear probing
+            # until the key or a hole.
+            h = (key * np.uint64(0x9E3779B97F4A7C15)) >> shift
+            while table[h] != 0 and table[h] != key:
+                h = (h + np.uint64(1)) & tmask
+            if table[h] == 0:
+                table[h] = key
+                break
+        out[i] = v + 1
+    return pos

@@ -320,8 +320,26 @@ class SamplingMixin:
             kernel_done(self._bg, mt, pos)
         return out
 
+    def _hash_kernel(self, dn, k):
+        """:meth:`_draw_hash` by the compiled loop (R's hash set, R's cap of
+        100 redraws), in slices of ``_NOREPLACE_SLICE`` draws."""
+        out = np.empty(k, dtype=np.int64)
+        tbits = (2 * k - 1).bit_length()
+        table = np.zeros(1 << tbits, dtype=np.uint64)
+        kern, mt, w, pos = kernel_words(self._bg)
+        bits = _index_bits(dn)
+        try:
+            for a in range(0, k, _NOREPLACE_SLICE):
+                pos = kern.hash_fill(mt, w, pos, float(dn), bits, table, tbits, out,
+                                     a, _min(k, a + _NOREPLACE_SLICE))
+        finally:
+            kernel_done(self._bg, mt, pos)
+        return out
+
     def _draw_hash(self, dn, k):
         """R's ``sample2`` (hash rejection of repeats), for huge ``n``."""
+        if k >= _NOREPLACE_KERNEL_MIN and self._mt_kernels_ok():
+            return self._hash_kernel(dn, k)
         out = np.empty(k, dtype=np.int64)
         if k == 0:
             return out
