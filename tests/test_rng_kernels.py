@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -222,6 +223,61 @@ def test_hash_keeps_rs_cap_of_100_redraws():
     assert np.array_equal(g.get_state(), ref.get_state())
 
 
+# --- weighted samplers (walker_fill, walker_table, prob_noreplace, revsort) ------------------
+
+def _weights(n, kind):
+    rs = np.random.default_rng(n)
+    if kind == "distinct":
+        return rs.random(n) + 0.01
+    if kind == "ties":  # revsort's heapsort decides the order of equal weights
+        return np.tile([1.0, 2.0, 3.0, 0.5], n // 4 + 1)[:n]
+    if kind == "zeros":
+        p = rs.random(n)
+        p[::3] = 0.0
+        return p
+    return np.r_[np.full(n - 150, 1e-9), np.ones(150)]  # "skewed": inversion, not Walker
+
+
+def _weighted(n, k, replace, p):
+    return lambda g: g.sample_int(n, k, replace, p)
+
+
+@pytest.mark.parametrize("kind", ["distinct", "ties", "zeros", "skewed"])
+def test_weighted_with_replacement_equals_twin(kind):
+    # Walker's alias method (more than 200 of n p > 0.1) or inversion on
+    # revsorted weights: 4 kinds x 4 n x 3 k x 2 offsets x 3 seeds.
+    for n in (1024, 1025, 5000, 70000):
+        p = _weights(n, kind)
+        for k in (1, 1000, 50000):
+            for offset in (0, 623):
+                for seed in SEEDS:
+                    _assert_same(seed, offset, _weighted(n, k, True, p), (kind, n, k, seed))
+
+
+@pytest.mark.parametrize("kind", ["distinct", "ties", "zeros"])
+def test_weighted_without_replacement_equals_twin(kind):
+    for n in (1024, 3001):
+        p = _weights(n, kind)
+        npos = int(np.count_nonzero(p))
+        for k in (1, 2, 500, npos):
+            for seed in SEEDS:
+                _assert_same(seed, 311, _weighted(n, k, False, p), (kind, n, k, seed))
+
+
+def test_walker_slices_and_other_kinds(monkeypatch):
+    monkeypatch.setattr(_sample, "_NOREPLACE_SLICE", 999)
+    p = _weights(5000, "ties")
+    _assert_same(2, 0, _weighted(5000, 20000, True, p), "slices")
+    # Another kind: the table is compiled, the draws come from the kind's cursor.
+    for sample_kind in ("Rejection", "Rounding"):
+        def draw(g, sample_kind=sample_kind):
+            with warnings.catch_warnings():  # R's warnings on these kinds
+                warnings.simplefilter("ignore", RuntimeWarning)
+                g.rng_kind("Marsaglia-Multicarry", sample_kind=sample_kind)
+            return g.sample_int(5000, 3000, True, p)
+        _assert_same(2, 0, draw, sample_kind)
+
+
 def test_sample_int_and_folds_use_the_kernel_bit_identically():
     for seed in SEEDS:
         _assert_same(seed, 0, lambda g: g.sample_int(100000), seed)
@@ -295,6 +351,13 @@ def test_r_kernel_draws_parity(r, seed):
         (lambda g: g.sample_int(3e9, 100_000), "sample.int(3e9, 1e5)"),
         (lambda g: g.sample_int(60001, 30000, useHash=True),
          "sample.int(60001, 30000, useHash = TRUE)"),
+        # Walker's alias method, inversion with ties, sequential without replacement
+        (lambda g: g.sample_int(100000, 1_000_000, True, np.arange(1, 100001.0)),
+         "sample.int(100000, 1e6, TRUE, 1:100000)"),
+        (lambda g: g.sample_int(100000, 200000, True, np.r_[np.ones(150), np.full(99850, 1e-9)]),
+         "sample.int(100000, 2e5, TRUE, c(rep(1, 150), rep(1e-9, 99850)))"),
+        (lambda g: g.sample_int(10000, 5000, False, np.tile([1.0, 2.0, 3.0, 0.5], 2500)),
+         "sample.int(10000, 5000, FALSE, rep(c(1, 2, 3, 0.5), 2500))"),
     ]
     for draw, code in cases:
         g = RRandom(seed)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from pycalib_r._jit import njit
+from pycalib_r._rng._mt import _FIX_LOW, _TWO_M32
 
 N = 624
 _UPPER = np.uint32(0x80000000)
@@ -199,4 +200,28 @@ def hash_fill(mt, w, pos, dn, bits, table, tbits, out, start, stop):
                 table[h] = key
                 break
         out[i] = v + 1
+    return pos
+
+
+@njit
+def walker_fill(mt, w, pos, n, bits, qa, alias, out, start, stop):
+    """The draws of R's ``walker_ProbSampleReplace`` (sample.kind
+    "Rejection") for ``start .. stop - 1``: slot ``k = R_unif_index(n)``,
+    ``rU = k + unif_rand()``, then ``k + 1`` if ``rU < qa[k]`` else
+    ``alias[k] + 1``; returns the new position.
+
+    ``unif_rand()`` is ``fixup(word * 2^-32)``: the product is exact, so the
+    sum with ``k`` is rounded once, as in R's C.
+    """
+    dn = np.float64(n)
+    for i in range(start, stop):
+        v, pos = _unif_index(mt, w, pos, dn, bits)
+        if pos == N:
+            next_block(mt, w)
+            pos = 0
+        word = w[pos]
+        pos += 1
+        u = np.float64(word) * _TWO_M32 if word != 0 else _FIX_LOW
+        k = np.int64(v)
+        out[i] = k + 1 if np.float64(k) + u < qa[k] else alias[k] + 1
     return pos

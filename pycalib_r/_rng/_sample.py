@@ -36,6 +36,9 @@ _NOREPLACE_ARRAY_MAX = 10_000_000
 # cache at large n, so slices are shorter than _KERNEL_SLICE.
 _NOREPLACE_SLICE = 1 << 20
 
+# Weighted sampling: the compiled loops run from this many items or draws.
+_WEIGHTED_KERNEL_MIN = 1 << 10
+
 _min = min
 
 def _below(v, dn):
@@ -99,6 +102,14 @@ class _IndexJoin:
 
 
 
+def _sample_kernels(n):
+    """The weighted samplers' compiled loops for a problem of size ``n``
+    (None below ``_WEIGHTED_KERNEL_MIN`` or without kernels)."""
+    if n < _WEIGHTED_KERNEL_MIN:
+        return None
+    return _jit.kernels("pycalib_r._rng._sample_kernels")
+
+
 def _revsort_perm(a):
     """R's ``revsort`` (heapsort into descending order): the sorted values
     and the 1-based identities. Ties are ordered exactly as R's heapsort
@@ -108,6 +119,12 @@ def _revsort_perm(a):
         # Distinct keys: the descending order is unique, whatever the sort.
         order = np.argsort(-a, kind="stable")
         return a[order], order + 1
+    kern = _sample_kernels(n)
+    if kern is not None:
+        av = np.concatenate(([0.0], a))
+        ib = np.arange(n + 1, dtype=np.int64)
+        kern.revsort(av, ib)
+        return av[1:], ib[1:]
     av = [0.0] + a.tolist()
     ib = list(range(0, n + 1))
     l = (n >> 1) + 1
@@ -396,6 +413,11 @@ class SamplingMixin:
         ps, perm = _revsort_perm(p)
         u = self.unif_rand(k)
         out = np.empty(k, dtype=np.int64)
+        kern = _sample_kernels(n)
+        if kern is not None:
+            kern.prob_noreplace(np.array(ps, dtype=np.float64), np.array(perm, dtype=np.int64),
+                                u, out)
+            return out
         total = 1.0
         n1 = n - 1
         for i in range(k):
@@ -410,6 +432,13 @@ class SamplingMixin:
 
     def _walker(self, n, p, k):
         """R's ``walker_ProbSampleReplace`` (alias tables as R builds them)."""
+        kern = _sample_kernels(max(n, k))
+        if kern is not None:
+            qa, aa = kern.walker_table(np.ascontiguousarray(p, dtype=np.float64), n)
+            if self._mt_kernels_ok():
+                return self._walker_kernel(n, k, qa, aa)
+            ks, ru = self._walker_draws(n, k)
+            return np.where(ru < qa[ks], ks + 1, aa[ks] + 1)
         q = (p * n).tolist()
         hl = [0] * n
         a = list(range(n))  # R leaves unaliased slots uninitialised; never read
@@ -436,6 +465,19 @@ class SamplingMixin:
         aa = np.array(a, dtype=np.int64)
         ks, ru = self._walker_draws(n, k)
         return np.where(ru < qa[ks], ks + 1, aa[ks] + 1)
+
+    def _walker_kernel(self, n, k, qa, aa):
+        """Walker's draws by the compiled loop, in slices of ``_NOREPLACE_SLICE``."""
+        out = np.empty(k, dtype=np.int64)
+        kern, mt, w, pos = kernel_words(self._bg)
+        bits = _index_bits(float(n))
+        try:
+            for a in range(0, k, _NOREPLACE_SLICE):
+                pos = kern.walker_fill(mt, w, pos, n, bits, qa, aa, out,
+                                       a, _min(k, a + _NOREPLACE_SLICE))
+        finally:
+            kernel_done(self._bg, mt, pos)
+        return out
 
     def _walker_draws(self, n, k):
         """Walker's ``k`` slots and ``rU``: ``R_unif_index(n)`` then
