@@ -264,6 +264,14 @@ def test_weighted_without_replacement_equals_twin(kind):
                 _assert_same(seed, 311, _weighted(n, k, False, p), (kind, n, k, seed))
 
 
+def test_weighted_without_replacement_slices(monkeypatch):
+    # Slices of a few draws hand the running total and the shrunk arrays on.
+    monkeypatch.setattr(_sample, "_WEIGHTED_SLICE_WORK", 7 * 3001)
+    for kind in ("distinct", "ties"):
+        p = _weights(3001, kind)
+        _assert_same(4, 0, _weighted(3001, 2000, False, p), kind)
+
+
 def test_walker_slices_and_other_kinds(monkeypatch):
     monkeypatch.setattr(_sample, "_NOREPLACE_SLICE", 999)
     p = _weights(5000, "ties")

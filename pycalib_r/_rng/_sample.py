@@ -38,6 +38,8 @@ _NOREPLACE_SLICE = 1 << 20
 
 # Weighted sampling: the compiled loops run from this many items or draws.
 _WEIGHTED_KERNEL_MIN = 1 << 10
+# Item steps (scan and shift) per call of the compiled ProbSampleNoReplace.
+_WEIGHTED_SLICE_WORK = 1 << 24
 
 _min = min
 
@@ -415,8 +417,14 @@ class SamplingMixin:
         out = np.empty(k, dtype=np.int64)
         kern = _sample_kernels(n)
         if kern is not None:
-            kern.prob_noreplace(np.array(ps, dtype=np.float64), np.array(perm, dtype=np.int64),
-                                u, out)
+            ps = np.array(ps, dtype=np.float64)
+            perm = np.array(perm, dtype=np.int64)
+            # Each draw scans and shifts up to n items: slices of about
+            # _WEIGHTED_SLICE_WORK item steps keep Ctrl-C prompt.
+            step = max(1, _WEIGHTED_SLICE_WORK // n)
+            n1, total = n - 1, 1.0
+            for a in range(0, k, step):
+                n1, total = kern.prob_noreplace(ps, perm, u, out, a, _min(k, a + step), n1, total)
             return out
         total = 1.0
         n1 = n - 1

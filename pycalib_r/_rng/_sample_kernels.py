@@ -53,14 +53,13 @@ def walker_table(p, n):
 
 
 @njit
-def prob_noreplace(ps, perm, u, out):
-    """R's ``ProbSampleNoReplace`` after ``revsort``: ``rT = total * u[i]``,
-    the first running sum ``>= rT`` among the first ``n - 1 - i`` items (else
-    the last), then the chosen item is removed by shifting the rest down.
-    ``ps`` and ``perm`` are overwritten."""
-    n1 = ps.size - 1
-    total = 1.0
-    for i in range(out.size):
+def prob_noreplace(ps, perm, u, out, start, stop, n1, total):
+    """R's ``ProbSampleNoReplace`` after ``revsort``, draws ``start .. stop - 1``:
+    ``rT = total * u[i]``, the first running sum ``>= rT`` among the first
+    ``n1`` items (else item ``n1``), then the chosen item is removed by
+    shifting the rest down. ``ps`` and ``perm`` are overwritten; returns
+    ``n1`` and ``total`` for the next slice (``n - 1`` and 1 at the start)."""
+    for i in range(start, stop):
         rt = total * u[i]
         mass = 0.0
         j = 0
@@ -75,6 +74,7 @@ def prob_noreplace(ps, perm, u, out):
             ps[m] = ps[m + 1]
             perm[m] = perm[m + 1]
         n1 -= 1
+    return n1, total
 
 
 @njit
