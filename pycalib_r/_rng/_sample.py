@@ -112,23 +112,14 @@ def _sample_kernels(n):
     return _jit.kernels("pycalib_r._rng._sample_kernels")
 
 
-def _revsort_perm(a):
-    """R's ``revsort`` (heapsort into descending order): the sorted values
-    and the 1-based identities. Ties are ordered exactly as R's heapsort
-    leaves them, so equal probabilities map to the same labels as in R."""
-    n = a.size
-    if n <= 1 or np.unique(a).size == n:
-        # Distinct keys: the descending order is unique, whatever the sort.
-        order = np.argsort(-a, kind="stable")
-        return a[order], order + 1
-    kern = _sample_kernels(n)
-    if kern is not None:
-        av = np.concatenate(([0.0], a))
-        ib = np.arange(n + 1, dtype=np.int64)
-        kern.revsort(av, ib)
-        return av[1:], ib[1:]
-    av = [0.0] + a.tolist()
-    ib = list(range(0, n + 1))
+def _revsort_heap(av, ib):
+    """R's ``revsort`` loop in place on 1-based ``av[1..n]``, ``ib[1..n]``
+    (slot 0 unused): heapsort into descending order, ties as R leaves them.
+    Plain Python on lists here; ``_sample_kernels`` compiles this same
+    source for arrays."""
+    n = len(av) - 1
+    if n <= 1:
+        return
     l = (n >> 1) + 1
     ir = n
     while True:
@@ -160,6 +151,52 @@ def _revsort_perm(a):
                 j = ir + 1
         av[i] = ra
         ib[i] = ii
+
+
+def _walker_alias(q, hl, a, n):
+    """R's alias-table loop of ``walker_ProbSampleReplace`` in place:
+    ``q = p * n`` becomes the cut-offs, ``a`` the aliases (``hl`` is R's
+    ``HL`` work array). Plain Python on lists here; ``_sample_kernels``
+    compiles this same source for arrays."""
+    h = -1
+    lo = n
+    for i in range(n):
+        if q[i] < 1.:
+            h += 1
+            hl[h] = i
+        else:
+            lo -= 1
+            hl[lo] = i
+    if h >= 0 and lo < n:
+        for kk in range(n - 1):
+            i = hl[kk]
+            j = hl[lo]
+            a[i] = j
+            q[j] += q[i] - 1
+            if q[j] < 1.:
+                lo += 1
+            if lo >= n:
+                break
+
+
+def _revsort_perm(a):
+    """R's ``revsort`` (heapsort into descending order): the sorted values
+    and the 1-based identities. Ties are ordered exactly as R's heapsort
+    leaves them, so equal probabilities map to the same labels as in R."""
+    n = a.size
+    if n <= 1 or np.unique(a).size == n:
+        # Distinct keys: the descending order is unique, whatever the sort.
+        order = np.argsort(-a, kind="stable")
+        return a[order], order + 1
+    kern = _sample_kernels(n)
+    if kern is not None:
+        av = np.concatenate(([0.0], a))
+        ib = np.arange(n + 1, dtype=np.int64)
+        kern.revsort(av, ib)
+        return av[1:], ib[1:]
+    av = [0.0] + a.tolist()
+    ib = list(range(0, n + 1))
+    _revsort_heap(av, ib)
     return np.array(av[1:], dtype=np.float64), np.array(ib[1:], dtype=np.int64)
 
 
@@ -441,36 +478,18 @@ class SamplingMixin:
     def _walker(self, n, p, k):
         """R's ``walker_ProbSampleReplace`` (alias tables as R builds them)."""
         kern = _sample_kernels(max(n, k))
-        if kern is not None:
-            qa, aa = kern.walker_table(np.ascontiguousarray(p, dtype=np.float64), n)
-            if self._mt_kernels_ok():
-                return self._walker_kernel(n, k, qa, aa)
-            ks, ru = self._walker_draws(n, k)
-            return np.where(ru < qa[ks], ks + 1, aa[ks] + 1)
-        q = (p * n).tolist()
-        hl = [0] * n
-        a = list(range(n))  # R leaves unaliased slots uninitialised; never read
-        h = -1
-        lo = n
-        for i in range(n):
-            if q[i] < 1.:
-                h += 1
-                hl[h] = i
-            else:
-                lo -= 1
-                hl[lo] = i
-        if h >= 0 and lo < n:
-            for kk in range(n - 1):
-                i = hl[kk]
-                j = hl[lo]
-                a[i] = j
-                q[j] += q[i] - 1
-                if q[j] < 1.:
-                    lo += 1
-                if lo >= n:
-                    break
+        if kern is None:
+            q = (p * n).tolist()
+            a = list(range(n))  # R leaves unaliased slots uninitialised; never read
+            _walker_alias(q, [0] * n, a, n)
+        else:
+            q = p * n
+            a = np.arange(n)
+            kern.walker_alias(q, np.zeros(n, dtype=np.int64), a, n)
         qa = np.array(q) + np.arange(n)
         aa = np.array(a, dtype=np.int64)
+        if kern is not None and self._mt_kernels_ok():
+            return self._walker_kernel(n, k, qa, aa)
         ks, ru = self._walker_draws(n, k)
         return np.where(ru < qa[ks], ks + 1, aa[ks] + 1)
 
