@@ -317,6 +317,18 @@ def test_bits_carried_by_the_kernel_are_glibc_log2():
             assert _mt._index_bits(float(n)) == (n - 1).bit_length(), n
 
 
+def test_small_first_calls_do_not_load_numba():
+    # numba's import and cache load (~0.5 s) is paid only by a call big
+    # enough to be worth it; afterwards smaller calls compile-run too.
+    code = ("import sys; from pycalib_r._rng import RRandom; g = RRandom(1);"
+            "g.sample_int(5000); g.sample_int(3000, 2000, True, list(range(1, 3001)));"
+            "a = 'numba' in sys.modules; g.sample_int(20000); print(a, 'numba' in sys.modules)")
+    env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "True"]
+
+
 def test_environment_switch_runs_the_twin():
     code = ("import numpy as np; from pycalib_r import _jit; from pycalib_r._rng import RRandom;"
             "g = RRandom(3); v = g.sample_int(100000, 100000, True);"

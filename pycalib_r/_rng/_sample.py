@@ -26,17 +26,19 @@ from ._mt import (_CHUNK, _INDEX_CHUNK, _INT_MAX, _LITTLE, _Cursor, _index_bits,
 _KERNEL_MIN = 1 << 14
 # Values per kernel call: about 10 ms of work, so Ctrl-C is seen promptly.
 _KERNEL_SLICE = 1 << 22
-# Draws without replacement from which the compiled Fisher-Yates runs (the
-# Python loop takes about 1.5 us a draw), and the largest population it keeps
-# as an array whatever the sample size (R's default path uses the array up
-# to n = 1e7, where sample.int switches to the hash sampler).
+# Draws without replacement from which the compiled Fisher-Yates runs once
+# numba is loaded (the Python loop takes about 1.5 us a draw; see
+# _worth_compiling), and the largest population it keeps as an array whatever
+# the sample size (R's default path uses the array up to n = 1e7, where
+# sample.int switches to the hash sampler).
 _NOREPLACE_KERNEL_MIN = 1 << 10
 _NOREPLACE_ARRAY_MAX = 10_000_000
 # Draws per call of that loop: its reads of the population array miss the
 # cache at large n, so slices are shorter than _KERNEL_SLICE.
 _NOREPLACE_SLICE = 1 << 20
 
-# Weighted sampling: the compiled loops run from this many items or draws.
+# Weighted sampling: the compiled loops run from this many items or draws
+# once numba is loaded.
 _WEIGHTED_KERNEL_MIN = 1 << 10
 # Item steps (scan and shift) per call of the compiled ProbSampleNoReplace.
 _WEIGHTED_SLICE_WORK = 1 << 24
@@ -104,10 +106,18 @@ class _IndexJoin:
 
 
 
+def _worth_compiling(size, low):
+    """Whether a call of ``size`` items should take a compiled loop. The
+    first one in a process pays about 0.5 s (numba's import and the disk
+    cache), so before that only calls of ``_KERNEL_MIN`` items or more do;
+    afterwards calls from ``low`` items do."""
+    return size >= _KERNEL_MIN or (size >= low and bool(_jit._numba))
+
+
 def _sample_kernels(n):
     """The weighted samplers' compiled loops for a problem of size ``n``
-    (None below ``_WEIGHTED_KERNEL_MIN`` or without kernels)."""
-    if n < _WEIGHTED_KERNEL_MIN:
+    (None when :func:`_worth_compiling` says no, or without kernels)."""
+    if not _worth_compiling(n, _WEIGHTED_KERNEL_MIN):
         return None
     return _jit.kernels("pycalib_r._rng._sample_kernels")
 
@@ -346,8 +356,8 @@ class SamplingMixin:
         moved slots, so ``useHash = FALSE`` on a huge ``n`` stays O(k).
         """
         n = int(dn)
-        if (k >= _NOREPLACE_KERNEL_MIN and n <= _INT_MAX and (n <= _NOREPLACE_ARRAY_MAX or 8 * k >= n)
-                and self._mt_kernels_ok()):
+        if (_worth_compiling(k, _NOREPLACE_KERNEL_MIN) and n <= _INT_MAX
+                and (n <= _NOREPLACE_ARRAY_MAX or 8 * k >= n) and self._mt_kernels_ok()):
             return self._noreplace_kernel(n, k)
         out = np.empty(k, dtype=np.int64)
         swapped = {}
@@ -394,7 +404,7 @@ class SamplingMixin:
 
     def _draw_hash(self, dn, k):
         """R's ``sample2`` (hash rejection of repeats), for huge ``n``."""
-        if k >= _NOREPLACE_KERNEL_MIN and self._mt_kernels_ok():
+        if _worth_compiling(k, _NOREPLACE_KERNEL_MIN) and self._mt_kernels_ok():
             return self._hash_kernel(dn, k)
         out = np.empty(k, dtype=np.int64)
         if k == 0:
