@@ -323,18 +323,24 @@ class SamplingMixin:
             done += k
         return out
 
-    def _unif_index_kernel(self, dn, out, offset):
-        """:meth:`_unif_index_fill` by the compiled loop, in slices of
-        ``_KERNEL_SLICE`` values so that Ctrl-C is seen between them."""
-        k, mt, w, pos = kernel_words(self._bg)
-        bits = _index_bits(dn)
+    def _on_words(self, count, step, call):
+        """Run a compiled sampler on the stream's words in slices:
+        ``pos = call(kern, mt, w, pos, start, stop)`` for ``count`` items,
+        ``step`` at a time, so that Ctrl-C is seen between slices. The key
+        and position are written back whether or not a slice is interrupted,
+        so the stream stands after the items finished, as R's would."""
+        kern, mt, w, pos = kernel_words(self._bg)
         try:
-            for a in range(0, out.size, _KERNEL_SLICE):
-                pos = k.index_fill(mt, w, pos, float(dn), bits,
-                                   out[a:a + _KERNEL_SLICE], offset)
+            for a in range(0, count, step):
+                pos = call(kern, mt, w, pos, a, _min(count, a + step))
         finally:
-            # Interrupted or not, the stream stands after the values written.
             kernel_done(self._bg, mt, pos)
+
+    def _unif_index_kernel(self, dn, out, offset):
+        """:meth:`_unif_index_fill` by the compiled loop."""
+        bits = _index_bits(dn)
+        self._on_words(out.size, _KERNEL_SLICE, lambda kern, mt, w, pos, a, b: kern.index_fill(
+            mt, w, pos, float(dn), bits, out[a:b], offset))
         return out
 
     def _unif_index_bulk(self, dn, count, offset=0):
@@ -371,35 +377,27 @@ class SamplingMixin:
         return out
 
     def _noreplace_kernel(self, n, k):
-        """:meth:`_draw_noreplace` by the compiled loop, in slices of
-        ``_NOREPLACE_SLICE`` draws so that Ctrl-C is seen between them."""
+        """:meth:`_draw_noreplace` by the compiled loop."""
         out = np.empty(k, dtype=np.int64)
         x = np.arange(n, dtype=np.int32)
-        kern, mt, w, pos = kernel_words(self._bg)
-        bits = _index_bits(float(n))
-        try:
-            for a in range(0, k, _NOREPLACE_SLICE):
-                pos, n, bits = kern.noreplace_fill(mt, w, pos, x, n, bits, out,
-                                                   a, _min(k, a + _NOREPLACE_SLICE))
-        finally:
-            # Interrupted or not, the stream stands after the values drawn.
-            kernel_done(self._bg, mt, pos)
+        left = [n, _index_bits(float(n))]  # population size and its bits, between slices
+
+        def call(kern, mt, w, pos, a, b):
+            pos, left[0], left[1] = kern.noreplace_fill(mt, w, pos, x, left[0], left[1], out, a, b)
+            return pos
+
+        self._on_words(k, _NOREPLACE_SLICE, call)
         return out
 
     def _hash_kernel(self, dn, k):
         """:meth:`_draw_hash` by the compiled loop (R's hash set, R's cap of
-        100 redraws), in slices of ``_NOREPLACE_SLICE`` draws."""
+        100 redraws)."""
         out = np.empty(k, dtype=np.int64)
         tbits = (2 * k - 1).bit_length()
         table = np.zeros(1 << tbits, dtype=np.uint64)
-        kern, mt, w, pos = kernel_words(self._bg)
         bits = _index_bits(dn)
-        try:
-            for a in range(0, k, _NOREPLACE_SLICE):
-                pos = kern.hash_fill(mt, w, pos, float(dn), bits, table, tbits, out,
-                                     a, _min(k, a + _NOREPLACE_SLICE))
-        finally:
-            kernel_done(self._bg, mt, pos)
+        self._on_words(k, _NOREPLACE_SLICE, lambda kern, mt, w, pos, a, b: kern.hash_fill(
+            mt, w, pos, float(dn), bits, table, tbits, out, a, b))
         return out
 
     def _draw_hash(self, dn, k):
@@ -504,16 +502,11 @@ class SamplingMixin:
         return np.where(ru < qa[ks], ks + 1, aa[ks] + 1)
 
     def _walker_kernel(self, n, k, qa, aa):
-        """Walker's draws by the compiled loop, in slices of ``_NOREPLACE_SLICE``."""
+        """Walker's draws by the compiled loop."""
         out = np.empty(k, dtype=np.int64)
-        kern, mt, w, pos = kernel_words(self._bg)
         bits = _index_bits(float(n))
-        try:
-            for a in range(0, k, _NOREPLACE_SLICE):
-                pos = kern.walker_fill(mt, w, pos, n, bits, qa, aa, out,
-                                       a, _min(k, a + _NOREPLACE_SLICE))
-        finally:
-            kernel_done(self._bg, mt, pos)
+        self._on_words(k, _NOREPLACE_SLICE, lambda kern, mt, w, pos, a, b: kern.walker_fill(
+            mt, w, pos, n, bits, qa, aa, out, a, b))
         return out
 
     def _walker_draws(self, n, k):
