@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from pycalib_r._jit import njit
+from pycalib_r._rng._mt import _FIX_LOW, _TWO_M32
 
 N = 624
 _UPPER = np.uint32(0x80000000)
@@ -139,4 +140,88 @@ def index_fill(mt, w, pos, dn, bits, out, offset):
                 if np.float64(v) < dn:
                     out[k] = v + offset
                     k += 1
+    return pos
+
+
+@njit(inline="always")
+def _unif_index(mt, w, pos, dn, bits):
+    """R's ``R_unif_index(dn)`` for ``bits = ceil(log2(dn))``: tries until
+    one is below ``dn``; returns the value and the new position."""
+    nchunk = bits // 16 + 1
+    mask = np.uint64((1 << bits) - 1)
+    while True:
+        v, pos = _index_try(mt, w, pos, nchunk, mask)
+        if np.float64(v) < dn:
+            return v, pos
+
+
+@njit
+def noreplace_fill(mt, w, pos, x, n, bits, out, start, stop):
+    """R's partial Fisher-Yates (``do_sample`` without replacement) for draws
+    ``start .. stop - 1``: ``j = R_unif_index(n); out[i] = x[j] + 1;
+    x[j] = x[--n]``. ``x`` holds the remaining population (``x[i] = i`` at
+    the start, as R fills it), ``n`` its size and ``bits`` R's
+    ``ceil(log2(n))``; returns the new position, ``n`` and ``bits``.
+
+    ``bits`` is carried rather than recomputed: ``ceil(log2(n))`` drops by
+    one exactly when ``n`` falls to a power of two, which is what glibc's
+    ``log2`` gives for every ``n < 2^48`` (the kernel runs for ``n < 2^31``).
+    """
+    for i in range(start, stop):
+        v, pos = _unif_index(mt, w, pos, np.float64(n), bits)
+        j = np.int64(v)
+        out[i] = x[j] + 1
+        n -= 1
+        x[j] = x[n]
+        if bits > 0 and n <= (np.int64(1) << (bits - 1)):
+            bits -= 1
+    return pos, n, bits
+
+
+@njit
+def hash_fill(mt, w, pos, dn, bits, table, tbits, out, start, stop):
+    """R's ``sample2`` (``do_sample2``) for draws ``start .. stop - 1``: each
+    value is ``R_unif_index(dn) + 1``, drawn again while it was seen before,
+    at most 100 times (R then keeps the repeat). ``table`` is an open-
+    addressing set of the values so far (0 = empty, ``2^tbits`` slots, at
+    least twice the sample); returns the new position."""
+    tmask = np.uint64(table.size - 1)
+    shift = np.uint64(64 - tbits)
+    for i in range(start, stop):
+        for _ in range(100):
+            v, pos = _unif_index(mt, w, pos, dn, bits)
+            key = v + np.uint64(1)
+            # Fibonacci hashing (the product's top bits); linear probing
+            # until the key or a hole.
+            h = (key * np.uint64(0x9E3779B97F4A7C15)) >> shift
+            while table[h] != 0 and table[h] != key:
+                h = (h + np.uint64(1)) & tmask
+            if table[h] == 0:
+                table[h] = key
+                break
+        out[i] = v + 1
+    return pos
+
+
+@njit
+def walker_fill(mt, w, pos, n, bits, qa, alias, out, start, stop):
+    """The draws of R's ``walker_ProbSampleReplace`` (sample.kind
+    "Rejection") for ``start .. stop - 1``: slot ``k = R_unif_index(n)``,
+    ``rU = k + unif_rand()``, then ``k + 1`` if ``rU < qa[k]`` else
+    ``alias[k] + 1``; returns the new position.
+
+    ``unif_rand()`` is ``fixup(word * 2^-32)``: the product is exact, so the
+    sum with ``k`` is rounded once, as in R's C.
+    """
+    dn = np.float64(n)
+    for i in range(start, stop):
+        v, pos = _unif_index(mt, w, pos, dn, bits)
+        if pos == N:
+            next_block(mt, w)
+            pos = 0
+        word = w[pos]
+        pos += 1
+        u = np.float64(word) * _TWO_M32 if word != 0 else _FIX_LOW
+        k = np.int64(v)
+        out[i] = k + 1 if np.float64(k) + u < qa[k] else alias[k] + 1
     return pos
