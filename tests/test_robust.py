@@ -301,3 +301,87 @@ def test_stream_after_an_error_mid_resampling_stands_where_r_stands(r):
                                              bandwidth="median", progress=False))
         assert message == "The median bandwidth is undefined: all predictions are equal."
         assert np.array_equal(_global_stream().get_state(), want.astype(np.int32)), seed
+
+
+def _outcome(fn):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            value = fn()
+        except pc.ProbcalError as exc:
+            return ("error", str(exc), tuple(getattr(exc, "__notes__", [])),
+                    tuple(str(w.message) for w in caught))
+    if isinstance(value, tuple):
+        value = tuple(v.codes.tolist() if hasattr(v, "codes") else np.asarray(v).tolist() for v in value)
+    elif hasattr(value, "codes"):
+        value = (value.codes.tolist(), value.levels, value.k)
+    else:
+        value = np.asarray(value).tolist()
+    return ("value", value, tuple(str(w.message) for w in caught))
+
+
+def test_checks_in_blocks_answer_as_one_pass(monkeypatch):
+    # Every check with blocks of 7 elements against the same check in one
+    # block: same values, messages, notes and warnings, whichever block
+    # holds the fault.
+    from pycalib_r import _checks
+    from pycalib_r._forms import binary_inputs, input_form
+
+    g = np.random.default_rng(8)
+    p = g.random(50)
+    y = (g.random(50) < p).astype(np.int64)
+    mat = g.random((30, 3))
+    mat /= mat.sum(axis=1, keepdims=True)
+    codes = g.integers(1, 4, 30)
+    cases = []
+    for pos in (0, 6, 7, 23, 49):
+        for bad in (np.nan, np.inf, -np.inf, -0.1, 1.5):
+            q = p.copy()
+            q[pos] = bad
+            cases.append(lambda q=q: _checks.check_probability(q))
+            cases.append(lambda q=q: _checks.as_numeric_vector(q))
+            cases.append(lambda q=q: _checks.as_numeric_vector(q, finite=False))
+            z = y.astype(np.float64)
+            z[pos] = bad
+            cases.append(lambda z=z: _checks.check_binary_y(z, require_both=True))
+        for bad in (2, -1, 7):
+            z = y.copy()
+            z[pos] = bad
+            cases.append(lambda z=z: _checks.check_binary_y(z))
+    for pos in (0, 6, 7, 29):
+        for bad in (np.nan, np.inf, 2.5, 0.0, 5.0, 1e10, -3e9):
+            c = codes.astype(np.float64)
+            c[pos] = bad
+            cases.append(lambda c=c: _checks.check_multiclass_y(c, n_classes=3))
+            if np.isfinite(bad):
+                c2 = c.copy()
+                c2[(pos + 11) % 30] = 1.5
+                cases.append(lambda c=c2: _checks.check_multiclass_y(c, n_classes=3))
+        for bad in (np.nan, np.inf, -0.2, 1.2):
+            m = mat.copy()
+            m[pos, 1] = bad
+            cases.append(lambda m=m: _checks.check_prob_matrix(m))
+            cases.append(lambda m=m: _checks.check_logit_matrix(m))
+        m = mat.copy()
+        m[pos] = [0.5, 0.5, 0.5]
+        cases.append(lambda m=m: _checks.check_prob_matrix(m))
+    cases += [
+        lambda: _checks.check_binary_y(np.zeros(50, dtype=np.int64), require_both=True),
+        lambda: _checks.check_binary_y(np.ones(50, dtype=bool), require_both=True),
+        lambda: _checks.check_binary_y(y.astype(np.uint8)),
+        lambda: _checks.check_folds(5, y),
+        lambda: _checks.check_folds(50, y),
+        lambda: _checks.check_folds(3, codes),
+        lambda: _checks.check_multiclass_y(codes.astype(np.int32), n_classes=3),
+        lambda: _checks.check_multiclass_y(pd.Categorical(np.array(["a", "b", "c"])[codes - 1])),
+        lambda: _checks.check_probability(np.asfortranarray(mat)),
+        lambda: _checks.check_probability(pd.Series(p)),
+        lambda: binary_inputs(p, y),
+        lambda: input_form(mat, codes, "confidence"),
+    ]
+    want = [_outcome(fn) for fn in cases]
+    monkeypatch.setattr(_checks, "CHECK_BLOCK", 7)
+    got = [_outcome(fn) for fn in cases]
+    assert len(cases) > 200
+    for i, (a, b) in enumerate(zip(want, got)):
+        assert a == b, (i, a, b)
