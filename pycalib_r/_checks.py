@@ -485,7 +485,8 @@ def check_multiclass_y(y, n_classes: Optional[int] = None, arg: str = "y") -> Mu
             values = raw.ravel()
         codes = _class_codes(values, arg)
         levels = None  # R's as.character(seq_len(max(codes))), built once k is known to fit
-    k = int(codes.max()) if levels is None else len(levels)
+    top = _blocked_max(codes)
+    k = top if levels is None else len(levels)
     if k < 2:
         _abort(f"Argument `{arg}` must have at least two classes.")
     if n_classes is not None and k != n_classes:
@@ -493,11 +494,16 @@ def check_multiclass_y(y, n_classes: Optional[int] = None, arg: str = "y") -> Mu
             f"Argument `{arg}` has {k} {_plural(k, 'class', 'es')} but the input has "
             f"{n_classes} {_plural(n_classes, 'column', 's')}."
         )
-    if codes.size and codes.max() > k:
+    if codes.size and top > k:
         _abort(f"Class codes in `{arg}` must not exceed the number of classes.")
     if levels is None:
         levels = [str(i) for i in range(1, k + 1)]
     return MulticlassLabels(codes=codes, levels=levels, k=k)
+
+
+def _blocked_max(a: np.ndarray) -> int:
+    """``int(a.max())`` of a non-empty integer array, block by block."""
+    return max(int(a[s:s + CHECK_BLOCK].max()) for s in range(0, a.size, CHECK_BLOCK))
 
 
 def _class_codes(values: np.ndarray, arg: str) -> np.ndarray:

@@ -100,7 +100,11 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")) -> CalH
     y : array_like
         Binary labels coded 0/1 (or bools); both classes must occur.
     bins : int
-        Number of bins (a single positive whole number).
+        Number of bins (a single positive whole number). The fitted object
+        holds, as R's does, one break, count and value per bin, so it takes
+        about ``24 * bins`` bytes (a ``MemoryError`` with a note says so when
+        that does not fit); the fit itself adds only O(n) work, whatever
+        ``bins``.
     strategy : {"equal_width", "equal_freq"}
         Unique prefixes are accepted, as R's ``match.arg`` does.
 
