@@ -304,8 +304,8 @@ def _merge_runs(left, right, chunk):
 _MARGIN_HI = 1.0 + 2.0 ** -49
 _MARGIN_LO = 1.0 - 2.0 ** -49
 _TINY = 2.0 ** -1000
-# Windows of at most this many breaks are checked whole, larger ones first at
-# _SAMPLES evenly spaced breaks.
+# Windows of at most this many breaks are checked whole, larger ones at the
+# breaks of _probes() (_SAMPLES of them evenly spaced) before any scan.
 _SMALL_WINDOW = 32
 _SAMPLES = 9
 # Gaps handled by one vectorised pass (bounded temporaries, Ctrl-C between).
