@@ -23,6 +23,8 @@ __all__ = [
     "equal_width_bins",
     "occupied_bins",
     "equal_freq_groups",
+    "breaks_between",
+    "distinct_sorted",
     "type8_break",
     "STRATEGIES",
     "stable_order",
@@ -310,6 +312,8 @@ _SMALL_WINDOW = 32
 _SAMPLES = 9
 # Gaps handled by one vectorised pass (bounded temporaries, Ctrl-C between).
 _GAP_BLOCK = 1 << 16
+# Breaks one step of a scan evaluates (its temporaries stay near 5 MB).
+_SCAN_CHUNK = 1 << 16
 
 
 def type8_break(xs: np.ndarray, bins: int, k: np.ndarray) -> np.ndarray:
@@ -392,6 +396,12 @@ def _candidate_window(xs, bins, v, w, v_first, w_last):
     hi = _segment_start(n, bins, w_last + 1)
     hi = np.where((hi < bins) & ~above(type8_break(xs, bins, np.minimum(hi, bins - 1))), bins, hi)
     stop = _bisect(xs, bins, lo, np.maximum(hi, lo + 1), above)[1]
+    # From the largest value's first copy on, every break is that value
+    # itself (ties and the top: no interpolation), so none lies above a v at
+    # or beyond it (a resample's largest value, in cal_ci).
+    top_first = int(np.searchsorted(xs, xs[-1], side="left")) + 1
+    top = _segment_start(n, bins, np.full(v.shape, top_first))
+    stop = np.where(v >= xs[-1], np.minimum(stop, np.maximum(top, first)), stop)
     return first, stop
 
 
@@ -427,9 +437,25 @@ def _gaps_with_a_break(xs, bins, v, w, v_first, w_first, w_last):
             keep = keep[~hit]
             if not keep.size:
                 break
+        if keep.size:
+            hit = _crossing_witness(xs, bins, first, stop, v, w, todo[keep])
+            found[todo[keep][hit]] = True
+            keep = keep[~hit]
         for i in todo[keep]:
             found[i] = _scan_window(xs, bins, int(first[i]), int(stop[i]), v[i], w[i])
     return found
+
+
+def _crossing_witness(xs, bins, first, stop, v, w, gaps):
+    """Per gap: is the break where the breaks first exceed v (some k with
+    q_(k-1) <= v < q_k, found by bisection: below ``first`` every break is
+    <= v, from ``stop`` on > w > v) a witness? It is unless v and w are a
+    few ulps apart."""
+    k = _bisect(xs, bins, first[gaps] - 1, stop[gaps], lambda q: q > v[gaps])[1]
+    inside = k < stop[gaps]
+    hit = np.zeros(gaps.size, dtype=bool)
+    hit[inside] = _is_witness(type8_break(xs, bins, k[inside]), v[gaps][inside], w[gaps][inside])
+    return hit
 
 
 def _probes():
@@ -447,11 +473,29 @@ def _probes():
 def _scan_window(xs, bins, first, stop, v, w) -> bool:
     # Rare (data values a few ulps apart with bins >> n): every break of the
     # window, from the top, where a break equal to w is likeliest.
-    for end in range(stop, first, -_SORT_CHUNK):
-        k = np.arange(max(first, end - _SORT_CHUNK), end, dtype=np.int64)
+    for end in range(stop, first, -_SCAN_CHUNK):
+        k = np.arange(max(first, end - _SCAN_CHUNK), end, dtype=np.int64)
         if _is_witness(type8_break(xs, bins, k), v, w).any():
             return True
     return False
+
+
+def breaks_between(xs: np.ndarray, bins: int, v: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """For each gap ``(v[i], w[i]]`` (``v < w``): does an inner break < 1 of
+    ``quantile(xs, seq(0, 1, length.out = bins + 1), type = 8)`` (sorted
+    ``xs``) lie in it? O(len(v) log bins) time, in blocks of gaps.
+
+    The thresholds need not be values of ``xs`` (a resample's quantiles
+    against the original values): the bisections start from the order
+    statistics on either side of them.
+    """
+    found = np.zeros(v.shape, dtype=bool)
+    for s in range(0, v.size, _GAP_BLOCK):
+        vb, wb = v[s:s + _GAP_BLOCK], w[s:s + _GAP_BLOCK]
+        found[s:s + _GAP_BLOCK] = _gaps_with_a_break(
+            xs, bins, vb, wb, np.searchsorted(xs, vb, side="left") + 1,
+            np.searchsorted(xs, wb, side="left") + 1, np.searchsorted(xs, wb, side="right"))
+    return found
 
 
 def equal_freq_groups(p: np.ndarray, bins: int):
@@ -464,19 +508,18 @@ def equal_freq_groups(p: np.ndarray, bins: int):
     """
     p = np.asarray(p, dtype=np.float64)
     xs = np.sort(p.reshape(-1))
-    keep = np.empty(xs.size, dtype=bool)
-    keep[:1] = True
-    np.not_equal(xs[1:], xs[:-1], out=keep[1:])
-    first_pos = np.flatnonzero(keep) + 1
-    del keep
-    values = xs[first_pos - 1]
-    last_pos = np.append(first_pos[1:] - 1, xs.size)
+    values = distinct_sorted(xs)
     starts = np.zeros(values.size, dtype=np.int64)
-    for s in range(0, values.size - 1, _GAP_BLOCK):
-        e = min(s + _GAP_BLOCK, values.size - 1)
-        starts[s + 1:e + 1] = _gaps_with_a_break(
-            xs, bins, values[s:e], values[s + 1:e + 1],
-            first_pos[s:e], first_pos[s + 1:e + 1], last_pos[s + 1:e + 1])
+    starts[1:] = breaks_between(xs, bins, values[:-1], values[1:])
     group = np.cumsum(starts)
     ids = group[np.searchsorted(values, p.reshape(-1))].reshape(p.shape)
     return ids, int(group[-1]) + 1 if group.size else 0
+
+
+def distinct_sorted(xs: np.ndarray, positions: bool = False):
+    """The distinct values of sorted ``xs`` (and, if asked, each one's first position)."""
+    keep = np.empty(xs.size, dtype=bool)
+    keep[:1] = True
+    np.not_equal(xs[1:], xs[:-1], out=keep[1:])
+    first = np.flatnonzero(keep)
+    return (xs[first], first) if positions else xs[first]

@@ -127,6 +127,8 @@ _CHILD = textwrap.dedent("""
         "hist_bins_max_equal_freq": lambda: pc.cal_histogram(p, y, bins=2 ** 31 - 1,
                                                              strategy="equal_freq").actual_bins,
         "hist_bins_max_equal_width": lambda: pc.cal_histogram(p, y, bins=2 ** 31 - 1).actual_bins,
+        "ci_bins_max_equal_freq": lambda: pc.cal_ci(p, y, bins=2 ** 31 - 1, n_boot=20,
+                                                    strategy="equal_freq", rng=pc.RRandom(1)).upper,
         "ci_bins_1e6": lambda: pc.cal_ci(p, y, bins=10 ** 6, n_boot=50, rng=pc.RRandom(1)).upper,
         "ci_1e6_rows": lambda: pc.cal_ci(big_p, big_y, metric="ace", bins=100, n_boot=20,
                                          rng=pc.RRandom(1)).upper,
@@ -199,6 +201,6 @@ def test_worst_inputs_give_r_messages_in_bounded_memory(child_results, fuzz_r):
     for name in ("bins_max", "bins_1e6", "bins_max_equal_freq", "bins_1e8_equal_freq"):
         kind, value = child_results[name]
         assert kind == "value" and value == pytest.approx(mean_abs, rel=1e-12, abs=1e-15), name
-    for name in ("ci_bins_1e6", "ci_1e6_rows"):
+    for name in ("ci_bins_1e6", "ci_1e6_rows", "ci_bins_max_equal_freq"):
         kind, value = child_results[name]
         assert kind == "value" and 0 < value < 1, (name, child_results[name])

@@ -95,7 +95,9 @@ def test_equal_freq_groups_equal_the_materialised_breaks(seed):
 def test_equal_freq_groups_scan_path_equals_the_materialised_breaks(monkeypatch):
     # Without probes every large window is decided by the exhaustive scan.
     monkeypatch.setattr(_binning, "_probes", lambda: iter(()))
-    monkeypatch.setattr(_binning, "_SORT_CHUNK", 1000)
+    monkeypatch.setattr(_binning, "_crossing_witness",
+                        lambda xs, bins, first, stop, v, w, gaps: np.zeros(gaps.size, dtype=bool))
+    monkeypatch.setattr(_binning, "_SCAN_CHUNK", 1000)
     g = np.random.default_rng(7)
     for t in range(60):
         p = _odd_probabilities(g, t % 7, int(g.integers(1, 60)))
@@ -385,3 +387,47 @@ def test_checks_in_blocks_answer_as_one_pass(monkeypatch):
     assert len(cases) > 200
     for i, (a, b) in enumerate(zip(want, got)):
         assert a == b, (i, a, b)
+
+
+@pytest.mark.parametrize("debiased", [False, True])
+def test_cal_ci_equal_freq_between_the_values_equals_every_break(monkeypatch, debiased):
+    # The resample engine with only the breaks between the values (used
+    # when bins outnumber the rows) against the one that builds every
+    # resample's bins + 1 quantiles: the same replicates, bit for bit.
+    from pycalib_r import _inference
+    from pycalib_r._inference import _BinnedEngine
+    from pycalib_r._metrics import bind_metric
+
+    g = np.random.default_rng(21)
+    for t in range(12):
+        n = int(g.integers(5, 120))
+        p = g.random(n)
+        if t % 3 == 1:
+            p[: n // 2] = np.round(p[: n // 2], 1)
+        if t % 3 == 2:
+            p[:3] = [0.0, 1.0, 1.0]
+        y = (g.random(n) < p).astype(np.int64)
+        idx = g.integers(1, n + 1, size=(15, n)).astype(np.int32)
+        bins = int(g.choice([121, 150, 4000, 70_000]))
+        metric = bind_metric("ece", p, y, bins, debiased=debiased, strategy="equal_freq")
+        monkeypatch.setattr(_inference, "_SPARSE_EQUAL_FREQ", 10 ** 9)
+        dense = _BinnedEngine(metric)
+        monkeypatch.setattr(_inference, "_SPARSE_EQUAL_FREQ", 0)
+        sparse = _BinnedEngine(metric)
+        assert "values" in sparse.problems[0] and "values" not in dense.problems[0]
+        want, got = dense.values(idx), sparse.values(idx)
+        assert np.array_equal(got, want, equal_nan=True), (t, bins, got - want)
+
+
+def test_cal_ci_equal_freq_with_bins_far_above_the_rows_is_bounded():
+    g = pc.RRandom(5)
+    p = g.runif(200)
+    y = (g.runif(200) < p).astype(np.int64)
+    tracemalloc.start()
+    res = pc.cal_ci(p, y, bins=2 ** 31 - 1, n_boot=20, rng=pc.RRandom(2), progress=False,
+                    strategy="equal_freq")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    # 200 distinct values: one per bin, so the ECE is the mean absolute residual.
+    assert res.estimate == pytest.approx(np.mean(np.abs(y - p)), rel=1e-12, abs=1e-15)
+    assert peak < 20 * 2 ** 20, peak
