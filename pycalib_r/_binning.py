@@ -298,8 +298,9 @@ def _merge_runs(left, right, chunk):
 # bound), every k' <= k has q_k' <= v; if q_k is clearly above w, every
 # k' >= k has q_k' > w. Two bisections with those tests bound the k that can
 # give a break in (v, w]; a witness is then searched among a few k of that
-# window (all of them when it is small), and only a large window without a
-# witness among the samples is scanned break by break.
+# window (all of them when it is small), then where a bisection finds the
+# breaks crossing v, and only a window without a witness there (v and w a
+# few ulps apart) is scanned break by break.
 # ---------------------------------------------------------------------------
 
 # Far above the 4.02 * 2^-53 relative and ~2^-1074 absolute rounding bounds.
