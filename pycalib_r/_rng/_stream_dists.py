@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _dist_fast
 from . import _dists as D
 from ._chain import run_blocks
 from ._cursor import UnifCursor
@@ -34,10 +35,16 @@ class RDistributions:
     """nmath's samplers on the stream's uniforms (see module doc)."""
 
     def _exp_draw(self, count):
+        k = _dist_fast.kernels_for(self, count)
+        if k is not None:
+            return _dist_fast.exp_draw(k, self, count)
         out = np.empty(count)
         return run_blocks(self, count, _exp_eval3, 1.65, D.exp_rand1, out)
 
     def _gamma_draw(self, count, a, scale):
+        k = _dist_fast.kernels_for(self, count)
+        if k is not None:
+            return _dist_fast.gamma_draw(k, self, count, a, scale)
         if isinstance(a, float) and isinstance(scale, float):
             out = np.empty(count)
             if a < 1.0:
@@ -59,6 +66,9 @@ class RDistributions:
         return _loop(self, count, one)
 
     def _beta_draw(self, count, aa, bb):
+        k = _dist_fast.kernels_for(self, count)
+        if k is not None:
+            return _dist_fast.beta_draw(k, self, count, aa, bb)
         if isinstance(aa, float) and isinstance(bb, float):
             if aa == 0.0 and bb == 0.0:
                 return np.where(self.unif_rand(count) < 0.5, 0.0, 1.0)
@@ -111,6 +121,9 @@ class RDistributions:
         return _loop(self, count, one)
 
     def _pois_draw(self, count, mu):
+        k = _dist_fast.kernels_for(self, count)
+        if k is not None:
+            return _dist_fast.pois_draw(k, self, count, mu)
         if isinstance(mu, float):
             out = np.empty(count)
             if mu < 10.0:
