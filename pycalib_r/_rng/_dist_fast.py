@@ -23,7 +23,7 @@ from ._mt import kernel_done, kernel_words
 
 _MODULE = "pycalib_r._rng._dist_kernels"
 # Below this many draws the twin runs: a kernel's one-time load would dominate.
-_KERNEL_MIN = 1 << 13
+_KERNEL_MIN = 1 << 14
 # Draws per kernel call: a few tens of ms, so Ctrl-C is seen promptly.
 _SLICE = 1 << 20
 
@@ -44,8 +44,9 @@ def _param(x):
     return np.ascontiguousarray(np.atleast_1d(np.asarray(x, dtype=np.float64)))
 
 
-def _run(stream, fill, count, *params):
-    """``fill`` over ``count`` draws, sliced, with the stream state written back."""
+def _run(stream, fill, count, *params, work=()):
+    """``fill`` over ``count`` draws, sliced, with the stream state written back
+    (``work``: scratch arrays passed after ``out``)."""
     out = np.empty(count)
     params = [_param(p) for p in params]
     _, mt, w, pos = kernel_words(stream._bg)
@@ -53,7 +54,7 @@ def _run(stream, fill, count, *params):
     try:
         for a in range(0, count, _SLICE):
             b = a + _SLICE
-            fill(mt, w, st, *[p if p.size == 1 else p[a:b] for p in params], out[a:b])
+            fill(mt, w, st, *[p if p.size == 1 else p[a:b] for p in params], out[a:b], *work)
     finally:
         kernel_done(stream._bg, mt, int(st[0]))
     return out
@@ -76,4 +77,4 @@ def beta_draw(k, stream, count, aa, bb):
 
 def pois_draw(k, stream, count, mu):
     """``rpois(mu)`` draws as doubles, for finite ``mu > 0``."""
-    return _run(stream, k.pois_fill, count, mu)
+    return _run(stream, k.pois_fill, count, mu, work=(np.empty(36),))

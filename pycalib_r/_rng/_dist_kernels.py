@@ -22,6 +22,11 @@ float_math=True)`` (no SVML) and without fastmath (no FMA contraction, no
 reassociation). The numpy/Python twin is :mod:`._dists` with
 :mod:`._stream_dists`.
 
+The kernels are compiled without numba's reference counting (``_nrt=False``):
+they allocate nothing, and with it every call of a helper that takes the
+state arrays (once per uniform) would pay two atomic increments and
+decrements, which made the loops ten times slower.
+
 References
 ----------
 Ahrens, J.H. and Dieter, U. (1972). Computer methods for sampling from the
@@ -71,7 +76,7 @@ _FACT = np.array((1., 1., 2., 6., 24., 120., 720., 5040., 40320., 362880.))
 
 # --- the uniform source ---------------------------------------------------------
 
-@njit(inline="always")
+@njit(_nrt=False, inline="always")
 def _unif(mt, w, st):
     """R's ``unif_rand()``: the next word as ``fixup(word * 2^-32)``."""
     p = st[0]
@@ -87,7 +92,7 @@ def _unif(mt, w, st):
 
 # --- exp_rand (sexp.c) -------------------------------------------------------------
 
-@njit
+@njit(_nrt=False)
 def _exp_rand(mt, w, st):
     a = 0.0
     u = _unif(mt, w, st)
@@ -116,7 +121,7 @@ def _exp_rand(mt, w, st):
 
 # --- norm_rand, INVERSION (snorm.c, qnorm.c AS 241) ----------------------------------
 
-@njit
+@njit(_nrt=False)
 def _qnorm_open(p):
     """``qnorm5(p, 0, 1, TRUE, FALSE)`` for ``0 < p < 1``, in C's order."""
     q = p - 0.5
@@ -172,7 +177,7 @@ def _qnorm_open(p):
     return 0.0 + 1.0 * val
 
 
-@njit
+@njit(_nrt=False)
 def _norm_rand(mt, w, st):
     u = _unif(mt, w, st)
     u = np.floor(_BIG * u) + _unif(mt, w, st)  # (int)(BIG * u): u > 0
@@ -181,7 +186,7 @@ def _norm_rand(mt, w, st):
 
 # --- rgamma (rgamma.c) --------------------------------------------------------------
 
-@njit
+@njit(_nrt=False)
 def _gd_setup(a):
     """GD's steps 1 and 4: (s2, s, d, q0, b, si, c) for one shape ``a >= 1``."""
     s2 = a - 0.5
@@ -205,7 +210,7 @@ def _gd_setup(a):
     return s2, s, d, q0, b, si, c
 
 
-@njit(inline="always")
+@njit(_nrt=False, inline="always")
 def _gd_q(q0, s, s2, t, v):
     if math.fabs(v) <= 0.25:
         return q0 + 0.5 * t * t * ((((((0.1233795 * v + -0.1367177) * v + 0.1423657) * v
@@ -214,7 +219,7 @@ def _gd_q(q0, s, s2, t, v):
     return q0 - s * t + 0.25 * t * t + (s2 + s2) * math.log(1.0 + v)
 
 
-@njit
+@njit(_nrt=False)
 def _rgamma_gs(mt, w, st, a):
     e = 1.0 + _EXP_M1 * a
     while True:
@@ -229,7 +234,7 @@ def _rgamma_gs(mt, w, st, a):
                 return x
 
 
-@njit
+@njit(_nrt=False)
 def _rgamma_gd(mt, w, st, scale, s2, s, d, q0, b, si, c):
     """GD for one draw (C's ``scale * ret_val``, or ``scale * x * x`` after step 8)."""
     t = _norm_rand(mt, w, st)
@@ -264,7 +269,7 @@ def _rgamma_gd(mt, w, st, scale, s2, s, d, q0, b, si, c):
     return scale * x * x
 
 
-@njit
+@njit(_nrt=False)
 def gamma_fill(mt, w, st, a, scale, out):
     """``out[i] = rgamma(a[i], scale[i])`` (a parameter of size 1 is recycled)
     for finite ``a > 0``, ``scale > 0``."""
@@ -284,7 +289,7 @@ def gamma_fill(mt, w, st, a, scale, out):
         out[i] = _rgamma_gd(mt, w, st, sc, s2, s, d, q0, b, si, c)
 
 
-@njit
+@njit(_nrt=False)
 def exp_fill(mt, w, st, out):
     """``out[i] = exp_rand()``."""
     for i in range(out.size):
@@ -293,7 +298,7 @@ def exp_fill(mt, w, st, out):
 
 # --- rbeta (rbeta.c) ------------------------------------------------------------------
 
-@njit(inline="always")
+@njit(_nrt=False, inline="always")
 def _vw(beta, u1, aa_):
     v = beta * math.log(u1 / (1.0 - u1))
     if v <= _EXPMAX:
@@ -305,7 +310,7 @@ def _vw(beta, u1, aa_):
     return v, ww
 
 
-@njit
+@njit(_nrt=False)
 def _beta_setup(aa, bb):
     """(a, b, alpha, beta, gamma, delta, k1, k2) of BB (min > 1) or BC."""
     a = min(aa, bb)
@@ -323,7 +328,7 @@ def _beta_setup(aa, bb):
     return a, b, alpha, beta, gamma, delta, k1, k2
 
 
-@njit
+@njit(_nrt=False)
 def _rbeta_bc(mt, w, st, aa, a, b, alpha, beta, k1, k2):
     while True:
         u1 = _unif(mt, w, st)
@@ -346,7 +351,7 @@ def _rbeta_bc(mt, w, st, aa, a, b, alpha, beta, k1, k2):
     return a / (a + ww) if aa == a else ww / (a + ww)
 
 
-@njit
+@njit(_nrt=False)
 def _rbeta_bb(mt, w, st, aa, a, b, alpha, beta, gamma):
     while True:
         u1 = _unif(mt, w, st)
@@ -365,7 +370,7 @@ def _rbeta_bb(mt, w, st, aa, a, b, alpha, beta, gamma):
     return b / (b + ww) if aa != a else ww / (b + ww)
 
 
-@njit
+@njit(_nrt=False)
 def beta_fill(mt, w, st, aa, bb, out):
     """``out[i] = rbeta(aa[i], bb[i])`` for finite shapes, not both 0 (a
     parameter of size 1 is recycled); ``aa = bb = 0`` draws the coin."""
@@ -391,7 +396,7 @@ def beta_fill(mt, w, st, aa, bb, out):
 
 # --- rpois (rpois.c) ------------------------------------------------------------------
 
-@njit
+@njit(_nrt=False)
 def _pois_table(mu, pp):
     """Case B's cumulative table pp[0..35], as C builds it term by term."""
     p = math.exp(-mu)
@@ -403,7 +408,7 @@ def _pois_table(mu, pp):
         pp[k] = q
 
 
-@njit
+@njit(_nrt=False)
 def _rpois_small(mt, w, st, pp):
     while True:
         u = _unif(mt, w, st)
@@ -415,7 +420,7 @@ def _rpois_small(mt, w, st, pp):
                 return np.float64(k)
 
 
-@njit
+@njit(_nrt=False)
 def _pois_setup(mu):
     """Case A and step P: (s, d, big_l, omega, c3, c2, c1, c0, c) for ``mu >= 10``."""
     s = math.sqrt(mu)
@@ -432,7 +437,7 @@ def _pois_setup(mu):
     return s, d, big_l, omega, c3, c2, c1, c0, c
 
 
-@njit
+@njit(_nrt=False)
 def _rpois_big(mt, w, st, mu, s, d, big_l, omega, c3, c2, c1, c0, c):
     g = mu + s * _norm_rand(mt, w, st)
     pois = -1.0
@@ -488,11 +493,11 @@ def _rpois_big(mt, w, st, mu, s, d, big_l, omega, c3, c2, c1, c0, c):
             return pois
 
 
-@njit
-def pois_fill(mt, w, st, mu, out):
-    """``out[i] = rpois(mu[i])`` for finite ``mu > 0`` (size 1 is recycled)."""
+@njit(_nrt=False)
+def pois_fill(mt, w, st, mu, out, pp):
+    """``out[i] = rpois(mu[i])`` for finite ``mu > 0`` (size 1 is recycled);
+    ``pp`` is room for the table (36 doubles)."""
     km = mu.size > 1
-    pp = np.empty(36)
     prev = np.nan
     s = d = big_l = omega = c3 = c2 = c1 = c0 = c = 0.0
     for i in range(out.size):
