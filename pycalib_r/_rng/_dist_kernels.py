@@ -52,6 +52,7 @@ import math
 import numpy as np
 
 from pycalib_r._jit import njit
+from pycalib_r._rng._dists import _EXP_A  # a after k doublings, summed as C sums
 from pycalib_r._rng._mt_kernels import next_block
 
 N = 624
@@ -94,16 +95,22 @@ def _unif(mt, w, st):
 
 @njit(_nrt=False)
 def _exp_rand(mt, w, st):
-    a = 0.0
     u = _unif(mt, w, st)
     while u <= 0.0 or u >= 1.0:
         u = _unif(mt, w, st)
-    while True:
-        u += u
-        if u > 1.0:
-            break
-        a += _Q0
-    u -= 1.0
+    # C doubles u until it exceeds 1, adding q[0] to a each time it does
+    # not: with u = m * 2^e (0.5 <= m < 1) that is -e additions (one more
+    # when u is a power of two), and u ends as 2m - 1 (or 1). The doublings
+    # are exact and _EXP_A holds the sums as C accumulates them, so this is
+    # the same double without a data-dependent loop.
+    m, e = math.frexp(u)
+    k = -e
+    if m == 0.5:
+        k += 1
+        u = 1.0
+    else:
+        u = 2.0 * m - 1.0
+    a = _EXP_A[k]
     if u <= _Q0:
         return a + u
     i = 0
