@@ -52,27 +52,34 @@ import math
 import numpy as np
 
 from pycalib_r._jit import njit
-from pycalib_r._rng._dists import _EXP_A  # a after k doublings, summed as C sums
+# The constants are the twin's (one copy of every coefficient): numba freezes
+# module-level floats and tuples into the compiled code.
+from pycalib_r._rng._dists import (
+    _BIG,
+    _DBL_MAX,
+    _EXP_A,  # a after k doublings, summed as C sums
+    _EXP_M1,
+    _EXPMAX,
+    _FACT,
+    _GA,
+    _GQ,
+    _M_1_SQRT_2PI,
+    _ONE_7,
+    _ONE_12,
+    _ONE_24,
+    _PA,
+    _Q0,
+    _SQRT32,
+)
+from pycalib_r._rng._dists import _EXP_Q as _Q
+from pycalib_r._rng._mt import _FIX_LOW, _TWO_M32
 from pycalib_r._rng._mt_kernels import next_block
+from pycalib_r._rng._nmath import _A_DEN, _A_NUM, _B_DEN, _B_NUM, _C_DEN, _C_NUM
 
 N = 624
-_TWO_M32 = 2.3283064365386963e-10  # 2^-32
-_FIX_LOW = 0.5 * 2.328306437080797e-10  # fixup(0): half of 1 / (2^32 - 1)
-_BIG = 134217728.0  # 2^27
-_DBL_MAX = 1.7976931348623157e308
-_EXPMAX = 1024 * 0.693147180559945309417232121458  # DBL_MAX_EXP * M_LN2
-_M_1_SQRT_2PI = 0.398942280401432677939946059934
-_EXP_M1 = 0.36787944117144232159
-_SQRT32 = 5.656854
-
-_Q = np.array((0.6931471805599453, 0.9333736875190459, 0.9888777961838675,
-               0.9984959252914960, 0.9998292811061389, 0.9999833164100727,
-               0.9999985691438767, 0.9999998906925558, 0.9999999924734159,
-               0.9999999995283275, 0.9999999999728814, 0.9999999999985598,
-               0.9999999999999289, 0.9999999999999968, 0.9999999999999999,
-               1.0000000000000000))
-_Q0 = 0.6931471805599453
-_FACT = np.array((1., 1., 2., 6., 24., 120., 720., 5040., 40320., 362880.))
+_Q1, _Q2, _Q3, _Q4, _Q5, _Q6, _Q7 = _GQ
+_A1, _A2, _A3, _A4, _A5, _A6, _A7 = _GA
+_P0, _P1, _P2, _P3, _P4, _P5, _P6, _P7 = _PA
 
 
 # --- the uniform source ---------------------------------------------------------
@@ -128,21 +135,23 @@ def _exp_rand(mt, w, st):
 
 # --- norm_rand, INVERSION (snorm.c, qnorm.c AS 241) ----------------------------------
 
+@njit(_nrt=False, inline="always")
+def _horner(r, c):
+    """``(((r * c0 + c1) * r + c2) ...) * r + c7``, one rounding per step as C."""
+    acc = r * c[0]
+    for i in range(1, 7):
+        acc += c[i]
+        acc *= r
+    return acc + c[7]
+
+
 @njit(_nrt=False)
 def _qnorm_open(p):
     """``qnorm5(p, 0, 1, TRUE, FALSE)`` for ``0 < p < 1``, in C's order."""
     q = p - 0.5
     if math.fabs(q) <= 0.425:
         r = 0.180625 - q * q
-        val = q * (((((((r * 2509.0809287301226727 +
-                         33430.575583588128105) * r + 67265.770927008700853) * r +
-                       45921.953931549871457) * r + 13731.693765509461125) * r +
-                     1971.5909503065514427) * r + 133.14166789178437745) * r +
-                   3.387132872796366608) \
-            / (((((((r * 5226.495278852854561 +
-                     28729.085735721942674) * r + 39307.89580009271061) * r +
-                   21213.794301586595867) * r + 5394.1960214247511077) * r +
-                 687.1870074920579083) * r + 42.313330701600911252) * r + 1.)
+        val = q * _horner(r, _A_NUM) / _horner(r, _A_DEN)
         return 0.0 + 1.0 * val
     if q > 0:
         r = 0.5 - p + 0.5
@@ -151,34 +160,12 @@ def _qnorm_open(p):
     r = math.sqrt(-math.log(r))
     if r <= 5.:
         r += -1.6
-        val = (((((((r * 7.7454501427834140764e-4 +
-                     .0227238449892691845833) * r + .24178072517745061177) *
-                   r + 1.27045825245236838258) * r +
-                  3.64784832476320460504) * r + 5.7694972214606914055) *
-                r + 4.6303378461565452959) * r +
-               1.42343711074968357734) \
-            / (((((((r *
-                     1.05075007164441684324e-9 + 5.475938084995344946e-4) *
-                    r + .0151986665636164571966) * r +
-                   .14810397642748007459) * r + .68976733498510000455) *
-                 r + 1.6763848301838038494) * r +
-                2.05319162663775882187) * r + 1.)
+        val = _horner(r, _B_NUM) / _horner(r, _B_DEN)
     elif r >= 816:
         val = r * 1.41421356237309504880
     else:
         r += -5.
-        val = (((((((r * 2.01033439929228813265e-7 +
-                     2.71155556874348757815e-5) * r +
-                    .0012426609473880784386) * r + .026532189526576123093) *
-                  r + .29656057182850489123) * r +
-                 1.7848265399172913358) * r + 5.4637849111641143699) *
-               r + 6.6579046435011037772) \
-            / (((((((r *
-                     2.04426310338993978564e-15 + 1.4215117583164458887e-7) *
-                    r + 1.8463183175100546818e-5) * r +
-                   7.868691311456132591e-4) * r + .0148753612908506148525)
-                 * r + .13692988092273580531) * r +
-                .59983220655588793769) * r + 1.)
+        val = _horner(r, _C_NUM) / _horner(r, _C_DEN)
     if q < 0.0:
         val = -val
     return 0.0 + 1.0 * val
@@ -200,8 +187,7 @@ def _gd_setup(a):
     s = math.sqrt(s2)
     d = _SQRT32 - s * 12.0
     r = 1.0 / a
-    q0 = ((((((2.424e-4 * r + 2.4511e-4) * r + -7.388e-5) * r + 0.00144121) * r
-            + 0.00801191) * r + 0.02083148) * r + 0.04166669) * r
+    q0 = ((((((_Q7 * r + _Q6) * r + _Q5) * r + _Q4) * r + _Q3) * r + _Q2) * r + _Q1) * r
     if a <= 3.686:
         b = 0.463 + s + 0.178 * s2
         si = 1.235
@@ -220,9 +206,8 @@ def _gd_setup(a):
 @njit(_nrt=False, inline="always")
 def _gd_q(q0, s, s2, t, v):
     if math.fabs(v) <= 0.25:
-        return q0 + 0.5 * t * t * ((((((0.1233795 * v + -0.1367177) * v + 0.1423657) * v
-                                      + -0.1662921) * v + 0.2000062) * v + -0.250003) * v
-                                   + 0.3333333) * v
+        return q0 + 0.5 * t * t * ((((((_A7 * v + _A6) * v + _A5) * v + _A4) * v + _A3) * v
+                                    + _A2) * v + _A1) * v
     return q0 - s * t + 0.25 * t * t + (s2 + s2) * math.log(1.0 + v)
 
 
@@ -434,9 +419,9 @@ def _pois_setup(mu):
     d = 6. * mu * mu
     big_l = math.floor(mu - 1.1484)
     omega = _M_1_SQRT_2PI / s
-    b1 = 0.0416666666666666667 / mu
+    b1 = _ONE_24 / mu
     b2 = 0.3 * b1 * b1
-    c3 = 0.1428571428571428571 * b1 * b2
+    c3 = _ONE_7 * b1 * b2
     c2 = b2 - 15. * c3
     c1 = b1 - 6. * b2 + 45. * c3
     c0 = 1. - b1 + 3. * b2 - 15. * c3
@@ -479,13 +464,12 @@ def _rpois_big(mt, w, st, mu, s, d, big_l, omega, c3, c2, c1, c0, c):
             px = -mu
             py = math.pow(mu, pois) / _FACT[int(pois)]
         else:
-            dl = 0.0833333333333333333 / fk
+            dl = _ONE_12 / fk
             dl = dl * (1. - 4.8 * dl * dl)
             v = difmuk / fk
             if math.fabs(v) <= 0.25:
-                px = fk * v * v * (((((((0.1250060 * v + -0.1384794) * v + 0.1421878) * v
-                                       + -0.1661269) * v + 0.2000118) * v + -0.2500068) * v
-                                     + 0.3333333) * v + -0.5) - dl
+                px = fk * v * v * (((((((_P7 * v + _P6) * v + _P5) * v + _P4) * v + _P3) * v
+                                     + _P2) * v + _P1) * v + _P0) - dl
             else:
                 px = fk * math.log(1. + v) - difmuk - dl
             py = _M_1_SQRT_2PI / math.sqrt(fk)
