@@ -14,6 +14,7 @@ import pytest
 
 from pycalib_r import _jit
 from pycalib_r._rng import RRandom, _dist_fast
+from tests.test_rng_dists import _r_numbers
 
 KERNELS = _jit.kernels(_dist_fast._MODULE, float_math=True)
 needs_kernels = pytest.mark.skipif(KERNELS is None, reason="compiled kernels unavailable")
@@ -132,11 +133,6 @@ def test_other_kinds_and_small_calls_keep_the_twin():
     assert _dist_fast.kernels_for(other, 10**7) is None
     boxm = RRandom(1, normal_kind="Box-Muller")
     assert _dist_fast.kernels_for(boxm, 10**7) is None
-
-
-def _r_numbers(r, code):
-    a = np.asarray(r.r(code))
-    return a.astype(np.float64)
 
 
 @pytest.mark.r_parity

@@ -5,7 +5,9 @@ when they are all equal (then the vectorised block evaluators of
 :mod:`._dists` run through :func:`._chain.run_blocks`) or as arrays (then
 R's loop runs element by element through a :class:`._cursor.UnifCursor`).
 Only ``unif_rand``, ``_snapshot``, ``_restore`` and ``_skip`` of the stream
-are used, so the hooks serve any uniform source.
+are used, so the hooks serve any uniform source. Large ``rexp``, ``rgamma``,
+``rbeta`` and ``rpois`` calls on R's default stream go to the compiled
+kernels instead (:mod:`._dist_fast`), which give the same values.
 """
 
 from __future__ import annotations
