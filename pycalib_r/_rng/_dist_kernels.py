@@ -58,9 +58,10 @@ from pycalib_r._rng._dists import (
     _BIG,
     _DBL_MAX,
     _EXP_A,  # a after k doublings, summed as C sums
+    _FACT as _D_FACT,
     _EXP_M1,
+    _EXP_QA as _Q,  # an array: a tuple indexed at run time costs a switch
     _EXPMAX,
-    _FACT,
     _GA,
     _GQ,
     _M_1_SQRT_2PI,
@@ -71,7 +72,6 @@ from pycalib_r._rng._dists import (
     _Q0,
     _SQRT32,
 )
-from pycalib_r._rng._dists import _EXP_Q as _Q
 from pycalib_r._rng._mt import _FIX_LOW, _TWO_M32
 from pycalib_r._rng._mt_kernels import next_block
 from pycalib_r._rng._nmath import _A_DEN, _A_NUM, _B_DEN, _B_NUM, _C_DEN, _C_NUM
@@ -80,6 +80,7 @@ N = 624
 _Q1, _Q2, _Q3, _Q4, _Q5, _Q6, _Q7 = _GQ
 _A1, _A2, _A3, _A4, _A5, _A6, _A7 = _GA
 _P0, _P1, _P2, _P3, _P4, _P5, _P6, _P7 = _PA
+_FACT = np.array(_D_FACT)
 
 
 # --- the uniform source ---------------------------------------------------------
@@ -100,8 +101,7 @@ def _unif(mt, w, st):
 
 # --- exp_rand (sexp.c) -------------------------------------------------------------
 
-@njit(_nrt=False)
-def _exp_rand(mt, w, st):
+def _exp_rand_py(mt, w, st):
     u = _unif(mt, w, st)
     while u <= 0.0 or u >= 1.0:
         u = _unif(mt, w, st)
@@ -131,6 +131,12 @@ def _exp_rand(mt, w, st):
         if not u > _Q[i]:
             break
     return a + umin * _Q0
+
+
+# Inlined into exp_fill's loop (the call costs a third of a draw there), and
+# called elsewhere (inlining it into rgamma/rpois multiplies their compile time).
+_exp_rand = njit(_nrt=False)(_exp_rand_py)
+_exp_rand_inline = njit(_nrt=False, inline="always")(_exp_rand_py)
 
 
 # --- norm_rand, INVERSION (snorm.c, qnorm.c AS 241) ----------------------------------
@@ -285,7 +291,7 @@ def gamma_fill(mt, w, st, a, scale, out):
 def exp_fill(mt, w, st, out):
     """``out[i] = exp_rand()``."""
     for i in range(out.size):
-        out[i] = _exp_rand(mt, w, st)
+        out[i] = _exp_rand_inline(mt, w, st)
 
 
 # --- rbeta (rbeta.c) ------------------------------------------------------------------
