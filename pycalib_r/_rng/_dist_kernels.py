@@ -177,7 +177,7 @@ def _qnorm_open(p):
     return 0.0 + 1.0 * val
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def _norm_rand(mt, w, st):
     u = _unif(mt, w, st)
     u = np.floor(_BIG * u) + _unif(mt, w, st)  # (int)(BIG * u): u > 0
