@@ -5,13 +5,16 @@ when they are all equal (then the vectorised block evaluators of
 :mod:`._dists` run through :func:`._chain.run_blocks`) or as arrays (then
 R's loop runs element by element through a :class:`._cursor.UnifCursor`).
 Only ``unif_rand``, ``_snapshot``, ``_restore`` and ``_skip`` of the stream
-are used, so the hooks serve any uniform source.
+are used, so the hooks serve any uniform source. Large ``rexp``, ``rgamma``,
+``rbeta`` and ``rpois`` calls on R's default stream go to the compiled
+kernels instead (:mod:`._dist_fast`), which give the same values.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from . import _dist_fast
 from . import _dists as D
 from ._chain import run_blocks
 from ._cursor import UnifCursor
@@ -36,10 +39,16 @@ class RDistributions:
     """nmath's samplers on the stream's uniforms (see module doc)."""
 
     def _exp_draw(self, count):
+        k = _dist_fast.kernels_for(self, count)
+        if k is not None:
+            return _dist_fast.exp_draw(k, self, count)
         out = np.empty(count)
         return run_blocks(self, count, _exp_eval3, 1.65, D.exp_rand1, out)
 
     def _gamma_draw(self, count, a, scale):
+        k = _dist_fast.kernels_for(self, count)
+        if k is not None:
+            return _dist_fast.gamma_draw(k, self, count, a, scale)
         if isinstance(a, float) and isinstance(scale, float):
             out = np.empty(count)
             if a < 1.0:
@@ -61,6 +70,9 @@ class RDistributions:
         return _loop(self, count, one)
 
     def _beta_draw(self, count, aa, bb):
+        k = _dist_fast.kernels_for(self, count)
+        if k is not None:
+            return _dist_fast.beta_draw(k, self, count, aa, bb)
         if isinstance(aa, float) and isinstance(bb, float):
             if aa == 0.0 and bb == 0.0:
                 return np.where(self.unif_rand(count) < 0.5, 0.0, 1.0)
@@ -113,6 +125,9 @@ class RDistributions:
         return _loop(self, count, one)
 
     def _pois_draw(self, count, mu):
+        k = _dist_fast.kernels_for(self, count)
+        if k is not None:
+            return _dist_fast.pois_draw(k, self, count, mu)
         if isinstance(mu, float):
             out = np.empty(count)
             if mu < 10.0:
