@@ -81,9 +81,17 @@ def kernels(name, float_math=False):
     not call glibc's libm. Callers then run their numpy twin."""
     if not _load() or (float_math and not libm_exact()):
         return None
-    mod = _modules.get(name)
-    if mod is None:
+    if name not in _modules:
         import importlib  # noqa: PLC0415
 
-        mod = _modules[name] = importlib.import_module(name)
-    return mod
+        try:
+            _modules[name] = importlib.import_module(name)
+        except Exception as exc:  # a numba that refuses an option, a broken llvmlite
+            # The twins give the same bits, so the call goes on without the
+            # kernels; the warning says why it is slower.
+            import warnings  # noqa: PLC0415
+
+            warnings.warn(f"pycalib_r: compiled kernels {name} unavailable ({type(exc).__name__}: {exc}); "
+                          f"using the numpy paths (same results, slower)", RuntimeWarning, stacklevel=3)
+            _modules[name] = None
+    return _modules[name]

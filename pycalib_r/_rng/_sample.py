@@ -235,8 +235,9 @@ class SamplingMixin:
 
     def _mt_kernels_ok(self):
         """True when the compiled samplers may read this stream's words
-        (default kinds on ``_bg``, numba available and allowed)."""
-        return _jit.available()
+        (default kinds on ``_bg``, numba available and allowed, and the
+        kernel module loaded)."""
+        return _jit.available() and _jit.kernels("pycalib_r._rng._mt_kernels") is not None
 
     def _index_cursor(self):
         """A scalar cursor with ``unif()`` and ``unif_index(dn)`` (R_unif_index)."""
