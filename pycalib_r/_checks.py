@@ -192,17 +192,19 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
     if values.dtype == bool:
         out = values.astype(np.int64)
     elif values.dtype.kind in "iuf":
-        vals = values.astype(np.float64)
-        if np.isnan(vals).any() or not np.isfinite(vals).all():
-            _abort(missing)
-        if not ((vals == 0.0) | (vals == 1.0)).all():
+        # One pass decides: values that are all 0 or 1 hold no NaN nor
+        # infinity, so those are looked for only to word the error.
+        if not ((values == 0) | (values == 1)).all():
+            if values.dtype.kind == "f" and not np.isfinite(values).all():
+                _abort(missing)
             _abort(f"Argument `{arg}` must contain only binary labels `0` and `1`.")
-        out = vals.astype(np.int64)
+        out = values.astype(np.int64)
     else:
         _abort(wrong_type)
     if out.size == 0:
         _abort(f"Argument `{arg}` must not be empty.")
-    if require_both and np.unique(out).size < 2:
+    # Labels 0/1: both occur unless all are 0 or all are 1.
+    if require_both and (out.all() or not out.any()):
         _abort(f"Argument `{arg}` must contain at least one `0` and one `1`.")
     return out
 

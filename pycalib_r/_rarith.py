@@ -357,11 +357,37 @@ def r_exp(x) -> np.ndarray:
     return _sp.inv_boxcox(np.asarray(x, dtype=np.float64), 0.0)
 
 
+# Elements from which log and log1p go through a compiled loop (the gate's
+# one-time import and load cannot dominate a call this long).
+_LIBM_JIT_MIN = 20_000
+
+
+def _libm_loop(arr: np.ndarray, name: str):
+    """``name`` (``log_into``/``log1p_into``) of ``arr`` by the compiled loop, or None."""
+    if arr.size < _LIBM_JIT_MIN:
+        return None
+    from . import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
+
+    kern = _jit.kernels("pycalib_r._libm_kernels", float_math=True)
+    if kern is None:
+        return None
+    if arr.flags.f_contiguous and not arr.flags.c_contiguous:
+        # The answer keeps the argument's layout, as a ufunc's does.
+        return _libm_loop(arr.T, name).T
+    out = np.empty(arr.shape)
+    getattr(kern, name)(np.ascontiguousarray(arr).reshape(-1), out.reshape(-1))
+    return out
+
+
 def r_log(x) -> np.ndarray:
     """The C library's ``log`` elementwise (``xlogy(1, x)`` is ``1 * log(x)``)."""
-    return _sp.xlogy(1.0, np.asarray(x, dtype=np.float64))
+    arr = np.asarray(x, dtype=np.float64)
+    out = _libm_loop(arr, "log_into")
+    return _sp.xlogy(1.0, arr) if out is None else out
 
 
 def r_log1p(x) -> np.ndarray:
     """The C library's ``log1p`` elementwise (``boxcox1p(x, 0)`` returns ``log1p(x)``)."""
-    return _sp.boxcox1p(np.asarray(x, dtype=np.float64), 0.0)
+    arr = np.asarray(x, dtype=np.float64)
+    out = _libm_loop(arr, "log1p_into")
+    return _sp.boxcox1p(arr, 0.0) if out is None else out
