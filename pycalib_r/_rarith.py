@@ -357,14 +357,14 @@ def r_exp(x) -> np.ndarray:
     return _sp.inv_boxcox(np.asarray(x, dtype=np.float64), 0.0)
 
 
-# Elements from which log and log1p go through a compiled loop (the gate's
-# one-time import and load cannot dominate a call this long).
-_LIBM_JIT_MIN = 20_000
+# Elements from which loops over vectors are compiled ones (pycalib_r._jit):
+# the gate's one-time import and load of numba cannot dominate a call this long.
+JIT_MIN_SIZE = 20_000
 
 
 def _libm_loop(arr: np.ndarray, name: str):
     """``name`` (``log_into``/``log1p_into``) of ``arr`` by the compiled loop, or None."""
-    if arr.size < _LIBM_JIT_MIN:
+    if arr.size < JIT_MIN_SIZE:
         return None
     from . import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
 

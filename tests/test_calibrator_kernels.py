@@ -40,9 +40,9 @@ def test_binary_temperature_fit_same_bits(monkeypatch):
     from pycalib_r.calibrators import _temperature
 
     z, y = _binary(4000, 4)
-    monkeypatch.setattr(_temperature, "_JIT_MIN_ROWS", 1)
+    monkeypatch.setattr(_temperature, "JIT_MIN_SIZE", 1)
     fast = pc.cal_temperature(z, y)
-    monkeypatch.setattr(_temperature, "_JIT_MIN_ROWS", 10 ** 12)
+    monkeypatch.setattr(_temperature, "JIT_MIN_SIZE", 10 ** 12)
     slow = pc.cal_temperature(z, y)
     assert _bits(fast.temperature) == _bits(slow.temperature)
     assert _bits(fast.value) == _bits(slow.value)
@@ -55,7 +55,7 @@ def test_binary_temperature_compiled_path_matches_r(probcal_r):
     from pycalib_r.calibrators import _temperature
     from tests.conftest import r_assign
 
-    z, y = _binary(_temperature._JIT_MIN_ROWS + 5000, 5)
+    z, y = _binary(_temperature.JIT_MIN_SIZE + 5000, 5)
     r_assign(probcal_r, z=z, y=y)
     probcal_r.r("f <- cal_temperature(z, y)")
     fit = pc.cal_temperature(z, y)
@@ -77,13 +77,90 @@ def test_compiled_log_same_bits_as_scipy(name):
     from pycalib_r import _rarith
 
     ref = {"r_log": lambda a: sp.xlogy(1.0, a), "r_log1p": lambda a: sp.boxcox1p(a, 0.0)}[name]
-    x = _special_values(_rarith._LIBM_JIT_MIN, 6)
+    x = _special_values(_rarith.JIT_MIN_SIZE, 6)
     for a in (x, -0.999 * x, x.reshape(-1, 4)[:, ::2], np.asfortranarray(x.reshape(-1, 4))):
         with np.errstate(all="ignore"):
             got, want = getattr(_rarith, name)(a), ref(a)
-        assert a.size >= _rarith._LIBM_JIT_MIN
+        assert a.size >= _rarith.JIT_MIN_SIZE
         assert got.shape == want.shape and got.flags.f_contiguous == want.flags.f_contiguous
         assert np.array_equal(np.isnan(got), np.isnan(want))
         assert np.array_equal(np.signbit(got), np.signbit(want))
         ok = ~np.isnan(want)
         assert np.array_equal(_bits(got[ok]), _bits(want[ok]))
+
+
+def _fit_arrays(fit):
+    g = fit.fit
+    return [np.array(list(fit.coefficients.values())), g.deviance, g.aic, g.null_deviance, g.fitted_values,
+            g.residuals, g.weights, g.linear_predictors, g.qr["qr"], g.qr["qraux"], g.effects, g.R]
+
+
+@pytest.mark.parametrize("method", ["platt", "beta"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_glm_fits_same_bits_both_paths(monkeypatch, method, seed):
+    """cal_platt / cal_beta with the IRLS loops compiled and in numpy: every component equal."""
+    import pycalib_r as pc
+
+    g = np.random.default_rng(seed)
+    n = 3000
+    z = g.normal(0, 2 + seed, n)
+    y = (g.random(n) < 1 / (1 + np.exp(-z / 2))).astype(np.int64)
+    p = 1 / (1 + np.exp(-z))
+    p[:3] = [0.0, 1.0, 0.5]  # clipped by cal_beta's eps
+    fit = (lambda: pc.cal_platt(z, y)) if method == "platt" else (lambda: pc.cal_beta(p, y))
+    from pycalib_r import _jit
+    from pycalib_r.calibrators import _platt
+
+    monkeypatch.setattr(_platt, "JIT_MIN_SIZE", 1)
+    fast = fit()
+    monkeypatch.setattr(_jit, "_numba", False)
+    slow = fit()
+    assert fast.fit.iter == slow.fit.iter
+    for a, b in zip(_fit_arrays(fast), _fit_arrays(slow)):
+        assert np.array_equal(_bits(a), _bits(b))
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_glm_family_kernels_same_bits(monkeypatch, seed):
+    """The family's pieces on extreme linear predictors (both thresholds, exp's clip, NaN)."""
+    from pycalib_r import _jit
+    from pycalib_r.calibrators import _platt
+
+    g = np.random.default_rng(seed)
+    eta = np.concatenate([g.normal(0, 20, 500), [-800.0, -700.0, -30.0, -29.999, 30.0, 30.5, 701.0, np.nan]])
+    y = np.where(g.random(eta.size) < 0.5, 0.0, 1.0)
+    y[:40] = g.random(40)
+    wt = g.random(eta.size) + 0.5
+    monkeypatch.setattr(_platt, "JIT_MIN_SIZE", 1)
+    with np.errstate(all="ignore"):
+        got = [_platt._exp_eta(eta), _platt._linkinv(eta), _platt._mu_eta(eta)]
+        mu = got[1]
+        got += [_platt._dev_resids(y, mu, wt), _platt._dev_resids(y, 0.37, wt)]
+        monkeypatch.setattr(_jit, "_numba", False)
+        want = [_platt._exp_eta(eta), _platt._linkinv(eta), _platt._mu_eta(eta),
+                _platt._dev_resids(y, mu, wt), _platt._dev_resids(y, 0.37, wt)]
+    for a, b in zip(got, want):
+        assert np.array_equal(np.isnan(a), np.isnan(b))
+        assert np.array_equal(_bits(a[~np.isnan(a)]), _bits(b[~np.isnan(b)]))
+
+
+@pytest.mark.r_parity
+def test_glm_compiled_path_matches_r(probcal_r):
+    """cal_platt and cal_beta above the kernel threshold against probcal in R."""
+    import pycalib_r as pc
+    from pycalib_r._rarith import JIT_MIN_SIZE
+    from tests.conftest import r_assign
+
+    z, y = _binary(JIT_MIN_SIZE + 5000, 7)
+    p = 1 / (1 + np.exp(-z))
+    r_assign(probcal_r, z=z, y=y, p=p)
+    probcal_r.r("fp <- cal_platt(z, y); fb <- cal_beta(p, y)")
+    for fit, name in ((pc.cal_platt(z, y), "fp"), (pc.cal_beta(p, y), "fb")):
+        want = np.array(probcal_r.r(f"unname(coef({name}$fit))"), dtype=float)
+        got = np.array(list(fit.coefficients.values()))
+        assert fit.fit.iter == probcal_r.r(f"{name}$fit$iter")[0]
+        # The manifest's glm tolerance is 1e-7; the port repeats R's steps.
+        assert np.abs(got - want).max() <= 1e-12 * np.abs(want).max()
+        assert abs(fit.fit.deviance - probcal_r.r(f"{name}$fit$deviance")[0]) <= 1e-12 * fit.fit.deviance
+        fitted = np.array(probcal_r.r(f"unname({name}$fit$fitted.values)"), dtype=float)
+        assert np.abs(fit.fit.fitted_values - fitted).max() <= 1e-12

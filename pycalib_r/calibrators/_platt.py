@@ -16,7 +16,9 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
+from .. import _jit
 from .._checks import as_numeric_vector, check_binary_y, check_same_length
+from .._rarith import JIT_MIN_SIZE
 from .._rlist import RList
 from ._base import (
     Calibrator,
@@ -59,13 +61,49 @@ def _seq_sum(v: np.ndarray) -> float:
     return seq_sum(v)
 
 
+def _kernels(n: int):
+    """The compiled IRLS loops (``_glm_kernels``) for vectors of ``n`` rows, or None.
+
+    Below JIT_MIN_SIZE rows, or without numba, the numpy expressions run;
+    both give the same bits (tests/test_calibrator_kernels.py).
+    """
+    if n < JIT_MIN_SIZE:
+        return None
+    return _jit.kernels("pycalib_r.calibrators._glm_kernels", float_math=True)
+
+
 def _ddot(a: np.ndarray, b: np.ndarray) -> float:
+    kern = _kernels(a.size)
+    if kern is not None:
+        return kern.ddot(a, b)
     return _seq_sum(a * b)
+
+
+def _axpy(t: float, x: np.ndarray, y: np.ndarray) -> None:
+    """Reference BLAS ``daxpy``: ``y <- y + t * x``, in place (``y`` a view)."""
+    kern = _kernels(x.size)
+    if kern is not None:
+        kern.axpy(t, x, y)
+    else:
+        y += t * x
+
+
+def _scal(c: float, x: np.ndarray) -> None:
+    """Reference BLAS ``dscal``: ``x <- c * x``, in place."""
+    kern = _kernels(x.size)
+    if kern is not None:
+        kern.scal(c, x)
+    else:
+        x *= c
 
 
 def _dnrm2(v: np.ndarray) -> float:
     if v.size == 0:
         return 0.0
+    kern = _kernels(v.size)
+    if kern is not None:
+        norm, odd = kern.nrm2_unscaled(v)
+        return _dnrm2_scaled(np.abs(v)) if odd else norm
     ax = np.abs(v)
     big = ax > _TBIG
     small = ax < _TSML
@@ -108,9 +146,11 @@ def _dnrm2_scaled(ax: np.ndarray) -> float:
     return scl * math.sqrt(sumsq)
 
 
-def _dqrdc2(x: np.ndarray, tol: float):
-    """LINPACK ``dqrdc2`` (R's modified QR with limited pivoting); works on a copy."""
-    x = np.array(x, dtype=np.float64, order="F", copy=True)
+def _dqrdc2(x: np.ndarray, tol: float, overwrite: bool = False):
+    """LINPACK ``dqrdc2`` (R's modified QR with limited pivoting); works on a copy
+    unless ``overwrite`` (``x`` then a Fortran-ordered float array the caller gives up)."""
+    if not (overwrite and x.flags.f_contiguous and x.dtype == np.float64):
+        x = np.array(x, dtype=np.float64, order="F", copy=True)
     n, p = x.shape
     qraux = np.array([_dnrm2(x[:, j]) for j in range(p)])
     work1 = qraux.copy()
@@ -137,12 +177,12 @@ def _dqrdc2(x: np.ndarray, tol: float):
             continue
         if x[l, l] != 0.0:
             nrmxl = math.copysign(abs(nrmxl), x[l, l])
-        x[l:, l] = (1.0 / nrmxl) * x[l:, l]
+        _scal(1.0 / nrmxl, x[l:, l])
         x[l, l] = 1.0 + x[l, l]
         for j in range(l + 1, p):
             t = -_ddot(x[l:, l], x[l:, j]) / x[l, l]
             if t != 0.0:
-                x[l:, j] = x[l:, j] + t * x[l:, l]
+                _axpy(t, x[l:, l], x[l:, j])
             if qraux[j] != 0.0:
                 tt = 1.0 - (abs(x[l, j]) / qraux[j]) ** 2
                 tt = max(tt, 0.0)
@@ -157,11 +197,15 @@ def _dqrdc2(x: np.ndarray, tol: float):
     return x, k, qraux, jpvt
 
 
-def _cdqrls(x: np.ndarray, y: np.ndarray, tol: float):
-    """R's ``.Call(C_Cdqrls, x, y, tol)``: coefficients, rank, pivot, qr, qraux, effects."""
+def _cdqrls(x: np.ndarray, y: np.ndarray, tol: float, overwrite: bool = False):
+    """R's ``.Call(C_Cdqrls, x, y, tol)``: coefficients, rank, pivot, qr, qraux, effects.
+
+    ``overwrite``: ``x`` (Fortran-ordered) and ``y`` are the caller's
+    temporaries, decomposed in place instead of copied.
+    """
     n, p = x.shape
-    qr, k, qraux, jpvt = _dqrdc2(x, tol)
-    qty = np.array(y, dtype=np.float64, copy=True)
+    qr, k, qraux, jpvt = _dqrdc2(x, tol, overwrite)
+    qty = y if overwrite and y.dtype == np.float64 else np.array(y, dtype=np.float64, copy=True)
     b = np.zeros(p)
     if k > 0:
         ju = min(k, n - 1)
@@ -176,7 +220,7 @@ def _cdqrls(x: np.ndarray, y: np.ndarray, tol: float):
                 diag[0] = qraux[j]
                 t = -_ddot(diag, qty[j:]) / diag[0]
                 if t != 0.0:
-                    qty[j:] = qty[j:] + t * diag
+                    _axpy(t, diag, qty[j:])
             b[:k] = qty[:k]
             for j in range(k - 1, -1, -1):
                 if qr[j, j] == 0.0:
@@ -203,14 +247,29 @@ def _matvec(x: np.ndarray, beta: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
+def _vector_kernels(a) -> Optional[object]:
+    # The family's kernels take long 1-d float vectors (the lockstep fits pass n x K).
+    return _kernels(a.size) if getattr(a, "ndim", 0) == 1 else None
+
+
 def _exp_eta(eta: np.ndarray) -> np.ndarray:
     # linkinv and mu.eta both take exp(eta); the IRLS loop computes it once per eta.
+    kern = _vector_kernels(eta)
+    if kern is not None:
+        out = np.empty(eta.size)
+        kern.exp_eta(eta, out)
+        return out
     return r_exp(np.clip(eta, -700, 700))
 
 
 def _linkinv(eta: np.ndarray, e: Optional[np.ndarray] = None) -> np.ndarray:
     if e is None:
         e = _exp_eta(eta)
+    kern = _vector_kernels(eta)
+    if kern is not None:
+        out = np.empty(eta.size)
+        kern.linkinv(eta, e, out, _MTHRESH, _THRESH, _DBL_EPS, _INVEPS)
+        return out
     tmp = np.where(eta < _MTHRESH, _DBL_EPS, np.where(eta > _THRESH, _INVEPS, e))
     return tmp / (1 + tmp)
 
@@ -218,6 +277,11 @@ def _linkinv(eta: np.ndarray, e: Optional[np.ndarray] = None) -> np.ndarray:
 def _mu_eta(eta: np.ndarray, e: Optional[np.ndarray] = None) -> np.ndarray:
     if e is None:
         e = _exp_eta(eta)
+    kern = _vector_kernels(eta)
+    if kern is not None:
+        out = np.empty(eta.size)
+        kern.mu_eta(eta, e, out, _MTHRESH, _THRESH, _DBL_EPS)
+        return out
     opexp = 1 + e
     with np.errstate(over="ignore"):
         val = e / (opexp * opexp)
@@ -231,6 +295,13 @@ def _y_log_y(y: np.ndarray, mu) -> np.ndarray:
 
 
 def _dev_resids(y: np.ndarray, mu, wt: np.ndarray) -> np.ndarray:
+    kern = _vector_kernels(y)
+    if kern is not None and np.ndim(wt) <= 1 and np.ndim(mu) <= 1:
+        out = np.empty(y.size)
+        mu_v = np.broadcast_to(np.asarray(mu, dtype=np.float64), y.shape)
+        wt_v = np.broadcast_to(np.asarray(wt, dtype=np.float64), y.shape)
+        kern.dev_resids(y, mu_v, wt_v, out, np.empty(y.size))
+        return out
     return 2 * wt * (_y_log_y(y, mu) + _y_log_y(1 - y, 1 - mu))
 
 
@@ -340,10 +411,19 @@ def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
         # Every row is informative almost always: slicing then skips the
         # boolean-mask copies (same elements, same arithmetic).
         sel = slice(None) if good.all() else good
-        variance = mu * (1 - mu)
-        z = eta[sel] + (y - mu)[sel] / mu_eta_val[sel]
-        w = np.sqrt((weights[sel] * mu_eta_val[sel] ** 2) / variance[sel])
-        fit = _cdqrls(x[sel] * w[:, None], z * w, _QR_TOL)
+        kern = _kernels(nobs) if good.all() else None
+        if kern is not None:
+            z, w = np.empty(nobs), np.empty(nobs)
+            kern.working(eta, y, mu, mu_eta_val, weights, z, w)
+        else:
+            variance = mu * (1 - mu)
+            z = eta[sel] + (y - mu)[sel] / mu_eta_val[sel]
+            w = np.sqrt((weights[sel] * mu_eta_val[sel] ** 2) / variance[sel])
+        # The weighted design is built in the QR's own (Fortran) layout and
+        # decomposed in place: the same values as R's copy, one copy fewer.
+        xw = np.empty((w.size, nvars), order="F")
+        np.multiply(x[sel], w[:, None], out=xw)
+        fit = _cdqrls(xw, z * w, _QR_TOL, overwrite=True)
         if not np.isfinite(fit["coefficients"]).all():
             conv = False
             messages.append(f"non-finite coefficients at iteration {iter_}")

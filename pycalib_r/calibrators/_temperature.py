@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from .. import _jit
+from .._rarith import JIT_MIN_SIZE
 from .._checks import (
     as_numeric_vector,
     check_binary_y,
@@ -230,10 +231,6 @@ def cal_temperature(logits, y) -> CalTemperature:
     )
 
 
-# Rows from which the compiled objective pays for its one-time load.
-_JIT_MIN_ROWS = 20_000
-
-
 def _binary_objective(z: np.ndarray, y_arr: np.ndarray, jit=None):
     """``T -> binary_log_loss(plogis(z / T), y)`` as R evaluates it, for Brent.
 
@@ -249,7 +246,7 @@ def _binary_objective(z: np.ndarray, y_arr: np.ndarray, jit=None):
     terms = np.empty(z.size)
     kern = None
     if jit is None:
-        jit = z.size >= _JIT_MIN_ROWS
+        jit = z.size >= JIT_MIN_SIZE
     if jit:
         kern = _jit.kernels("pycalib_r.calibrators._loss_kernels", float_math=True)
     if kern is not None:
