@@ -747,14 +747,15 @@ def _dnrm2_cols(v: np.ndarray):
     return np.sqrt(_seq_colsums(ax * ax)), odd
 
 
-def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float):
+def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float, overwrite: bool = False):
     """``_cdqrls`` for each class (x3: n x p x m, y2: n x m) and the classes it could not do.
 
     Only the path without pivoting and with nonzero pivots; a class flagged
-    in ``bad`` has garbage in its slots.
+    in ``bad`` has garbage in its slots. ``overwrite``: ``x3`` and ``y2`` are
+    the caller's temporaries, worked on in place.
     """
     n, p, m = x3.shape
-    x = x3.copy()
+    x = x3 if overwrite else x3.copy()
     bad = np.zeros(m, dtype=bool)
     qraux = np.empty((p, m))
     for j in range(p):
@@ -789,7 +790,7 @@ def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float):
             qraux[j] = qj
         qraux[l] = x[l, l, :]
         x[l, l, :] = -nrmxl
-    qty = y2.copy()
+    qty = y2 if overwrite else y2.copy()
     for j in range(p):
         bad |= qraux[j] == 0.0
         diag = x[j:, j, :].copy()
@@ -819,28 +820,44 @@ def _glm_irls_columns(x3: np.ndarray, y2: np.ndarray) -> List[dict]:
     nonint = np.any(np.abs(wcol * y2 - np.round(wcol * y2)) > 1e-3, axis=0)
     mustart = (wcol * y2 + 0.5) / (wcol + 1)
     eta = r_log(mustart / (1 - mustart))
-    mu = _linkinv(eta)
+    e = _exp_eta(eta)
+    mu = _linkinv(eta, e)
     devold = _ld_colsums(_dev_resids(y2, mu, wcol))
+    # Platt's targets lie strictly inside (0, 1): then dev.resids keeps both
+    # of its y*log(y/mu) terms for every row, and no np.where is needed.
+    y2c = 1 - y2
+    inner = bool(((y2 != 0) & (y2c != 0)).all())
     active = np.arange(kk)
     redo: List[int] = []
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         for iter_ in range(1, _MAXIT + 1):
             if active.size == 0:
                 break
-            x_a, y_a, eta_a, mu_a = x3[:, :, active], y2[:, active], eta[:, active], mu[:, active]
-            mu_eta_val = _mu_eta(eta_a)
+            if active.size == kk:  # views: no copies while every fit runs
+                x_a, y_a, yc_a, eta_a, mu_a, e_a = x3, y2, y2c, eta, mu, e
+            else:
+                x_a, y_a, yc_a = x3[:, :, active], y2[:, active], y2c[:, active]
+                eta_a, mu_a, e_a = eta[:, active], mu[:, active], e[:, active]
+            mu_eta_val = _mu_eta(eta_a, e_a)
             bad = ~(mu_eta_val != 0).all(axis=0)
             variance = mu_a * (1 - mu_a)
             z = eta_a + (y_a - mu_a) / mu_eta_val
-            w = np.sqrt((wcol * mu_eta_val ** 2) / variance)
-            b, qr, qraux, effects, bad_qr = _cdqrls_cols(x_a * w[:, None, :], z * w, _QR_TOL)
+            # The prior weights are ones, and 1 * v is v.
+            w = np.sqrt((mu_eta_val ** 2) / variance)
+            b, qr, qraux, effects, bad_qr = _cdqrls_cols(x_a * w[:, None, :], z * w, _QR_TOL, overwrite=True)
             bad |= bad_qr | ~np.isfinite(b).all(axis=0)
             new_eta = np.zeros((nobs, active.size))
             for j in range(p):
                 new_eta = new_eta + b[j] * x_a[:, j, :]
-            new_mu = _linkinv(new_eta)
-            dev = _ld_colsums(_dev_resids(y_a, new_mu, wcol))
-            valid = (np.isfinite(new_mu) & (new_mu > 0) & (new_mu < 1)).all(axis=0)
+            new_e = _exp_eta(new_eta)
+            new_mu = _linkinv(new_eta, new_e)
+            if inner:
+                # 2 * wt * (y_log_y(y, mu) + y_log_y(1 - y, 1 - mu)) with wt = 1.
+                dev = _ld_colsums(2 * (y_a * r_log(y_a / new_mu) + yc_a * r_log(yc_a / (1 - new_mu))))
+            else:
+                dev = _ld_colsums(_dev_resids(y_a, new_mu, wcol))
+            # _validmu: finite and inside (0, 1); NaN and infinities fail the comparisons.
+            valid = ((new_mu > 0) & (new_mu < 1)).all(axis=0)
             bad |= ~np.isfinite(dev) | ~valid
             conv = np.abs(dev - devold[active]) / (np.abs(dev) + 0.1) < _EPSILON
             keep = []
@@ -865,6 +882,7 @@ def _glm_irls_columns(x3: np.ndarray, y2: np.ndarray) -> List[dict]:
             cols = active[keep_idx]
             eta[:, cols] = new_eta[:, keep_idx]
             mu[:, cols] = new_mu[:, keep_idx]
+            e[:, cols] = new_e[:, keep_idx]
             devold[cols] = dev[keep_idx]
             active = cols
     done = [c for c in range(kk) if states[c] is not None]
