@@ -740,11 +740,19 @@ def _ld_colsums(a: np.ndarray) -> np.ndarray:
     return np.add.reduce(a.astype(np.longdouble, order="C"), axis=0).astype(np.float64)
 
 
+# |a| > TBIG exactly when a * a > TBIG^2, and |a| < TSML exactly when
+# a * a < TSML^2 = 2^-1022 (the rounded square of a double just below 2^-511
+# stays below 2^-1022); NaN fails every test either way.
+_TBIG2 = _TBIG * _TBIG
+_TSML2 = _TSML * _TSML
+
+
 def _dnrm2_cols(v: np.ndarray):
     """``_dnrm2`` of each column and a mask of the columns it cannot do unscaled."""
-    ax = np.abs(v)
-    odd = ((ax > _TBIG) | (ax < _TSML)).any(axis=0)
-    return np.sqrt(_seq_colsums(ax * ax)), odd
+    sq = v * v  # |a| * |a|, the same double
+    # fmax/fmin skip NaN, as the elementwise comparisons do.
+    odd = (np.fmax.reduce(sq, axis=0) > _TBIG2) | (np.fmin.reduce(sq, axis=0) < _TSML2)
+    return np.sqrt(_seq_colsums(sq)), odd
 
 
 def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float, overwrite: bool = False):
