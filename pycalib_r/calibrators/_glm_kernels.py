@@ -119,3 +119,18 @@ def working(eta, y, mu, mu_eta_val, weights, z, w):
         d = mu_eta_val[i]
         z[i] = eta[i] + (y[i] - m) / d
         w[i] = math.sqrt((weights[i] * (d * d)) / (m * (1.0 - m)))
+
+
+@njit
+def dev_resids01(mu, i1, i0, out):
+    """``dev.resids`` for 0/1 responses and unit weights: ``2 * log(1 / mu)``
+    on the rows ``i1`` (y = 1) and ``2 * log(1 / (1 - mu))`` on ``i0`` (the
+    term R adds to an exact 0 is left out). One pass per set of rows."""
+    for j in range(i1.size):
+        k = i1[j]
+        out[k] = math.log(1.0 / mu[k])
+    for j in range(i0.size):
+        k = i0[j]
+        out[k] = math.log(1.0 / (1.0 - mu[k]))
+    for k in range(out.size):
+        out[k] = 2.0 * out[k]

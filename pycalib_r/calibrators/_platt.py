@@ -319,6 +319,14 @@ def _deviance_fn(y: np.ndarray, weights: np.ndarray):
     i0 = np.flatnonzero(~ones)
     twice = 2 * weights
     terms = np.empty(y.size)
+    kern = _kernels(y.size)
+    if kern is not None:
+        def deviance_compiled(mu: np.ndarray) -> float:
+            # 2 * t is twice * t for unit weights.
+            kern.dev_resids01(mu, i1, i0, terms)
+            return r_sum(terms)
+
+        return deviance_compiled
 
     def deviance(mu: np.ndarray) -> float:
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -381,6 +389,9 @@ def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool 
 
 def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
     """``glm.fit``'s IRLS loop: the state :func:`_glm_finish` turns into a fit."""
+    # Columns contiguous (the QR's layout): the weighted design and eta are
+    # built column by column; same values.
+    x = np.asfortranarray(x)
     nobs, nvars = x.shape
     weights = np.ones(nobs)
     messages: List[str] = []
