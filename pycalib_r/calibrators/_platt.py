@@ -34,7 +34,7 @@ from ._base import (
     seq_sum,
 )
 
-__all__ = ["cal_platt", "CalPlatt", "GlmFit", "glm_binomial"]
+__all__ = ["cal_platt", "CalPlatt", "GlmFit", "glm_binomial", "design_matrix"]
 
 _DBL_EPS = 2.220446049250313e-16
 _THRESH = 30.0
@@ -374,6 +374,15 @@ class GlmFit(RList):
         return f"<GlmFit binomial(logit): {coefs}; deviance={self.deviance!r}, iter={self.iter}>"
 
 
+def design_matrix(columns) -> np.ndarray:
+    """The model matrix ``cbind(1, ...)`` in Fortran order, the layout the IRLS works in."""
+    out = np.empty((columns[0].size, len(columns) + 1), order="F")
+    out[:, 0] = 1.0
+    for j, col in enumerate(columns, start=1):
+        out[:, j] = col
+    return out
+
+
 def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool = True) -> GlmFit:
     """R ``glm.fit(x, y, family = binomial())`` with unit prior weights and no offset.
 
@@ -690,7 +699,7 @@ def cal_platt(x, y) -> CalPlatt:
     target_pos = (n_pos + 1) / (n_pos + 2)
     target_neg = 1 / (n_neg + 2)
     y_adj = np.where(y_arr == 1, target_pos, target_neg)
-    design = np.column_stack([np.ones(x_arr.size), x_arr])
+    design = design_matrix([x_arr])
     fit = glm_binomial(design, y_adj, ["(Intercept)", "x"], warn=False)
     return _platt_calibrator(fit, y_arr.size, target_pos, target_neg)
 
