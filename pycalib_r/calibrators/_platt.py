@@ -775,6 +775,14 @@ def _dnrm2_cols(v: np.ndarray):
     return np.sqrt(_seq_colsums(sq)), odd
 
 
+def _axpy_cols(t: np.ndarray, x: np.ndarray, y: np.ndarray) -> None:
+    """daxpy per class in place, skipped (as LINPACK skips it) where ``t == 0``."""
+    if (t != 0.0).all():
+        y += t * x
+    else:
+        y[...] = np.where(t != 0.0, y + t * x, y)
+
+
 def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float, overwrite: bool = False):
     """``_cdqrls`` for each class (x3: n x p x m, y2: n x m) and the classes it could not do.
 
@@ -801,7 +809,7 @@ def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float, overwrite: bool = F
         x[l, l, :] = 1.0 + x[l, l, :]
         for j in range(l + 1, p):
             t = -_seq_colsums(x[l:, l, :] * x[l:, j, :]) / x[l, l, :]
-            x[l:, j, :] = np.where(t != 0.0, x[l:, j, :] + t * x[l:, l, :], x[l:, j, :])
+            _axpy_cols(t, x[l:, l, :], x[l:, j, :])
             # Scalar arithmetic, as _dqrdc2 does it: ``** 2`` is C pow() for
             # numpy and Python floats alike, which numpy's array square is not.
             xlj = np.abs(x[l, j, :]).tolist()
@@ -824,14 +832,14 @@ def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float, overwrite: bool = F
         diag = x[j:, j, :].copy()
         diag[0] = qraux[j]
         t = -_seq_colsums(diag * qty[j:]) / diag[0]
-        qty[j:] = np.where(t != 0.0, qty[j:] + t * diag, qty[j:])
+        _axpy_cols(t, diag, qty[j:])
     b = qty[:p].copy()
     for j in range(p - 1, -1, -1):
         bad |= x[j, j, :] == 0.0
         b[j] = b[j] / x[j, j, :]
         if j > 0:
             t = -b[j]
-            b[:j] = np.where(t != 0.0, b[:j] + t * x[:j, j, :], b[:j])
+            _axpy_cols(t, x[:j, j, :], b[:j])
     return b, x, qraux, qty, bad
 
 
@@ -906,6 +914,9 @@ def _glm_irls_columns(x3: np.ndarray, y2: np.ndarray) -> List[dict]:
                         "boundary": False}
                 else:
                     keep.append(i)
+            if len(keep) == kk:  # every fit goes on: the new arrays take over
+                eta, mu, e, devold = new_eta, new_mu, new_e, dev
+                continue
             keep_idx = np.array(keep, dtype=np.int64)
             cols = active[keep_idx]
             eta[:, cols] = new_eta[:, keep_idx]
