@@ -120,14 +120,18 @@ def test_glm_fits_same_bits_both_paths(monkeypatch, method, seed):
         assert np.array_equal(_bits(a), _bits(b))
 
 
-@pytest.mark.parametrize("seed", [3, 4])
-def test_glm_family_kernels_same_bits(monkeypatch, seed):
-    """The family's pieces on extreme linear predictors (both thresholds, exp's clip, NaN)."""
+@pytest.mark.parametrize("seed,extreme", [(3, True), (4, True), (5, False)])
+def test_glm_family_kernels_same_bits(monkeypatch, seed, extreme):
+    """The family's pieces on extreme linear predictors (both thresholds, exp's clip,
+    NaN) and on predictors inside the thresholds (numpy's branch-free path)."""
     from pycalib_r import _jit
     from pycalib_r.calibrators import _platt
 
     g = np.random.default_rng(seed)
-    eta = np.concatenate([g.normal(0, 20, 500), [-800.0, -700.0, -30.0, -29.999, 30.0, 30.5, 701.0, np.nan]])
+    if extreme:
+        eta = np.concatenate([g.normal(0, 20, 500), [-800.0, -700.0, -30.0, -29.999, 30.0, 30.5, 701.0, np.nan]])
+    else:
+        eta = np.concatenate([np.clip(g.normal(0, 8, 500), -30, 30), [-30.0, 30.0]])
     y = np.where(g.random(eta.size) < 0.5, 0.0, 1.0)
     y[:40] = g.random(40)
     wt = g.random(eta.size) + 0.5

@@ -270,8 +270,16 @@ def _linkinv(eta: np.ndarray, e: Optional[np.ndarray] = None) -> np.ndarray:
         out = np.empty(eta.size)
         kern.linkinv(eta, e, out, _MTHRESH, _THRESH, _DBL_EPS, _INVEPS)
         return out
+    if _inside_thresholds(eta):
+        return e / (1 + e)
     tmp = np.where(eta < _MTHRESH, _DBL_EPS, np.where(eta > _THRESH, _INVEPS, e))
     return tmp / (1 + tmp)
+
+
+def _inside_thresholds(eta: np.ndarray) -> bool:
+    """No element below -30 or above 30 (NaN counts as outside): the family's
+    np.where branches then pick ``e`` and ``val`` everywhere."""
+    return bool(eta.size) and bool(eta.min() >= _MTHRESH) and bool(eta.max() <= _THRESH)
 
 
 def _mu_eta(eta: np.ndarray, e: Optional[np.ndarray] = None) -> np.ndarray:
@@ -285,6 +293,8 @@ def _mu_eta(eta: np.ndarray, e: Optional[np.ndarray] = None) -> np.ndarray:
     opexp = 1 + e
     with np.errstate(over="ignore"):
         val = e / (opexp * opexp)
+    if _inside_thresholds(eta):
+        return val
     return np.where((eta > _THRESH) | (eta < _MTHRESH), _DBL_EPS, val)
 
 
@@ -770,8 +780,12 @@ _TSML2 = _TSML * _TSML
 def _dnrm2_cols(v: np.ndarray):
     """``_dnrm2`` of each column and a mask of the columns it cannot do unscaled."""
     sq = v * v  # |a| * |a|, the same double
-    # fmax/fmin skip NaN, as the elementwise comparisons do.
-    odd = (np.fmax.reduce(sq, axis=0) > _TBIG2) | (np.fmin.reduce(sq, axis=0) < _TSML2)
+    # fmax/fmin skip NaN, as the elementwise comparisons do. Over the whole
+    # array first (one fast reduction): per column only if some value is odd.
+    if np.fmax.reduce(sq, axis=None) > _TBIG2 or np.fmin.reduce(sq, axis=None) < _TSML2:
+        odd = (np.fmax.reduce(sq, axis=0) > _TBIG2) | (np.fmin.reduce(sq, axis=0) < _TSML2)
+    else:
+        odd = np.zeros(sq.shape[1], dtype=bool)
     return np.sqrt(_seq_colsums(sq)), odd
 
 
@@ -781,6 +795,13 @@ def _axpy_cols(t: np.ndarray, x: np.ndarray, y: np.ndarray) -> None:
         y += t * x
     else:
         y[...] = np.where(t != 0.0, y + t * x, y)
+
+
+def _false_where_all(ok: np.ndarray) -> np.ndarray:
+    """``~ok.all(axis=0)``, with one whole-array test for the usual all-true case."""
+    if ok.all():
+        return np.zeros(ok.shape[1], dtype=bool)
+    return ~ok.all(axis=0)
 
 
 def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float, overwrite: bool = False):
@@ -804,8 +825,11 @@ def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float, overwrite: bool = F
         nrmxl, odd = _dnrm2_cols(x[l:, l, :])
         bad |= odd | (nrmxl == 0.0)
         xll = x[l, l, :]
-        nrmxl = np.where(xll != 0.0, np.copysign(np.abs(nrmxl), xll), nrmxl)
-        x[l:, l, :] = (1.0 / nrmxl) * x[l:, l, :]
+        if (xll != 0.0).all():  # copysign ignores the sign of |nrmxl|
+            nrmxl = np.copysign(nrmxl, xll)
+        else:
+            nrmxl = np.where(xll != 0.0, np.copysign(np.abs(nrmxl), xll), nrmxl)
+        x[l:, l, :] *= 1.0 / nrmxl
         x[l, l, :] = 1.0 + x[l, l, :]
         for j in range(l + 1, p):
             t = -_seq_colsums(x[l:, l, :] * x[l:, j, :]) / x[l, l, :]
@@ -875,7 +899,7 @@ def _glm_irls_columns(x3: np.ndarray, y2: np.ndarray) -> List[dict]:
                 x_a, y_a, yc_a = x3[:, :, active], y2[:, active], y2c[:, active]
                 eta_a, mu_a, e_a = eta[:, active], mu[:, active], e[:, active]
             mu_eta_val = _mu_eta(eta_a, e_a)
-            bad = ~(mu_eta_val != 0).all(axis=0)
+            bad = _false_where_all(mu_eta_val != 0)
             variance = mu_a * (1 - mu_a)
             z = eta_a + (y_a - mu_a) / mu_eta_val
             # The prior weights are ones, and 1 * v is v.
@@ -893,7 +917,7 @@ def _glm_irls_columns(x3: np.ndarray, y2: np.ndarray) -> List[dict]:
             else:
                 dev = _ld_colsums(_dev_resids(y_a, new_mu, wcol))
             # _validmu: finite and inside (0, 1); NaN and infinities fail the comparisons.
-            valid = ((new_mu > 0) & (new_mu < 1)).all(axis=0)
+            valid = ~_false_where_all((new_mu > 0) & (new_mu < 1))
             bad |= ~np.isfinite(dev) | ~valid
             conv = np.abs(dev - devold[active]) / (np.abs(dev) + 0.1) < _EPSILON
             keep = []
