@@ -17,6 +17,7 @@ R equivalent: ``sum``, ``mean``, ``sd``, ``rowSums``, ``colSums``,
 from __future__ import annotations
 
 import math
+import platform
 
 import numpy as np
 from scipy import special as _sp
@@ -40,6 +41,10 @@ __all__ = [
 ]
 
 _LD = np.longdouble
+
+# Elements from which loops over vectors are compiled ones (pycalib_r._jit):
+# the gate's one-time import and load of numba cannot dominate a call this long.
+JIT_MIN_SIZE = 20_000
 
 
 # --- long-double sums and means (src/main/summary.c, array.c, cov.c) ---------
@@ -110,7 +115,25 @@ def r_sum(x) -> float:
     arr = np.asarray(x, dtype=np.float64).ravel()
     if arr.size == 0:
         return 0.0
+    if arr.size >= JIT_MIN_SIZE:
+        kern = _x87_kernels()
+        if kern is not None:
+            return float(kern.ld_seq_sum(np.ascontiguousarray(arr)))
     return float(_ld_seq_sum(arr))
+
+
+# numpy's long double is the x87 80-bit format (what R's LDOUBLE is on x86).
+_X87 = (platform.machine().lower() in ("x86_64", "amd64", "i386", "i686", "x86")
+        and np.finfo(_LD).nmant == 63)
+
+
+def _x87_kernels():
+    """The compiled x87 sum (``_x87_kernels``), or None (not x86, no numba, disabled)."""
+    if not _X87:
+        return None
+    from . import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
+
+    return _jit.kernels("pycalib_r._x87_kernels")
 
 
 def r_mean(x) -> float:
@@ -355,11 +378,6 @@ def _fround(x: float, digits: float) -> float:
 def r_exp(x) -> np.ndarray:
     """The C library's ``exp`` elementwise (scipy's ``inv_boxcox(x, 0)`` calls it directly)."""
     return _sp.inv_boxcox(np.asarray(x, dtype=np.float64), 0.0)
-
-
-# Elements from which loops over vectors are compiled ones (pycalib_r._jit):
-# the gate's one-time import and load of numba cannot dominate a call this long.
-JIT_MIN_SIZE = 20_000
 
 
 def _libm_loop(arr: np.ndarray, name: str):

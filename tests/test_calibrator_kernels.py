@@ -168,3 +168,34 @@ def test_glm_compiled_path_matches_r(probcal_r):
         assert abs(fit.fit.deviance - probcal_r.r(f"{name}$fit$deviance")[0]) <= 1e-12 * fit.fit.deviance
         fitted = np.array(probcal_r.r(f"unname({name}$fit$fitted.values)"), dtype=float)
         assert np.abs(fit.fit.fitted_values - fitted).max() <= 1e-12
+
+
+def test_x87_sum_same_bits_as_numpy_long_double():
+    """R's sum() by inline x87 code against numpy's long-double twin, on sums
+    whose rounding at 64 bits matters (ties, cancellation, huge partial sums)."""
+    from pycalib_r import _rarith
+
+    kern = _rarith._x87_kernels()
+    if kern is None:
+        pytest.skip("not an x86 long double")
+    g = np.random.default_rng(8)
+    n = 30_000
+    cases = [
+        np.concatenate(([1.0], np.full(n, 2.0 ** -53))),  # each step a tie below 1's 64-bit ulp
+        np.concatenate(([1.0], np.full(n, 2.0 ** -64))),
+        np.concatenate(([1.0], np.full(n, 3 * 2.0 ** -65))),
+        g.normal(size=n),
+        -g.random(n) * 30,
+        g.normal(size=n) * np.exp(g.normal(0, 40, n)),
+        np.concatenate((g.normal(size=n) * 1e300, [np.inf, -np.inf])),
+        np.concatenate(([1e308, 1e308, -1e308], g.random(n))),  # above DBL_MAX in between
+        np.concatenate(([np.nan], g.random(n))),
+        np.round(g.normal(size=n) * 2 ** 20) * 2.0 ** -30,  # dyadic values: many exact ties
+        np.array([0.0, -0.0, 5e-324, -5e-324] * (n // 4)),
+    ]
+    for x in cases:
+        want = float(_rarith._ld_seq_sum(x))
+        got = float(kern.ld_seq_sum(np.ascontiguousarray(x)))
+        assert (np.isnan(got) and np.isnan(want)) or _bits(got) == _bits(want)
+        assert _bits(_rarith.r_sum(x)) == _bits(want) or (np.isnan(want) and np.isnan(_rarith.r_sum(x)))
+    assert kern.ld_seq_sum(np.zeros(0)) == 0.0
