@@ -127,13 +127,33 @@ _X87 = (platform.machine().lower() in ("x86_64", "amd64", "i386", "i686", "x86")
         and np.finfo(_LD).nmant == 63)
 
 
+_x87_state = {}
+
+
 def _x87_kernels():
-    """The compiled x87 sum (``_x87_kernels``), or None (not x86, no numba, disabled)."""
+    """The compiled x87 sum (``_x87_kernels``), or None (not x86, no numba, disabled).
+
+    The first use checks it against the numpy twin on a sum whose partial
+    sums round at 64 bits; an assembler that cannot build it, or any
+    difference, leaves the numpy path for the rest of the session.
+    """
     if not _X87:
         return None
     from . import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
 
-    return _jit.kernels("pycalib_r._x87_kernels")
+    if not _jit.available():
+        return None
+    if "kern" not in _x87_state:
+        kern = None
+        try:
+            cand = _jit.kernels("pycalib_r._x87_kernels")
+            probe = np.concatenate(([1.0], np.full(999, 2.0 ** -53), [-1.0], np.full(99, 3 * 2.0 ** -66)))
+            if cand is not None and float(cand.ld_seq_sum(probe)) == float(_ld_seq_sum(probe)):
+                kern = cand
+        except Exception:  # no assembler for inline asm on this LLVM, or a failed build
+            kern = None
+        _x87_state["kern"] = kern
+    return _x87_state["kern"]
 
 
 def r_mean(x) -> float:
