@@ -822,8 +822,13 @@ def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float, overwrite: bool = F
     work2[work2 == 0.0] = 1.0
     for l in range(p):
         bad |= ~(qraux[l] >= work2[l] * tol)  # would pivot
-        nrmxl, odd = _dnrm2_cols(x[l:, l, :])
-        bad |= odd | (nrmxl == 0.0)
+        if l == 0:
+            # Column 0 is untouched so far: its norm is the one just taken.
+            nrmxl = qraux[0].copy()
+        else:
+            nrmxl, odd = _dnrm2_cols(x[l:, l, :])
+            bad |= odd
+        bad |= nrmxl == 0.0
         xll = x[l, l, :]
         if (xll != 0.0).all():  # copysign ignores the sign of |nrmxl|
             nrmxl = np.copysign(nrmxl, xll)
