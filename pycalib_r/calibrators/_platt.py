@@ -782,7 +782,7 @@ def _dnrm2_cols(v: np.ndarray):
     sq = v * v  # |a| * |a|, the same double
     # fmax/fmin skip NaN, as the elementwise comparisons do. Over the whole
     # array first (one fast reduction): per column only if some value is odd.
-    if np.fmax.reduce(sq, axis=None) > _TBIG2 or np.fmin.reduce(sq, axis=None) < _TSML2:
+    if sq.size and (np.fmax.reduce(sq, axis=None) > _TBIG2 or np.fmin.reduce(sq, axis=None) < _TSML2):
         odd = (np.fmax.reduce(sq, axis=0) > _TBIG2) | (np.fmin.reduce(sq, axis=0) < _TSML2)
     else:
         odd = np.zeros(sq.shape[1], dtype=bool)
@@ -805,18 +805,19 @@ def _false_where_all(ok: np.ndarray) -> np.ndarray:
 
 
 def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float, overwrite: bool = False):
-    """``_cdqrls`` for each class (x3: n x p x m, y2: n x m) and the classes it could not do.
+    """``_cdqrls`` for each class (x3: p x n x m, column j of every class in
+    ``x3[j]``; y2: n x m) and the classes it could not do.
 
     Only the path without pivoting and with nonzero pivots; a class flagged
     in ``bad`` has garbage in its slots. ``overwrite``: ``x3`` and ``y2`` are
     the caller's temporaries, worked on in place.
     """
-    n, p, m = x3.shape
+    p, n, m = x3.shape
     x = x3 if overwrite else x3.copy()
     bad = np.zeros(m, dtype=bool)
     qraux = np.empty((p, m))
     for j in range(p):
-        qraux[j], odd = _dnrm2_cols(x[:, j, :])
+        qraux[j], odd = _dnrm2_cols(x[j])
         bad |= odd
     work2 = qraux.copy()
     work2[work2 == 0.0] = 1.0
@@ -826,22 +827,22 @@ def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float, overwrite: bool = F
             # Column 0 is untouched so far: its norm is the one just taken.
             nrmxl = qraux[0].copy()
         else:
-            nrmxl, odd = _dnrm2_cols(x[l:, l, :])
+            nrmxl, odd = _dnrm2_cols(x[l, l:])
             bad |= odd
         bad |= nrmxl == 0.0
-        xll = x[l, l, :]
+        xll = x[l, l]
         if (xll != 0.0).all():  # copysign ignores the sign of |nrmxl|
             nrmxl = np.copysign(nrmxl, xll)
         else:
             nrmxl = np.where(xll != 0.0, np.copysign(np.abs(nrmxl), xll), nrmxl)
-        x[l:, l, :] *= 1.0 / nrmxl
-        x[l, l, :] = 1.0 + x[l, l, :]
+        x[l, l:] *= 1.0 / nrmxl
+        x[l, l] = 1.0 + x[l, l]
         for j in range(l + 1, p):
-            t = -_seq_colsums(x[l:, l, :] * x[l:, j, :]) / x[l, l, :]
-            _axpy_cols(t, x[l:, l, :], x[l:, j, :])
+            t = -_seq_colsums(x[l, l:] * x[j, l:]) / x[l, l]
+            _axpy_cols(t, x[l, l:], x[j, l:])
             # Scalar arithmetic, as _dqrdc2 does it: ``** 2`` is C pow() for
             # numpy and Python floats alike, which numpy's array square is not.
-            xlj = np.abs(x[l, j, :]).tolist()
+            xlj = np.abs(x[j, l]).tolist()
             qj = qraux[j].tolist()
             for c in range(m):
                 if bad[c] or qj[c] == 0.0:
@@ -849,26 +850,26 @@ def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float, overwrite: bool = F
                 tt = 1.0 - (xlj[c] / qj[c]) ** 2
                 tt = max(tt, 0.0)
                 if abs(tt) < 1e-6:
-                    qj[c] = _dnrm2(np.ascontiguousarray(x[l + 1:, j, c]))
+                    qj[c] = _dnrm2(np.ascontiguousarray(x[j, l + 1:, c]))
                 else:
                     qj[c] = qj[c] * math.sqrt(tt)
             qraux[j] = qj
-        qraux[l] = x[l, l, :]
-        x[l, l, :] = -nrmxl
+        qraux[l] = x[l, l]
+        x[l, l] = -nrmxl
     qty = y2 if overwrite else y2.copy()
     for j in range(p):
         bad |= qraux[j] == 0.0
-        diag = x[j:, j, :].copy()
+        diag = x[j, j:].copy()
         diag[0] = qraux[j]
         t = -_seq_colsums(diag * qty[j:]) / diag[0]
         _axpy_cols(t, diag, qty[j:])
     b = qty[:p].copy()
     for j in range(p - 1, -1, -1):
-        bad |= x[j, j, :] == 0.0
-        b[j] = b[j] / x[j, j, :]
+        bad |= x[j, j] == 0.0
+        b[j] = b[j] / x[j, j]
         if j > 0:
             t = -b[j]
-            _axpy_cols(t, x[:j, j, :], b[:j])
+            _axpy_cols(t, x[j, :j], b[:j])
     return b, x, qraux, qty, bad
 
 
@@ -909,7 +910,12 @@ def _glm_irls_columns(x3: np.ndarray, y2: np.ndarray) -> List[dict]:
             z = eta_a + (y_a - mu_a) / mu_eta_val
             # The prior weights are ones, and 1 * v is v.
             w = np.sqrt((mu_eta_val ** 2) / variance)
-            b, qr, qraux, effects, bad_qr = _cdqrls_cols(x_a * w[:, None, :], z * w, _QR_TOL, overwrite=True)
+            # Column-major per class (p x n x m): each column of every class
+            # is one contiguous n x m block for the QR's column operations.
+            xw = np.empty((p, nobs, active.size))
+            for j in range(p):
+                np.multiply(x_a[:, j, :], w, out=xw[j])
+            b, qr, qraux, effects, bad_qr = _cdqrls_cols(xw, z * w, _QR_TOL, overwrite=True)
             bad |= bad_qr | ~np.isfinite(b).all(axis=0)
             new_eta = np.zeros((nobs, active.size))
             for j in range(p):
@@ -932,7 +938,7 @@ def _glm_irls_columns(x3: np.ndarray, y2: np.ndarray) -> List[dict]:
                     continue
                 if conv[i] or iter_ == _MAXIT:
                     fit = {"coefficients": b[:, i].copy(), "rank": p, "pivot": np.arange(1, p + 1),
-                           "qr": np.asfortranarray(qr[:, :, i]), "qraux": qraux[:, i].copy(),
+                           "qr": np.asfortranarray(qr[:, :, i].T), "qraux": qraux[:, i].copy(),
                            "effects": effects[:, i].copy()}
                     states[c] = {
                         "weights": weights,
