@@ -986,10 +986,18 @@ def cal_platt_columns(mat: np.ndarray, codes: np.ndarray, k: int) -> List[CalPla
     """``cal_platt(mat[:, j], codes == j + 1)`` for each class j, the glm fits in lockstep."""
     n = mat.shape[0]
     xs, ys = [], []
+    counts = np.bincount(codes[(codes >= 1) & (codes <= k)], minlength=k + 1)[1:]
+    # cal_ovr() has checked a finite matrix and every class present; then
+    # cal_platt()'s checks of each column and 0/1 target cannot fail.
+    checked = bool(np.isfinite(mat).all() and counts.sum() == n and ((counts > 0) & (counts < n)).all())
     for j in range(k):
-        x_arr = as_numeric_vector(mat[:, j].copy(), arg="x").ravel()
-        y_arr = check_binary_y((codes == j + 1).astype(np.int64), arg="y", require_both=True)
-        check_same_length(x_arr, y_arr, x_arg="x", y_arg="y")
+        if checked:
+            x_arr = mat[:, j].copy()
+            y_arr = (codes == j + 1).astype(np.int64)
+        else:
+            x_arr = as_numeric_vector(mat[:, j].copy(), arg="x").ravel()
+            y_arr = check_binary_y((codes == j + 1).astype(np.int64), arg="y", require_both=True)
+            check_same_length(x_arr, y_arr, x_arg="x", y_arg="y")
         xs.append(x_arr)
         ys.append(y_arr)
     targets = []
