@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._checks import add_note
+
 __all__ = [
     "seq01",
     "quantile_r",
@@ -20,6 +22,10 @@ __all__ = [
     "assign_bins",
     "equal_width_bins",
     "occupied_bins",
+    "equal_freq_groups",
+    "breaks_between",
+    "distinct_sorted",
+    "type8_break",
     "STRATEGIES",
     "stable_order",
 ]
@@ -32,15 +38,30 @@ _SORT_CHUNK = 1 << 20
 
 
 def seq01(length_out: int) -> np.ndarray:
-    """R ``seq(0, 1, length.out = length_out)`` bit for bit."""
+    """R ``seq(0, 1, length.out = length_out)`` bit for bit (filled in slices,
+    so a long one costs no temporary of its own size)."""
     if length_out <= 2:
         return np.array([0.0, 1.0][:length_out])
     n1 = length_out - 1
     by = 1.0 / n1
-    out = np.arange(length_out, dtype=np.float64) * by
+    out = _output_array(length_out, "seq(0, 1, length.out = {})")
+    for s in range(0, length_out, _SORT_CHUNK):
+        e = min(s + _SORT_CHUNK, length_out)
+        np.multiply(np.arange(s, e, dtype=np.float64), by, out=out[s:e])
     out[0] = 0.0
     out[-1] = 1.0
     return out
+
+
+def _output_array(size: int, what: str) -> np.ndarray:
+    """``np.empty(size)`` for a result R itself holds in full, with a note
+    naming the size when it does not fit."""
+    try:
+        return np.empty(size, dtype=np.float64)
+    except MemoryError as exc:
+        add_note(exc, f"{what.format(size - 1)} holds {size} doubles ({size * 8 / 2 ** 30:.1f} GiB), "
+                     "as in R, where the result has one value per bin; use fewer bins.")
+        raise
 
 
 def quantile_r(x, probs, type: int = 7) -> np.ndarray:
@@ -77,13 +98,19 @@ def type8_positions(probs: np.ndarray, n: int):
     (see :func:`type8_combine`); ``j`` uses R 4.2.2's fuzz of four epsilons,
     and indices beyond the sample are clamped as R's padded ``x`` does.
     """
-    a = b = 1.0 / 3.0
-    fuzz = 4 * _DBL_EPS
-    nppm = a + probs * (n + 1 - a - b)
-    j = np.floor(nppm + fuzz).astype(np.int64)
+    nppm = _type8_nppm(probs, n)
+    j = np.floor(nppm + _TYPE8_FUZZ).astype(np.int64)
     h = nppm - j
-    h[np.abs(h) < fuzz] = 0.0
+    h[np.abs(h) < _TYPE8_FUZZ] = 0.0
     return np.clip(j, 1, n), np.clip(j + 1, 1, n), h
+
+
+_TYPE8_FUZZ = 4 * _DBL_EPS
+
+
+def _type8_nppm(probs, n: int):
+    a = b = 1.0 / 3.0
+    return a + probs * (n + 1 - a - b)
 
 
 def type8_combine(x_lo: np.ndarray, x_hi: np.ndarray, h: np.ndarray) -> np.ndarray:
@@ -100,13 +127,45 @@ def type8_combine(x_lo: np.ndarray, x_hi: np.ndarray, h: np.ndarray) -> np.ndarr
 
 
 def histogram_breaks(p: np.ndarray, bins: int, strategy: str) -> np.ndarray:
-    """Bin edges of probcal's ``cal_histogram()`` (and 0.2.0 ``ece(strategy=)``)."""
+    """Bin edges of probcal's ``cal_histogram()`` (and 0.2.0 ``ece(strategy=)``).
+
+    R's ``sort(unique(breaks))`` holds up to ``bins + 1`` values, so this is
+    O(bins) memory (one array of R's size; the quantiles are computed in
+    slices). Binned metrics never need it for large ``bins``: see
+    :func:`equal_freq_groups`.
+    """
     if strategy == "equal_width":
         return seq01(bins + 1)
-    breaks = quantile_r(p, seq01(bins + 1), type=8)
-    breaks[0] = 0.0
-    breaks[-1] = 1.0
-    return np.unique(breaks)
+    if bins <= _SORT_CHUNK:
+        breaks = quantile_r(p, seq01(bins + 1), type=8)
+        breaks[0] = 0.0
+        breaks[-1] = 1.0
+        return np.unique(breaks)
+    xs = np.sort(np.asarray(p, dtype=np.float64).reshape(-1))
+    out = _output_array(bins + 1, "quantile(p, seq(0, 1, length.out = {} + 1), type = 8)")
+    out[0], out[-1] = 0.0, 1.0
+    in_order = True
+    for s in range(1, bins, _SORT_CHUNK):
+        e = min(s + _SORT_CHUNK, bins)
+        part = out[s:e]
+        part[:] = type8_break(xs, bins, np.arange(s, e, dtype=np.int64))
+        in_order = in_order and out[s - 1] <= part[0] and bool(np.all(part[1:] >= part[:-1]))
+    in_order = in_order and out[bins - 1] <= 1.0
+    if not in_order:
+        out.sort()
+    # unique() of sorted values, compacted in place slice by slice.
+    size, last = 1, out[0]
+    for s in range(1, out.size, _SORT_CHUNK):
+        part = out[s:s + _SORT_CHUNK].copy()
+        keep = np.empty(part.size, dtype=bool)
+        keep[0] = part[0] != last
+        np.not_equal(part[1:], part[:-1], out=keep[1:])
+        kept = part[keep]
+        out[size:size + kept.size] = kept
+        size += kept.size
+        last = part[-1]
+    out.resize(size, refcheck=False)
+    return out
 
 
 def find_bins(p: np.ndarray, breaks: np.ndarray) -> np.ndarray:
@@ -217,3 +276,251 @@ def _merge_runs(left, right, chunk):
         out_i[pos] = ib[s:s + chunk]
         out_k[pos] = kb[s:s + chunk]
     return out_i, out_k
+
+
+# ---------------------------------------------------------------------------
+# Equal-frequency bins without materialising the breaks.
+#
+# R's breaks are q_k = quantile(p, k / bins, type = 8) for k = 1..bins-1 (the
+# ends forced to 0 and 1), then sort(unique()). With bins far above n nearly
+# all of them fall between two data values and only say where a bin starts.
+# The bins the data fill are known once one knows, for each pair of
+# neighbouring distinct values v < w, whether some distinct break b < 1 lies
+# in (v, w]: a value's bin is the number of distinct breaks at or below it.
+#
+# q_k is type8_combine of two order statistics with the computed h_k, so it
+# is the exact E_k = (1 - h_k) x_lo + h_k x_hi up to the three roundings of
+# the interpolation: |q_k - E_k| <= 4.02 * 2^-53 * E_k (plus subnormal
+# absolute error), and E_k is non-decreasing in k (nppm_k, j_k and h_k are
+# monotone in k). q_k itself is not monotone (adjacent k can swap by an ulp
+# or two), so a break is never located by a plain binary search on q_k.
+# Instead: if q_k is clearly below v (by a margin far above the rounding
+# bound), every k' <= k has q_k' <= v; if q_k is clearly above w, every
+# k' >= k has q_k' > w. Two bisections with those tests bound the k that can
+# give a break in (v, w]; a witness is then searched among a few k of that
+# window (all of them when it is small), then where a bisection finds the
+# breaks crossing v, and only a window without a witness there (v and w a
+# few ulps apart) is scanned break by break.
+# ---------------------------------------------------------------------------
+
+# Far above the 4.02 * 2^-53 relative and ~2^-1074 absolute rounding bounds.
+_MARGIN_HI = 1.0 + 2.0 ** -49
+_MARGIN_LO = 1.0 - 2.0 ** -49
+_TINY = 2.0 ** -1000
+# Windows of at most this many breaks are checked whole, larger ones at the
+# breaks of _probes() (_SAMPLES of them evenly spaced) before any scan.
+_SMALL_WINDOW = 32
+_SAMPLES = 9
+# Gaps handled by one vectorised pass (bounded temporaries, Ctrl-C between).
+_GAP_BLOCK = 1 << 16
+# Breaks one step of a scan evaluates (its temporaries stay near 5 MB).
+_SCAN_CHUNK = 1 << 16
+
+
+def type8_break(xs: np.ndarray, bins: int, k: np.ndarray) -> np.ndarray:
+    """Inner breaks ``k`` (1-based, ``1 <= k < bins``) of
+    ``quantile(xs, seq(0, 1, length.out = bins + 1), type = 8)`` for sorted
+    ``xs``: element ``k`` of :func:`quantile_r`'s answer, bit for bit (each
+    step is elementwise, so evaluating a few ``k`` gives the same doubles)."""
+    by = 1.0 / bins
+    probs = np.clip(np.asarray(k, dtype=np.float64) * by, 0.0, 1.0)
+    k_lo, k_hi, h = type8_positions(probs, xs.size)
+    return type8_combine(xs[k_lo - 1], xs[k_hi - 1], h)
+
+
+def _type8_j(n: int, bins: int, k: np.ndarray) -> np.ndarray:
+    """:func:`type8_positions`'s ``j`` (before clamping) of inner break k."""
+    probs = np.clip(k.astype(np.float64) * (1.0 / bins), 0.0, 1.0)
+    return np.floor(_type8_nppm(probs, n) + _TYPE8_FUZZ)
+
+
+def _segment_start(n: int, bins: int, j: np.ndarray) -> np.ndarray:
+    """Per order-statistic index ``j``: the smallest k in [1, bins] (bins when
+    none below) whose :func:`_type8_j` is ``>= j`` (it is monotone in k).
+
+    A guess from the inverse of ``nppm`` is off by a step or two; it is
+    corrected against the exact ``j`` of its neighbours.
+    """
+    a = 1.0 / 3.0
+    guess = np.floor((j - a) / (n + 1 - a - a) * bins)
+    k = np.clip(np.nan_to_num(guess), 1, bins).astype(np.int64)
+    while True:
+        back = (k > 1) & (_type8_j(n, bins, np.maximum(k - 1, 1)) >= j)
+        if not back.any():
+            break
+        k -= back
+    while True:
+        ahead = (k < bins) & (_type8_j(n, bins, np.minimum(k, bins - 1)) < j)
+        if not ahead.any():
+            return k
+        k += ahead
+
+
+def _bisect(xs, bins, lo, hi, test):
+    """Per element: ``lo < hi`` with ``test`` false at ``lo`` and true at
+    ``hi`` (or virtual ends 0 / bins); narrowed until ``hi = lo + 1``."""
+    while True:
+        open_ = hi - lo > 1
+        if not open_.any():
+            return lo, hi
+        mid = (lo + hi) // 2
+        yes = open_ & test(type8_break(xs, bins, np.where(open_, mid, 1)))
+        hi = np.where(yes, mid, hi)
+        lo = np.where(open_ & ~yes, mid, lo)
+
+
+def _candidate_window(xs, bins, v, w, v_first, w_last):
+    """``[first, stop)``: outside it no inner break lies in ``(v, w]``.
+
+    Below ``first`` every break is clearly below ``v``, from ``stop`` on
+    clearly above ``w`` (margins far above the rounding bound, and E_k is
+    monotone). The bisections start from the order statistics: breaks whose
+    j is at least v's first position are not clearly below v (E_k >= v), and
+    those with j below w's last position are not clearly above w
+    (E_k <= w); the other ends are checked before they are used.
+    """
+    n = xs.size
+    below_v = v * _MARGIN_LO - _TINY
+    above_w = w * _MARGIN_HI + _TINY
+
+    def not_below(q):
+        return ~(q * _MARGIN_HI + _TINY <= below_v)
+
+    def above(q):
+        return q * _MARGIN_LO - _TINY > above_w
+
+    hi = _segment_start(n, bins, v_first)
+    lo = np.maximum(_segment_start(n, bins, v_first - 1) - 1, 0)
+    lo = np.where((lo > 0) & not_below(type8_break(xs, bins, np.maximum(lo, 1))), 0, lo)
+    first = _bisect(xs, bins, lo, np.maximum(hi, lo + 1), not_below)[1]
+    lo = np.maximum(_segment_start(n, bins, w_last) - 1, first - 1)
+    hi = _segment_start(n, bins, w_last + 1)
+    hi = np.where((hi < bins) & ~above(type8_break(xs, bins, np.minimum(hi, bins - 1))), bins, hi)
+    stop = _bisect(xs, bins, lo, np.maximum(hi, lo + 1), above)[1]
+    # From the largest value's first copy on, every break is that value
+    # itself (ties and the top: no interpolation), so none lies above a v at
+    # or beyond it (a resample's largest value, in cal_ci).
+    top_first = int(np.searchsorted(xs, xs[-1], side="left")) + 1
+    top = _segment_start(n, bins, np.full(v.shape, top_first))
+    stop = np.where(v >= xs[-1], np.minimum(stop, np.maximum(top, first)), stop)
+    return first, stop
+
+
+def _is_witness(q, v, w):
+    return (q > v) & (q <= w) & (q < 1.0)
+
+
+def _gaps_with_a_break(xs, bins, v, w, v_first, w_first, w_last):
+    """For each gap ``(v[i], w[i]]``: does some inner break < 1 lie in it?
+    Positions are 1-based in ``xs``: first copy of v, first and last of w."""
+    first, stop = _candidate_window(xs, bins, v, w, v_first, w_last)
+    size = np.maximum(stop - first, 0)
+    found = np.zeros(v.shape, dtype=bool)
+    small = (size > 0) & (size <= _SMALL_WINDOW)
+    if small.any():
+        idx = np.flatnonzero(small)
+        reps = size[idx]
+        gap = np.repeat(idx, reps)
+        offset = np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps)
+        hit = _is_witness(type8_break(xs, bins, first[gap] + offset), v[gap], w[gap])
+        found[gap[hit]] = True
+    todo = np.flatnonzero(size > _SMALL_WINDOW)
+    if todo.size:
+        lo_all, hi_all = first[todo], stop[todo] - 1
+        start_w = _segment_start(xs.size, bins, w_first[todo])
+        keep = np.arange(todo.size)
+        for pick in _probes():
+            lo, hi = lo_all[keep], hi_all[keep]
+            k = np.clip(pick(lo, hi, start_w[keep]), lo, hi)
+            gaps = todo[keep]
+            hit = _is_witness(type8_break(xs, bins, k), v[gaps], w[gaps])
+            found[gaps[hit]] = True
+            keep = keep[~hit]
+            if not keep.size:
+                break
+        if keep.size:
+            hit = _crossing_witness(xs, bins, first, stop, v, w, todo[keep])
+            found[todo[keep][hit]] = True
+            keep = keep[~hit]
+        for i in todo[keep]:
+            found[i] = _scan_window(xs, bins, int(first[i]), int(stop[i]), v[i], w[i])
+    return found
+
+
+def _crossing_witness(xs, bins, first, stop, v, w, gaps):
+    """Per gap: is the break where the breaks first exceed v (some k with
+    q_(k-1) <= v < q_k, found by bisection: below ``first`` every break is
+    <= v, from ``stop`` on > w > v) a witness? It is unless v and w are a
+    few ulps apart."""
+    k = _bisect(xs, bins, first[gaps] - 1, stop[gaps], lambda q: q > v[gaps])[1]
+    inside = k < stop[gaps]
+    hit = np.zeros(gaps.size, dtype=bool)
+    hit[inside] = _is_witness(type8_break(xs, bins, k[inside]), v[gaps][inside], w[gaps][inside])
+    return hit
+
+
+def _probes():
+    """Where a large window is probed for a witness, as functions of its
+    ends and of where w's order statistic starts, likeliest first: the
+    middle (v and w far apart), around w's start (interpolation towards w,
+    and w itself), then evenly spaced breaks."""
+    yield lambda lo, hi, start: (lo + hi) // 2
+    for d in (-2, -1, 0, 1):
+        yield lambda lo, hi, start, d=d: start + d
+    for i in range(_SAMPLES):
+        yield lambda lo, hi, start, i=i: lo + ((hi - lo) * i) // (_SAMPLES - 1)
+
+
+def _scan_window(xs, bins, first, stop, v, w) -> bool:
+    # Rare (data values a few ulps apart with bins >> n): every break of the
+    # window, from the top, where a break equal to w is likeliest.
+    for end in range(stop, first, -_SCAN_CHUNK):
+        k = np.arange(max(first, end - _SCAN_CHUNK), end, dtype=np.int64)
+        if _is_witness(type8_break(xs, bins, k), v, w).any():
+            return True
+    return False
+
+
+def breaks_between(xs: np.ndarray, bins: int, v: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """For each gap ``(v[i], w[i]]`` (``v < w``): does an inner break < 1 of
+    ``quantile(xs, seq(0, 1, length.out = bins + 1), type = 8)`` (sorted
+    ``xs``) lie in it? O(len(v) log bins) time, in blocks of gaps.
+
+    The thresholds need not be values of ``xs`` (a resample's quantiles
+    against the original values): the bisections start from the order
+    statistics on either side of them.
+    """
+    found = np.zeros(v.shape, dtype=bool)
+    for s in range(0, v.size, _GAP_BLOCK):
+        vb, wb = v[s:s + _GAP_BLOCK], w[s:s + _GAP_BLOCK]
+        found[s:s + _GAP_BLOCK] = _gaps_with_a_break(
+            xs, bins, vb, wb, np.searchsorted(xs, vb, side="left") + 1,
+            np.searchsorted(xs, wb, side="left") + 1, np.searchsorted(xs, wb, side="right"))
+    return found
+
+
+def equal_freq_groups(p: np.ndarray, bins: int):
+    """``occupied_bins(find_bins(p, histogram_breaks(p, bins, "equal_freq")), J)``
+    in O(n) memory and O(n log bins) time (see the comment above): the
+    occupied bins numbered in increasing order, and their number.
+
+    Binned metrics give empty bins no weight, so these ids give the same
+    values, bit for bit, as the bin indices themselves.
+    """
+    p = np.asarray(p, dtype=np.float64)
+    xs = np.sort(p.reshape(-1))
+    values = distinct_sorted(xs)
+    starts = np.zeros(values.size, dtype=np.int64)
+    starts[1:] = breaks_between(xs, bins, values[:-1], values[1:])
+    group = np.cumsum(starts)
+    ids = group[np.searchsorted(values, p.reshape(-1))].reshape(p.shape)
+    return ids, int(group[-1]) + 1 if group.size else 0
+
+
+def distinct_sorted(xs: np.ndarray, positions: bool = False):
+    """The distinct values of sorted ``xs`` (and, if asked, each one's first position)."""
+    keep = np.empty(xs.size, dtype=bool)
+    keep[:1] = True
+    np.not_equal(xs[1:], xs[:-1], out=keep[1:])
+    first = np.flatnonzero(keep)
+    return (xs[first], first) if positions else xs[first]

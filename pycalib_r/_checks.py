@@ -20,6 +20,8 @@ from ._errors import ProbcalError
 from ._format import cli_abort_message
 
 __all__ = [
+    "CHECK_BLOCK",
+    "row_blocks",
     "ProbcalError",
     "is_matrix",
     "as_numeric_vector",
@@ -44,6 +46,57 @@ __all__ = [
 ]
 
 DOUBLE_EPS = 2.220446049250313e-16
+# Elements one numpy call of a check handles (a few ms): longer inputs are
+# checked in blocks, so Ctrl-C, which Python sees between calls, stops them
+# quickly, and no temporary grows with the input.
+CHECK_BLOCK = 1 << 22
+
+
+def row_blocks(arr: np.ndarray):
+    """Slices of leading-axis rows holding about ``CHECK_BLOCK`` elements each."""
+    rows = arr.shape[0] if arr.ndim else 1
+    step = max(1, CHECK_BLOCK // max(1, arr.size // max(rows, 1)))
+    for s in range(0, rows, step):
+        yield slice(s, min(s + step, rows))
+
+
+def _float_copy(arr: np.ndarray) -> np.ndarray:
+    """``np.array(arr, dtype=float64, copy=True)`` (same layout), in blocks."""
+    if arr.size <= CHECK_BLOCK or arr.ndim == 0:
+        return np.array(arr, dtype=np.float64, copy=True)
+    out = np.empty_like(arr, dtype=np.float64)
+    for rows in row_blocks(arr):
+        out[rows] = arr[rows]
+    return out
+
+
+class _Scan(NamedTuple):
+    """What one pass over a float array found: NaN, non-finite, min and max
+    (min and max are meaningful only when ``finite``)."""
+
+    nan: bool
+    finite: bool
+    lo: float
+    hi: float
+
+
+def _scan(arr: np.ndarray) -> _Scan:
+    """NaN / finiteness / range of a non-empty float array in one blockwise
+    pass of min and max (NaN propagates through both, an infinity shows
+    as an extreme), with no temporaries."""
+    nan, finite, lo, hi = False, True, math.inf, -math.inf
+    arr = arr.reshape(1) if arr.ndim == 0 else arr
+    for rows in row_blocks(arr):
+        block = arr[rows]
+        if block.size == 0:
+            continue
+        mn, mx = float(block.min()), float(block.max())
+        if math.isnan(mn) or math.isnan(mx):
+            return _Scan(True, False, math.nan, math.nan)
+        if math.isinf(mn) or math.isinf(mx):
+            finite = False
+        lo, hi = min(lo, mn), max(hi, mx)
+    return _Scan(nan, finite, lo, hi)
 
 
 def _abort(message: str) -> None:
@@ -97,6 +150,8 @@ def _numeric_array(x, arg: str, message: str) -> np.ndarray:
             _abort(message)
         if not pd.api.types.is_numeric_dtype(x.dtype):
             _abort(message)
+        if isinstance(x.dtype, np.dtype):
+            return _float_copy(x.to_numpy())
         return x.to_numpy(dtype=np.float64, na_value=np.nan, copy=True)
     if pd is not None and isinstance(x, pd.DataFrame):
         if not all(pd.api.types.is_numeric_dtype(t) and not pd.api.types.is_bool_dtype(t)
@@ -123,7 +178,7 @@ def _numeric_array(x, arg: str, message: str) -> np.ndarray:
         return out.reshape(arr.shape)
     if arr.dtype.kind not in "iuf":
         _abort(message)
-    return np.array(arr, dtype=np.float64, copy=True)
+    return _float_copy(arr)
 
 
 def as_numeric_vector(x, arg: str = "x", finite: bool = True) -> np.ndarray:
@@ -132,23 +187,25 @@ def as_numeric_vector(x, arg: str = "x", finite: bool = True) -> np.ndarray:
     Returns a float64 copy (1-D for vectors; a 2-D input keeps its shape,
     as R's elementwise functions keep a matrix's dimensions).
     """
+    return _checked_vector(x, arg, finite)[0]
+
+
+def _checked_vector(x, arg: str, finite: bool = True):
     arr = _numeric_array(x, arg, f"Argument `{arg}` must be a numeric vector.")
     if arr.size == 0:
         _abort(f"Argument `{arg}` must not be empty.")
-    # One pass in the usual case: finite values hold no NaN.
-    if not (finite and np.isfinite(arr).all()):
-        if np.isnan(arr).any():
-            _abort(f"Argument `{arg}` must not contain missing values.")
-        if finite:
-            _abort(f"Argument `{arg}` must contain only finite values.")
-    return arr
+    scan = _scan(arr)
+    if scan.nan:
+        _abort(f"Argument `{arg}` must not contain missing values.")
+    if finite and not scan.finite:
+        _abort(f"Argument `{arg}` must contain only finite values.")
+    return arr, scan
 
 
 def check_probability(p, arg: str = "p") -> np.ndarray:
     """R ``check_probability()``: a numeric vector in ``[0, 1]``."""
-    arr = as_numeric_vector(p, arg=arg)
-    # Two reductions, no temporaries (the values are finite here).
-    if arr.min() < 0 or arr.max() > 1:
+    arr, scan = _checked_vector(p, arg)
+    if scan.lo < 0 or scan.hi > 1:
         _abort(f"Argument `{arg}` must contain probabilities in `[0, 1]`.")
     return arr
 
@@ -168,7 +225,8 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
                 _abort(missing)
             values = y.to_numpy(dtype=bool)
         elif pd.api.types.is_numeric_dtype(y.dtype):
-            values = y.to_numpy(dtype=np.float64, na_value=np.nan)
+            values = (y.to_numpy() if isinstance(y.dtype, np.dtype)
+                      else y.to_numpy(dtype=np.float64, na_value=np.nan))
         else:
             _abort(wrong_type)
     elif _is_scalar_bool(y) or isinstance(y, numbers.Real):
@@ -194,22 +252,42 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
         values = values.ravel()
     if values.dtype == bool:
         out = values.astype(np.int64)
+        zero, one = not values.all(), values.any()
     elif values.dtype.kind in "iuf":
-        # One pass decides: values that are all 0 or 1 hold no NaN nor
-        # infinity, so those are looked for only to word the error.
-        if not ((values == 0) | (values == 1)).all():
-            if values.dtype.kind == "f" and not np.isfinite(values).all():
-                _abort(missing)
-            _abort(f"Argument `{arg}` must contain only binary labels `0` and `1`.")
-        out = values.astype(np.int64)
+        out, zero, one = _binary_codes(values, arg, missing)
     else:
         _abort(wrong_type)
     if out.size == 0:
         _abort(f"Argument `{arg}` must not be empty.")
-    # Labels 0/1: both occur unless all are 0 or all are 1.
-    if require_both and (out.all() or not out.any()):
+    if require_both and not (zero and one):
         _abort(f"Argument `{arg}` must contain at least one `0` and one `1`.")
     return out
+
+
+def _binary_codes(values: np.ndarray, arg: str, missing: str):
+    """Numeric labels as int64 0/1, checked in blocks: R's missing/infinite
+    message if any is NaN or infinite, else its binary message if any is
+    not 0 or 1. Also whether a 0 and a 1 occur."""
+    out = np.empty(values.size, dtype=np.int64)
+    binary, zero, one = True, False, False
+    floating = values.dtype.kind == "f"
+    for s in range(0, values.size, CHECK_BLOCK):
+        block = values[s:s + CHECK_BLOCK]
+        mn, mx = block.min(), block.max()
+        if floating and not (math.isfinite(mn) and math.isfinite(mx)):
+            _abort(missing)
+        if not binary:
+            continue
+        if floating and (mn < 0 or mx > 1 or not ((block == 0) | (block == 1)).all()):
+            binary = False
+        elif not floating and (mn < 0 or mx > 1):
+            binary = False
+        else:
+            out[s:s + CHECK_BLOCK] = block
+            zero, one = zero or mn == 0, one or mx == 1
+    if not binary:
+        _abort(f"Argument `{arg}` must contain only binary labels `0` and `1`.")
+    return out, zero, one
 
 
 def check_same_length(x, y, x_arg: str = "x", y_arg: str = "y") -> None:
@@ -301,10 +379,20 @@ def check_folds(folds, y) -> int:
     folds = check_bins(folds, arg="folds")
     if folds < 2:
         _abort("Argument `folds` must be at least `2`.")
-    _, counts = np.unique(np.asarray(y), return_counts=True)
-    if folds > counts.min():
+    if folds > _smallest_class_count(np.asarray(y)):
         _abort("Argument `folds` must not exceed the smallest class count.")
     return folds
+
+
+def _smallest_class_count(y: np.ndarray) -> int:
+    """``min(table(y))``: counted in blocks for checked labels (small
+    non-negative integers), by sorting otherwise."""
+    if y.dtype.kind in "iu" and y.size and 0 <= y.min() and y.max() <= y.size:
+        counts = np.zeros(int(y.max()) + 1, dtype=np.int64)
+        for s in range(0, y.size, CHECK_BLOCK):
+            counts += np.bincount(y[s:s + CHECK_BLOCK], minlength=counts.size)
+        return int(counts[counts > 0].min())
+    return int(np.unique(y, return_counts=True)[1].min())
 
 
 def _as_matrix(x, arg: str, message: str) -> np.ndarray:
@@ -323,12 +411,14 @@ def check_prob_matrix(p, arg: str = "p", tolerance: float = 1e-6) -> np.ndarray:
         _abort(f"Argument `{arg}` must have at least two columns, one per class.")
     if arr.shape[0] == 0:
         _abort(f"Argument `{arg}` must not be empty.")
-    if not np.isfinite(arr).all():
+    scan = _scan(arr)
+    if not scan.finite:
         _abort(f"Argument `{arg}` must not contain missing or infinite values.")
-    if ((arr < 0) | (arr > 1)).any():
+    if scan.lo < 0 or scan.hi > 1:
         _abort(f"Argument `{arg}` must contain probabilities in `[0, 1]`.")
-    if (np.abs(arr.sum(axis=1) - 1) > tolerance).any():
-        _abort(f"Each row of `{arg}` must sum to `1`.")
+    for rows in row_blocks(arr):
+        if (np.abs(arr[rows].sum(axis=1) - 1) > tolerance).any():
+            _abort(f"Each row of `{arg}` must sum to `1`.")
     return arr
 
 
@@ -343,7 +433,7 @@ def check_logit_matrix(x, arg: str = "logits", allow_empty: bool = False) -> np.
         _abort(f"Argument `{arg}` must have at least two columns, one per class.")
     if arr.shape[0] == 0 and not allow_empty:
         _abort(f"Argument `{arg}` must not be empty.")
-    if not np.isfinite(arr).all():
+    if arr.size and not _scan(arr).finite:
         _abort(f"Argument `{arg}` must not contain missing or infinite values.")
     return arr
 
@@ -370,10 +460,11 @@ def check_multiclass_y(y, n_classes: Optional[int] = None, arg: str = "y") -> Mu
         elif isinstance(y, (pd.Series, pd.CategoricalIndex)) and isinstance(y.dtype, pd.CategoricalDtype):
             categorical = pd.Categorical(y)
     if categorical is not None:
-        if (categorical.codes < 0).any():
+        if categorical.codes.size and categorical.codes.min() < 0:
             _abort(f"Argument `{arg}` must not contain missing values.")
         levels = [str(v) for v in categorical.categories]
-        codes = categorical.codes.astype(np.int64) + 1
+        codes = categorical.codes.astype(np.int64)
+        codes += 1
     else:
         if pd is not None and isinstance(y, (pd.Series, pd.Index)):
             if not pd.api.types.is_numeric_dtype(y.dtype) or pd.api.types.is_bool_dtype(y.dtype):
@@ -391,30 +482,11 @@ def check_multiclass_y(y, n_classes: Optional[int] = None, arg: str = "y") -> Mu
                 raw = raw.astype(np.float64)
             if raw.dtype.kind not in "iuf":
                 _abort(f"Argument `{arg}` must be a factor or a vector of integer class codes.")
-            values = raw.astype(np.float64).ravel()
-        if np.isnan(values).any():
-            _abort(f"Argument `{arg}` must not contain missing values.")
-        if values.size == 0:
-            # R's min() of an empty vector warns and gives Inf, and the
-            # codes check below then fails; this states the actual problem.
-            _abort(f"Argument `{arg}` must not be empty.")
-        if not np.isfinite(values).all():
-            _abort(f"Argument `{arg}` must contain integer class codes or a factor.")
-        # R: any(y != as.integer(y)); as.integer() gives NA (and warns) outside
-        # the integer range, so any() is TRUE if some code is fractional and
-        # NA (an error in if ()) if some code is only out of range.
-        in_range = (values > -2147483648.0) & (values < 2147483648.0)
-        if (values != np.trunc(values))[in_range].any():
-            if not in_range.all():
-                warnings.warn(COERCION_WARNING, RuntimeWarning, stacklevel=3)
-            _abort(f"Argument `{arg}` must contain integer class codes or a factor.")
-        if not in_range.all():
-            integer_range_error(arg, NA_CONDITION)
-        codes = values.astype(np.int64)
-        if codes.min() < 1:
-            _abort(f"Integer class codes in `{arg}` must start at `1`.")
+            values = raw.ravel()
+        codes = _class_codes(values, arg)
         levels = None  # R's as.character(seq_len(max(codes))), built once k is known to fit
-    k = int(codes.max()) if levels is None else len(levels)
+    top = _blocked_max(codes)
+    k = top if levels is None else len(levels)
     if k < 2:
         _abort(f"Argument `{arg}` must have at least two classes.")
     if n_classes is not None and k != n_classes:
@@ -422,11 +494,65 @@ def check_multiclass_y(y, n_classes: Optional[int] = None, arg: str = "y") -> Mu
             f"Argument `{arg}` has {k} {_plural(k, 'class', 'es')} but the input has "
             f"{n_classes} {_plural(n_classes, 'column', 's')}."
         )
-    if codes.size and codes.max() > k:
+    if codes.size and top > k:
         _abort(f"Class codes in `{arg}` must not exceed the number of classes.")
     if levels is None:
         levels = [str(i) for i in range(1, k + 1)]
     return MulticlassLabels(codes=codes, levels=levels, k=k)
+
+
+def _blocked_max(a: np.ndarray) -> int:
+    """``int(a.max())`` of a non-empty integer array, block by block."""
+    return max(int(a[s:s + CHECK_BLOCK].max()) for s in range(0, a.size, CHECK_BLOCK))
+
+
+def _class_codes(values: np.ndarray, arg: str) -> np.ndarray:
+    """Numeric class codes as int64, with R's checks in R's order, in blocks
+    (no temporaries of the input's size)."""
+    floating = values.dtype.kind == "f"
+    nan = nonfinite = fractional = out_of_range = False
+    lo = math.inf
+    for s in range(0, values.size, CHECK_BLOCK):
+        block = values[s:s + CHECK_BLOCK]
+        mn, mx = block.min(), block.max()
+        if floating and (math.isnan(mn) or math.isnan(mx)):
+            nan = True
+            break
+        if floating and (math.isinf(mn) or math.isinf(mx)):
+            nonfinite = True
+            continue
+        in_range = mn > -2147483648.0 and mx < 2147483648.0
+        if floating and not fractional:
+            if in_range:
+                fractional = not np.array_equal(block, np.trunc(block))
+            else:
+                inside = (block > -2147483648.0) & (block < 2147483648.0)
+                fractional = bool((block != np.trunc(block))[inside].any())
+        out_of_range = out_of_range or not in_range
+        lo = min(lo, mn)
+    if nan:
+        _abort(f"Argument `{arg}` must not contain missing values.")
+    if values.size == 0:
+        # R's min() of an empty vector warns and gives Inf, and the
+        # codes check below then fails; this states the actual problem.
+        _abort(f"Argument `{arg}` must not be empty.")
+    if nonfinite:
+        _abort(f"Argument `{arg}` must contain integer class codes or a factor.")
+    # R: any(y != as.integer(y)); as.integer() gives NA (and warns) outside
+    # the integer range, so any() is TRUE if some code is fractional and
+    # NA (an error in if ()) if some code is only out of range.
+    if fractional:
+        if out_of_range:
+            warnings.warn(COERCION_WARNING, RuntimeWarning, stacklevel=4)
+        _abort(f"Argument `{arg}` must contain integer class codes or a factor.")
+    if out_of_range:
+        integer_range_error(arg, NA_CONDITION, stacklevel=4)
+    if lo < 1:
+        _abort(f"Integer class codes in `{arg}` must start at `1`.")
+    out = np.empty(values.size, dtype=np.int64)
+    for s in range(0, values.size, CHECK_BLOCK):
+        out[s:s + CHECK_BLOCK] = values[s:s + CHECK_BLOCK]
+    return out
 
 
 def check_eps(eps, lower_open: float = 0.0, upper_open: float = 0.5) -> float:

@@ -34,6 +34,7 @@ from ._checks import (
     is_matrix,
     match_arg,
     multiclass_labels,
+    row_blocks,
 )
 
 __all__ = ["Form", "input_form", "binary_inputs", "confidence_pair", "MULTICLASS_TYPES",
@@ -92,9 +93,15 @@ def confidence_pair(p_mat: np.ndarray, y):
     """R ``multiclass_confidence()``: top-label confidence and correctness of a
     checked matrix (the first maximal column wins ties)."""
     labels = multiclass_labels(p_mat, y, x_arg="p")
-    predicted = np.argmax(p_mat, axis=1)
-    confidence = p_mat[np.arange(p_mat.shape[0]), predicted]
-    correct = (predicted + 1 == labels.codes).astype(np.int64)
+    n = p_mat.shape[0]
+    confidence = np.empty(n, dtype=np.float64)
+    correct = np.empty(n, dtype=np.int64)
+    # In blocks of rows: bounded temporaries, and Ctrl-C is seen between them.
+    for rows in row_blocks(p_mat):
+        block = p_mat[rows]
+        predicted = np.argmax(block, axis=1)
+        confidence[rows] = np.take_along_axis(block, predicted[:, None], axis=1)[:, 0]
+        np.equal(predicted + 1, labels.codes[rows], out=correct[rows], casting="unsafe")
     return confidence, correct
 
 

@@ -25,7 +25,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._binning import quantile_r, seq01, type8_combine, type8_positions
+from ._binning import (breaks_between, distinct_sorted, quantile_r, seq01, type8_combine,
+                       type8_positions)
 from ._checks import check_bandwidth, check_conf_level, check_count, integer_range_error, match_arg
 from ._errors import ProbcalError
 from ._format import cli_h1, format_pval, format_r, sprintf_pct1
@@ -62,6 +63,8 @@ _CI_N_BOOT_NA = "vector size cannot be NA"
 # Resample counts per block of a binned metric: this many, or 4 rows, but
 # never more than _BINNED_BLOCK_MAX (except one row).
 _BINNED_BLOCK_ELEMENTS = 1 << 16
+# Equal-frequency bins beyond max(n, this) are found between the values only.
+_SPARSE_EQUAL_FREQ = 1 << 16
 _BINNED_BLOCK_MAX = 1 << 22
 
 _TARGETS = {
@@ -348,7 +351,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
 
     Other implementations: Widmann et al.'s CalibrationTests.jl offers
     related tests on the same estimators; this test's numbers follow
-    probcal 0.2.0's definition, reproduced by ``reference/r/contract.R``.
+    probcal 0.2.0's definition, reproduced by ``pycalib_r/r/contract.R``.
     The result also carries scipy's names (``res.pvalue``,
     ``res.null_distribution``).
 
@@ -515,6 +518,11 @@ class _BinnedEngine:
                 order = np.argsort(r, kind="stable")
                 item = {"order": order, "rs": r[order], "cs": c[order].astype(np.float64),
                         "n_ids": metric.bins}
+                if metric.bins > max(self.n, _SPARSE_EQUAL_FREQ):
+                    # More breaks than rows: only those between the values
+                    # (at most one run per distinct value).
+                    values, first = distinct_sorted(item["rs"], positions=True)
+                    item.update(n_ids=values.size, values=values, first=first)
             self.problems.append(item)
 
     def batch_rows(self, n_boot: int) -> int:
@@ -560,6 +568,8 @@ class _BinnedEngine:
         return [binned_error(out[0], out[1], out[2], kind, debiased) for out in sums]
 
     def _equal_freq(self, item, counts):
+        if "values" in item:
+            return self._equal_freq_sparse(item, counts)
         # Equal-frequency edges depend on the resample: its type-8 quantiles
         # come from cumulative counts over the sorted values. In sorted order
         # every bin is a contiguous run, so bin sums are segment sums.
@@ -588,6 +598,29 @@ class _BinnedEngine:
             out = np.zeros(seg_lo.shape)
             out[nonempty] = np.add.reduceat(x.ravel(), flat_starts)
             sums.append(out)
+        return binned_error(sums[0], sums[1], sums[2], self.metric.kind, self.metric.debiased)
+
+
+    def _equal_freq_sparse(self, item, counts):
+        # As _equal_freq, without the resample's bins + 1 quantiles: a run
+        # of the sorted values starts at a value's first copy exactly when
+        # some break of the resample lies between it and the value before
+        # (what searchsorted of every break would give, when the breaks are
+        # in order), so the same runs are summed by the same reduceat.
+        rs, cs, values, first = item["rs"], item["cs"], item["values"], item["first"]
+        n_rep = counts.shape[0]
+        rows = []
+        for b in range(n_rep):
+            w = counts[b][item["order"]]
+            xs = np.repeat(rs, w)
+            starts = np.concatenate(([0], first[1:][breaks_between(xs, self.metric.bins,
+                                                                   values[:-1], values[1:])]))
+            rows.append([np.add.reduceat(x, starts) for x in (w, w * rs, w * cs)])
+        width = max(len(row[0]) for row in rows)
+        sums = np.zeros((3, n_rep, width))
+        for b, row in enumerate(rows):
+            for i in range(3):
+                sums[i, b, :row[i].size] = row[i]
         return binned_error(sums[0], sums[1], sums[2], self.metric.kind, self.metric.debiased)
 
 

@@ -12,6 +12,7 @@ from scipy.special import expit
 from ._binning import (
     STRATEGIES,
     assign_bins,
+    equal_freq_groups,
     equal_width_bins,
     find_bins,
     histogram_breaks,
@@ -204,6 +205,9 @@ class BinnedMetric:
         """Each value's bin id (occupied bins only when bins outnumber values)."""
         if self.strategy == "equal_width":
             return occupied_bins(equal_width_bins(r, self.bins), self.bins)
+        if self.bins > max(r.size, 1 << 16):
+            # R's breaks would outnumber the values: only those next to them.
+            return equal_freq_groups(r, self.bins)
         breaks = histogram_breaks(r, self.bins, self.strategy)
         return occupied_bins(find_bins(r, breaks), breaks.size - 1)
 

@@ -197,12 +197,16 @@ def r_int_mean(x) -> float:
 
 
 def r_row_means(x: np.ndarray) -> np.ndarray:
-    """R's ``mean()`` of each row (long double sum plus correction pass)."""
+    """R's ``mean()`` of each row: a sequential long-double sum, then R's
+    correction pass (``mean.default`` on each row, as ``apply(x, 1, mean)``)."""
     x = np.asarray(x, dtype=np.float64)
     m = x.shape[1]
-    xl = x.astype(_LD)
-    s = np.sum(xl, axis=1) / m
-    t = np.sum(xl - s[:, None], axis=1)
+    # Columns as the leading axis: numpy then adds one column at a time, in
+    # R's order; along the last axis it would sum pairwise, which is not R's.
+    xt = np.ascontiguousarray(x.T, dtype=_LD)
+    s = np.add.reduce(xt, axis=0) / m
+    xt -= s
+    t = np.add.reduce(xt, axis=0)
     return (s + t / m).astype(np.float64)
 
 

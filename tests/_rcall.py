@@ -20,7 +20,7 @@ Mapping to Python: R argument names with dots use underscores
 (the plot's binned data); ``x$name`` is the attribute ``name`` with dots as
 underscores (or the item ``x["name"]``).
 
-Input encoding (written by reference/r/harness.R): lists of numbers are
+Input encoding (written by pycalib_r/r/harness.R): lists of numbers are
 vectors (integers stay integers, so R's integer/double distinction survives);
 the strings ``"NA"``, ``"NaN"``, ``"Inf"``, ``"-Inf"`` inside a numeric list
 are missing/non-finite values; ``{"matrix": rows}`` is a 2-D array;

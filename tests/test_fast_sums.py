@@ -13,7 +13,7 @@ import pytest
 
 import pycalib_r as pc
 from pycalib_r.calibrators import _platt
-from pycalib_r._rarith import _LD, r_mean, r_sum, seq_sum
+from pycalib_r._rarith import _LD, r_mean, r_row_means, r_sum, seq_sum
 
 
 def _values(rng, n):
@@ -29,6 +29,15 @@ def test_r_sum_and_mean_are_sequential_long_double(n):
         s = np.cumsum(x.astype(_LD))[-1] / _LD(n)
         s = s + np.cumsum(x.astype(_LD) - s)[-1] / _LD(n)
         assert r_mean(x) == float(s)
+
+
+@pytest.mark.parametrize("m", [1, 7, 9, 129, 1001])
+def test_row_means_are_r_mean_of_each_row(m):
+    # The pair terms of cal_test's resamples are averaged row by row; a
+    # pairwise sum along the row (numpy's default) is not R's mean().
+    rng = np.random.default_rng(m)
+    x = rng.normal(size=(200, m)) * np.exp(rng.normal(size=(200, m)))
+    assert np.array_equal(r_row_means(x), [r_mean(row) for row in x])
 
 
 def test_seq_sum_is_left_to_right():

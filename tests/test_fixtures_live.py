@@ -4,10 +4,10 @@ Two checks, both driving R through rpy2 (``@pytest.mark.r_parity``; without R
 or rpy2 they fail, as tests/conftest.py arranges):
 
 1. A fixed sample of the stored cases in reference/fixtures is evaluated
-   again in R with the same harness that wrote them (reference/r/harness.R)
+   again in R with the same harness that wrote them (pycalib_r/r/harness.R)
    and must give what is stored, proving the fixtures are current. Cases from
    probcal itself skip, with a reason, where the probcal R package is not
-   installed; contract cases need only reference/r/contract.R.
+   installed; contract cases need only pycalib_r/r/contract.R.
 2. Random cases, held out from the stored fixtures, for ece, mce, ace, mmce,
    skce, cal_test and cal_ci are evaluated in R and compared with pycalib_r.
    By default they come from one fixed seed, so a CI result never depends on
@@ -119,12 +119,12 @@ def _r_number(ro, v):
 
 
 class RHarness:
-    """reference/r/harness.R and contract.R loaded into the embedded R."""
+    """pycalib_r/r/harness.R and contract.R loaded into the embedded R."""
 
     def __init__(self, ro):
         self.ro = ro
         root = str(REPO).replace("\\", "/")
-        ro.r(f'source("{root}/reference/r/harness.R")')
+        ro.r(f'source("{root}/pycalib_r/r/harness.R")')
         ro.r("harness_setup()")
         # match.arg's messages use curly quotes only in a UTF-8 locale.
         utf8 = ro.r('as.integer(isTRUE(l10n_info()[["UTF-8"]]))')[0]

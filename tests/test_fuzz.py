@@ -5,7 +5,7 @@ probability 0.6, else one of a pool of odd or bad values: missing and
 non-finite values, wrong types and shapes, lengths that disagree, codes
 beyond the classes or beyond R's integer range, counts like 0, 2.5 and 2^31,
 partial and ambiguous strings) and evaluates each in R (probcal 0.1.0, or
-reference/r/contract.R for the 0.2.0 functions); every case must then give
+pycalib_r/r/contract.R for the 0.2.0 functions); every case must then give
 the same value (within the manifest's tolerance) or byte for byte the same
 error message in pycalib_r. A stored sample of the same generator,
 reference/fixtures/fuzz.json (``Rscript tools/make_fuzz_fixtures.R``), is
@@ -42,7 +42,7 @@ SEED = int(os.environ.get("PYCALIB_R_FUZZ_SEED", "90210"))
 def fuzz_r(probcal_r):
     ro = probcal_r
     root = str(REPO).replace("\\", "/")
-    ro.r(f'source("{root}/reference/r/harness.R")')
+    ro.r(f'source("{root}/pycalib_r/r/harness.R")')
     ro.r(f'source("{root}/reference/r/fuzz.R")')
     ro.r("harness_setup()")
     if ro.r('as.integer(isTRUE(l10n_info()[["UTF-8"]]))')[0] != 1:
@@ -120,6 +120,15 @@ _CHILD = textwrap.dedent("""
         "folds": lambda: pc.cal_cv(p, y, folds=2 ** 31),
         "bins_max": lambda: pc.ece(p, y, bins=2 ** 31 - 1),
         "bins_1e6": lambda: pc.ece(p, y, bins=10 ** 6),
+        "bins_max_equal_freq": lambda: pc.ece(p, y, bins=2 ** 31 - 1, strategy="equal_freq"),
+        "bins_1e8_equal_freq": lambda: pc.ece(p, y, bins=10 ** 8, strategy="equal_freq"),
+        "hist_bins_1e6_equal_freq": lambda: pc.cal_histogram(p, y, bins=10 ** 6,
+                                                             strategy="equal_freq").actual_bins,
+        "hist_bins_max_equal_freq": lambda: pc.cal_histogram(p, y, bins=2 ** 31 - 1,
+                                                             strategy="equal_freq").actual_bins,
+        "hist_bins_max_equal_width": lambda: pc.cal_histogram(p, y, bins=2 ** 31 - 1).actual_bins,
+        "ci_bins_max_equal_freq": lambda: pc.cal_ci(p, y, bins=2 ** 31 - 1, n_boot=20,
+                                                    strategy="equal_freq", rng=pc.RRandom(1)).upper,
         "ci_bins_1e6": lambda: pc.cal_ci(p, y, bins=10 ** 6, n_boot=50, rng=pc.RRandom(1)).upper,
         "ci_1e6_rows": lambda: pc.cal_ci(big_p, big_y, metric="ace", bins=100, n_boot=20,
                                          rng=pc.RRandom(1)).upper,
@@ -128,8 +137,8 @@ _CHILD = textwrap.dedent("""
     for name, fn in cases.items():
         try:
             out[name] = ["value", float(fn())]
-        except MemoryError:
-            out[name] = ["MemoryError", ""]
+        except MemoryError as exc:
+            out[name] = ["MemoryError", " ".join(getattr(exc, "__notes__", []))]
         except Exception as exc:
             out[name] = [type(exc).__name__, str(exc)]
     out["mean_abs"] = ["value", float(np.mean(np.abs(y - p)))]
@@ -151,6 +160,20 @@ def child_results():
 def _r_message(ro, code: str) -> str:
     return ro.r(f"suppressWarnings(tryCatch({{{code}; 'no error'}}, "
                 f"error = function(e) conditionMessage(e)))")[0]
+
+
+def test_huge_bins_fit_1_gb_except_r_own_per_bin_result(child_results):
+    # 300 distinct values: with 10^6 equal-frequency bins nearly every value
+    # has a bin of its own, and the fit (R's breaks, counts and values, one
+    # each per bin) fits in 1 GB.
+    kind, value = child_results["hist_bins_1e6_equal_freq"]
+    assert kind == "value" and 0.99 * 10 ** 6 < value <= 10 ** 6
+    # With 2^31 - 1 bins R's own result holds 2^31 breaks (16 GiB): a
+    # MemoryError that says so, raised before any per-bin work.
+    for name in ("hist_bins_max_equal_freq", "hist_bins_max_equal_width"):
+        kind, note = child_results[name]
+        assert kind == "MemoryError" and "2147483648 doubles (16.0 GiB)" in note, (name, note)
+        assert "use fewer bins" in note
 
 
 @pytest.mark.r_parity
@@ -175,9 +198,9 @@ def test_worst_inputs_give_r_messages_in_bounded_memory(child_results, fuzz_r):
         assert child_results[name] == ["ProbcalError", message], name
     # Counts inside R's range but beyond the data: one bin per value at most.
     mean_abs = child_results["mean_abs"][1]
-    for name in ("bins_max", "bins_1e6"):
+    for name in ("bins_max", "bins_1e6", "bins_max_equal_freq", "bins_1e8_equal_freq"):
         kind, value = child_results[name]
         assert kind == "value" and value == pytest.approx(mean_abs, rel=1e-12, abs=1e-15), name
-    for name in ("ci_bins_1e6", "ci_1e6_rows"):
+    for name in ("ci_bins_1e6", "ci_1e6_rows", "ci_bins_max_equal_freq"):
         kind, value = child_results[name]
         assert kind == "value" and 0 < value < 1, (name, child_results[name])

@@ -2,7 +2,7 @@
 
 The seed tests compare against the printed examples of the 0.2.0 help pages
 (R's own output, stored in ``reference/help_examples.json``). The ``r_parity`` tests run the same case
-through ``reference/r/contract.R`` (the contract written out in plain R) with
+through ``pycalib_r/r/contract.R`` (the contract written out in plain R) with
 the same ``set.seed`` and compare values under the manifest's tolerance policy
 (``TOL``) and the printed text exactly.
 """
@@ -385,7 +385,7 @@ def test_bad_input_messages_are_the_contracts(case, contract):
 @pytest.fixture(scope="module")
 def contract(r):
     r.r('options(width = 80, cli.width = 80, cli.num_colors = 1, cli.unicode = TRUE)')
-    r.r(f'source("{(REPO / "reference" / "r" / "contract.R").as_posix()}")')
+    r.r(f'source("{(REPO / "pycalib_r" / "r" / "contract.R").as_posix()}")')
     r.globalenv["P"] = r.FloatVector(P)
     r.globalenv["Y"] = r.FloatVector(Y)
     r.globalenv["M3"] = r.r.matrix(r.FloatVector(M3.ravel(order="F")), nrow=4)

@@ -2,7 +2,7 @@
 
 The references are computed with plain numpy from the contract's formulas
 (``np.exp(-np.abs(r[:, None] - r[None, :]) / h)``); the ``r_parity`` tests
-compare with ``reference/r/contract.R`` (the contract written in plain R).
+compare with ``pycalib_r/r/contract.R`` (the contract written in plain R).
 """
 
 from __future__ import annotations
@@ -359,7 +359,7 @@ def test_bad_input(case):
 
 @pytest.fixture(scope="module")
 def contract(r):
-    r.r(f'source("{(REPO / "reference" / "r" / "contract.R").as_posix()}")')
+    r.r(f'source("{(REPO / "pycalib_r" / "r" / "contract.R").as_posix()}")')
     return r
 
 

@@ -480,7 +480,7 @@ def test_predict_proba_mistakes_keep_rs_message_live(probcal_r, r_call, call, hi
     where = "globalenv()"
     if r_call.startswith("cal_test"):
         # a probcal 0.2.0 function: the repository's R transcription of the contract
-        contract = (_rcall.REFERENCE / "r" / "contract.R").as_posix()
+        contract = (_rcall.REPO / "pycalib_r" / "r" / "contract.R").as_posix()
         probcal_r.r(f'.face_env <- new.env(); sys.source("{contract}", envir = .face_env)')
         where = ".face_env"
     want = probcal_r.r(f"conditionMessage(tryCatch(eval(quote({r_call}), {where}), "

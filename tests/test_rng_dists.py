@@ -268,14 +268,6 @@ def test_counts_beyond_r_integer_range_are_refused_before_allocating():
     assert np.array_equal(g.get_state(), st)
 
 
-def test_unimplemented_branches_say_so():
-    g = RRandom(1)
-    for call in (lambda: g.rchisq(3, 2, ncp=1), lambda: g.rbeta(3, 2, 2, ncp=0),
-                 lambda: g.rf(3, 2, 2, ncp=1), lambda: g.rhyper(3, 2**31, 5, 2)):
-        with pytest.raises(NotImplementedError):
-            call()
-
-
 def test_generator_stream_shares_the_front_end():
     ad = pc._rng.resolve_rng(np.random.default_rng(0))
     with pytest.warns(RuntimeWarning, match="NAs produced"):

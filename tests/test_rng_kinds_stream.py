@@ -4,7 +4,7 @@ Stored records of reference/fixtures/rng_kinds_stream.json (written by
 tools/make_rng_kinds_stream_fixtures.R) are replayed without R; ``r_parity``
 tests run the same calls in R through rpy2 and require bit equality of the
 values and of ``.Random.seed`` after each call, R's ``RNGkind()`` values,
-R's messages and warnings, and cal_test / cal_ci of reference/r/contract.R
+R's messages and warnings, and cal_test / cal_ci of pycalib_r/r/contract.R
 under other kinds.
 """
 
@@ -342,7 +342,7 @@ def test_r_messages(rr):
 
 @pytest.fixture(scope="module")
 def contract(r):
-    r.r(f'.kinds_contract <- new.env(); sys.source("{REPO.as_posix()}/reference/r/contract.R", '
+    r.r(f'.kinds_contract <- new.env(); sys.source("{REPO.as_posix()}/pycalib_r/r/contract.R", '
         'envir = .kinds_contract)')
     return r
 

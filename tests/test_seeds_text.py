@@ -75,10 +75,10 @@ def test_series_names_give_data_name(help_examples):
 
 @pytest.mark.r_parity
 def test_contract_reproduces_help_examples(r, help_examples):
-    """``reference/r/contract.R`` prints each stored help-page example byte for byte."""
+    """``pycalib_r/r/contract.R`` prints each stored help-page example byte for byte."""
     r.r("options(width = 80, cli.width = 80, cli.num_colors = 1, cli.unicode = TRUE)")
     # Sourced where print() finds its S3 methods, as the other contract tests do.
-    r.r(f'source("{(REPO / "reference" / "r" / "contract.R").as_posix()}")')
+    r.r(f'source("{(REPO / "pycalib_r" / "r" / "contract.R").as_posix()}")')
     run = r.r("""function(code, call) {
       eval(parse(text = code), envir = globalenv())
       res <- eval(parse(text = call), envir = globalenv())

@@ -1,7 +1,7 @@
 """Every export's arguments and defaults are R's (``reference/formals.json``).
 
 ``tools/make_formals.R`` records ``formals()`` of each probcal 0.1.0 export
-and of the 0.2.0 functions in ``reference/r/contract.R``. Here the Python
+and of the 0.2.0 functions in ``pycalib_r/r/contract.R``. Here the Python
 signatures are held to it: the same arguments in R's order, R's defaults (a
 choice vector may be the vector itself or its first element, the default
 that ``match.arg()`` picks), Python-only arguments (``rng``, ``progress``,

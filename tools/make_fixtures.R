@@ -8,10 +8,10 @@
 # Each case is evaluated here, in R: probcal 0.1.0 exports come from
 # library(probcal) ("source": "probcal"); the 0.2.0 functions (skce, cal_test,
 # cal_ci, and ece's debiased/strategy arguments) come from
-# reference/r/contract.R ("source": "contract"), an implementation of the
+# pycalib_r/r/contract.R ("source": "contract"), an implementation of the
 # contract written from its formulas. Inputs are generated from fixed seeds and
 # the data themselves are stored. Numbers are written at full precision by the
-# small JSON writer in reference/r/harness.R (never through write.csv).
+# small JSON writer in pycalib_r/r/harness.R (never through write.csv).
 #
 # After writing, copy the R and probcal versions it prints into
 # reference/manifest.toml if they changed.
@@ -22,7 +22,7 @@ main <- function() {
     if (length(file_arg) == 0L) stop("run this script with Rscript")
     normalizePath(file.path(dirname(sub("^--file=", "", file_arg[[1L]])), ".."))
   })
-  source(file.path(root, "reference", "r", "harness.R"), local = FALSE)
+  source(file.path(root, "pycalib_r", "r", "harness.R"), local = FALSE)
   harness_setup()
   envs <- harness_envs(root, need_probcal = TRUE)
   out_dir <- file.path(root, "reference", "fixtures")
@@ -845,7 +845,7 @@ main <- function() {
   # -------------------------------------------------------------------------
   r_version <- paste(R.version$major, R.version$minor, sep = ".")
   probcal_version <- as.character(utils::packageVersion("probcal"))
-  contract_md5 <- unname(tools::md5sum(file.path(root, "reference", "r", "contract.R")))
+  contract_md5 <- unname(tools::md5sum(file.path(root, "pycalib_r", "r", "contract.R")))
   total <- 0L
   for (file in sort(ls(files))) {
     cases <- get(file, envir = files)

@@ -1,7 +1,7 @@
 # Writes reference/formals.json: every argument of every exported function and
 # its default, as R itself has them (formals()), so the tests can hold
 # pycalib_r's signatures to R's without R. probcal 0.1.0 supplies its
-# exports; reference/r/contract.R the 0.2.0 functions (skce, cal_test,
+# exports; pycalib_r/r/contract.R the 0.2.0 functions (skce, cal_test,
 # cal_ci, and ece with its two new arguments).
 #
 # Usage (from the repository root): Rscript tools/make_formals.R [OUT]
@@ -10,7 +10,7 @@
 root <- normalizePath(".")
 args <- commandArgs(trailingOnly = TRUE)
 out <- if (length(args)) args[[1L]] else file.path(root, "reference", "formals.json")
-source(file.path(root, "reference", "r", "harness.R"))
+source(file.path(root, "pycalib_r", "r", "harness.R"))
 envs <- harness_envs(root)
 
 describe <- function(fun) {

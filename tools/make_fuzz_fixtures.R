@@ -1,6 +1,6 @@
 # Writes reference/fixtures/fuzz.json: bad and odd inputs for every export,
 # drawn by reference/r/fuzz.R and answered by R (probcal 0.1.0, and
-# reference/r/contract.R for the 0.2.0 functions).
+# pycalib_r/r/contract.R for the 0.2.0 functions).
 #
 #   Rscript tools/make_fuzz_fixtures.R [per_function] [seed]
 #
@@ -11,7 +11,7 @@ per_function <- if (length(args) >= 1L) as.integer(args[[1L]]) else 15L
 seed <- if (length(args) >= 2L) as.integer(args[[2L]]) else 20261201L
 root <- normalizePath(".")
 RNGkind("Mersenne-Twister", "Inversion", "Rejection")
-source(file.path(root, "reference", "r", "harness.R"))
+source(file.path(root, "pycalib_r", "r", "harness.R"))
 source(file.path(root, "reference", "r", "fuzz.R"))
 harness_setup()
 invisible(Sys.setlocale("LC_CTYPE", "C.UTF-8"))
@@ -24,7 +24,7 @@ header <- c(
   generator = harness_json_string("tools/make_fuzz_fixtures.R"),
   r_version = harness_json_string(paste(R.version$major, R.version$minor, sep = ".")),
   probcal_version = harness_json_string(as.character(utils::packageVersion("probcal"))),
-  contract_r_md5 = harness_json_string(unname(tools::md5sum(file.path(root, "reference", "r", "contract.R")))),
+  contract_r_md5 = harness_json_string(unname(tools::md5sum(file.path(root, "pycalib_r", "r", "contract.R")))),
   date = harness_json_string(format(Sys.Date())),
   rng_kind = harness_json(RNGkind(), unbox = FALSE),
   seed = sprintf("%d", seed),

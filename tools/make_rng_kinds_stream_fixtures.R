@@ -5,7 +5,7 @@
 #     Rscript tools/make_rng_kinds_stream_fixtures.R
 #
 # Needs base R and stats (R 4.2.2 is the reference); cal_test and cal_ci come
-# from reference/r/contract.R, sourced into its own environment. For every
+# from pycalib_r/r/contract.R, sourced into its own environment. For every
 # kind with every normal kind (sample.kind Rejection) and every kind with
 # sample.kind Rounding (normal.kind Inversion), at three seeds, a fixed script
 # of calls is run after set.seed; each call's values are stored (doubles as
@@ -79,7 +79,7 @@ root <- local({
   if (length(file_arg) == 0L) stop("run this script with Rscript")
   normalizePath(file.path(dirname(sub("^--file=", "", file_arg[[1L]])), ".."))
 })
-contract_path <- file.path(root, "reference", "r", "contract.R")
+contract_path <- file.path(root, "pycalib_r", "r", "contract.R")
 sys.source(contract_path, envir = contract)
 p <- round(seq(0.05, 0.95, length.out = 40)^1.3, 6)
 y <- as.integer((seq_along(p) * 7919L) %% 100L < 100 * p)

@@ -2,7 +2,7 @@
 # Run from the repository root: Rscript docs/examples/port.R
 library(probcal)
 # probcal < 0.2.0 lacks skce() and cal_test(): use the repository's R definition of 0.2.0
-if (!exists("cal_test", mode = "function")) source("reference/r/contract.R")
+if (!exists("cal_test", mode = "function")) source("pycalib_r/r/contract.R")
 
 set.seed(2024)
 n <- 600; k <- 3

@@ -14,20 +14,29 @@ Where numpy and glibc disagree the glibc result is used: numpy's SIMD
 a thousand on AVX-512 machines, so every logarithm that decides a draw is
 glibc's (:mod:`pycalib_r._rarith`).
 
+R's sequential samplers also run as compiled loops (numba, through the gate
+:mod:`pycalib_r._jit`; loaded only when a call is large enough). Each has a
+numpy or Python twin in ``_sample`` that gives the same values and leaves the
+stream in the same state; ``PYCALIB_R_JIT=0`` runs the twins only.
+
 Layout, by R source:
 
-=================  ==========================================================
-``_mt``            Mersenne-Twister state, seeding and words (``RNG.c``)
-``_nmath``         ``qnorm`` and ``rbinom`` as functions of uniforms (nmath)
-``_dists``         the other nmath distributions as functions of uniforms
-``_args``          R's argument coercions and messages
-``_sample``        ``do_sample`` / ``R_unif_index`` (``random.c``)
-``_front``         the one front end of R's argument checks
-``_stream``        :class:`RRandom`
-``_generator``     :class:`GeneratorStream` (numpy's draws, R's checks)
-``_global``        the global stream and ``resolve_rng``
-``_kinds``         every other ``RNGkind`` (:mod:`pycalib_r._rng_kinds`) on the stream
-=================  ==========================================================
+=====================  ==========================================================
+``_mt``                Mersenne-Twister state, seeding and words (``RNG.c``)
+``_nmath``             ``qnorm`` and ``rbinom`` as functions of uniforms (nmath)
+``_dists``             the other nmath distributions as functions of uniforms
+``_args``              R's argument coercions and messages
+``_sample``            ``do_sample`` / ``R_unif_index`` (``random.c``)
+``_mt_kernels``        compiled loops on the Mersenne-Twister words: ``R_unif_index``,
+                       Fisher-Yates, ``sample2``'s hash, Walker's draws
+``_sample_kernels``    compiled loops of the weighted samplers (alias table,
+                       ``revsort``, ``ProbSampleNoReplace``)
+``_front``             the one front end of R's argument checks
+``_stream``            :class:`RRandom`
+``_generator``         :class:`GeneratorStream` (numpy's draws, R's checks)
+``_global``            the global stream and ``resolve_rng``
+``_kinds``             every other ``RNGkind`` (:mod:`pycalib_r._rng_kinds`) on the stream
+=====================  ==========================================================
 
 R equivalent: ``set.seed``, ``runif``, ``rnorm``, ``rbinom``, ``sample``,
 ``sample.int``, ``.Random.seed`` (R 4.2.2, ``src/main/RNG.c``,

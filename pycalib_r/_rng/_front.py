@@ -12,6 +12,8 @@ drawn. The draws themselves come from hooks a stream implements:
     ``n`` successive standard normals (R's ``norm_rand()``).
 ``_binom_draw(size, prob, count)`` / ``_rbinom_active(sizes, probs)``
     binomials for valid parameters that draw.
+``_binom_large(sizes, probs)``
+    the same when some size is >= 2^31 - 1 (R's ``qbinom`` branch), as floats.
 ``_draw_index(dn, k)`` / ``_draw_noreplace(dn, k)`` / ``_draw_hash(dn, k)``
 / ``_draw_prob(n, p, k, replace)``
     the samplers of ``do_sample``.
@@ -190,10 +192,11 @@ class StreamFront:
         numpy.ndarray
             int64 values; float64 (with NaN for R's NA) when NAs were produced.
 
-        Raises
-        ------
-        NotImplementedError
-            ``size >= 2**31 - 1``, where R switches to ``qbinom`` (not ported).
+        A ``size`` of 2^31 - 1 or more takes R's branch for large sizes,
+        ``qbinom(unif_rand(), size, prob, lower.tail = FALSE)``: one uniform
+        per value (R's quantile search on TOMS 708's binomial probabilities),
+        float64 values when one exceeds R's integer range (R returns doubles
+        then).
 
         Notes
         -----
@@ -223,10 +226,9 @@ class StreamFront:
             if nn == 0 or pp == 0.0:
                 return np.zeros(count, dtype=np.int64)
             if pp == 1.0:
-                return np.full(count, int(nn), dtype=np.int64)
+                return _int_or_double(np.full(count, nn))
             if nn >= _INT_MAX:
-                raise NotImplementedError(
-                    "rbinom() with size >= 2^31 - 1 (R's qbinom branch) is not supported")
+                return _int_or_double(self._binom_large(np.full(count, nn), np.full(count, pp)))
             return self._binom_draw(int(nn), pp, count)
         si = _recycle(sz, count)
         pi = _recycle(pr, count)
@@ -237,14 +239,18 @@ class StreamFront:
         zero = ~bad & ((si == 0) | (pi == 0.0))
         one = ~bad & ~zero & (pi == 1.0)
         active = ~bad & ~zero & ~one
-        if np.any(si[active] >= _INT_MAX):
-            raise NotImplementedError(
-                "rbinom() with size >= 2^31 - 1 (R's qbinom branch) is not supported")
-        res = np.zeros(count, dtype=np.int64)
-        res[one] = si[one].astype(np.int64)
         ai = np.flatnonzero(active)
-        if ai.size:
-            res[ai] = self._rbinom_active(si[ai].astype(np.int64), pi[ai])
+        if np.any(si[ai] >= _INT_MAX) or np.any(si[one] > _INT_MAX):
+            # R's qbinom branch among the elements: R's loop, element by element.
+            res = np.zeros(count)
+            res[one] = si[one]
+            res[ai] = self._binom_large(si[ai], pi[ai])
+            res = _int_or_double(res)
+        else:
+            res = np.zeros(count, dtype=np.int64)
+            res[one] = si[one].astype(np.int64)
+            if ai.size:
+                res[ai] = self._rbinom_active(si[ai].astype(np.int64), pi[ai])
         if bad.any():
             out = res.astype(np.float64)
             out[bad] = np.nan
@@ -398,3 +404,10 @@ def _recycle_slice(a, start, stop):
     if a.size == 1:
         return np.full(stop - start, a[0])
     return a[np.arange(start, stop) % a.size]
+
+
+def _int_or_double(x):
+    """R's integer result, or double when a value leaves R's integer range."""
+    if np.all(x <= _INT_MAX):
+        return x.astype(np.int64)
+    return x

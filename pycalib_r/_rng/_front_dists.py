@@ -7,7 +7,7 @@ recycled along the result, the C function's NaN cases (with one "NAs
 produced" warning), the cases that return a constant without drawing, and
 the draws in element order. The draws come from the stream's hooks
 (``_exp_draw``, ``_gamma_draw``, ``_beta_draw``, ``_t_draw``, ``_f_draw``,
-``_pois_draw``, ``_geom_draw``, ``_nbinom_draw``, ``_hyper_draw``,
+``_nchisq_draw``, ``_pois_draw``, ``_geom_draw``, ``_nbinom_draw``, ``_hyper_draw``,
 ``_multinom_draw``, plus ``unif_rand`` and ``_norm_rand``), each called with
 the drawing elements' parameters in order.
 
@@ -35,11 +35,19 @@ def _finite(x):
     return np.isfinite(x)
 
 
-def _no_ncp(fn, ncp):
-    if ncp is not None:
-        raise NotImplementedError(
-            f"{fn}() with `ncp` needs R's rnchisq(), which is not ported; "
-            "omit `ncp` for the central distribution.")
+def _r_binary(op, a, b):
+    """R's arithmetic on two double vectors: the longer length (0 when either
+    is empty), the shorter recycled, R's warning when it does not divide."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    if a.size == 0 or b.size == 0:
+        return np.empty(0)
+    size = max(a.size, b.size)
+    if size % a.size or size % b.size:
+        warnings.warn("longer object length is not a multiple of shorter object length",
+                      RuntimeWarning, stacklevel=3)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        return op(np.resize(a, size), np.resize(b, size))
 
 
 class DistributionsFront:
@@ -152,13 +160,42 @@ class DistributionsFront:
         return vals, draw, self._gamma_draw
 
     def rchisq(self, n, df, ncp=None):
-        """Chi-squared deviates, as R's ``rchisq`` (``rgamma(df / 2, 2)``).
+        """Chi-squared deviates, as R's ``rchisq``: ``rgamma(df / 2, 2)``, or
+        with ``ncp`` nmath's ``rnchisq``.
 
-        ``ncp`` (R's non-central ``rnchisq``) is not ported.
+        Parameters
+        ----------
+        n : int or sequence
+        df : float or array_like
+            Degrees of freedom (>= 0), recycled.
+        ncp : float or array_like, optional
+            Non-centrality (>= 0), recycled. Omitted (None) is R's missing
+            ``ncp`` (the central generator); any value, 0 included, is R's
+            ``rnchisq``: ``rgamma(df / 2, 2)`` when ``ncp = 0``, else
+            ``r = rpois(ncp / 2)``, then ``rchisq(2 r)`` when ``r > 0``, plus
+            ``rgamma(df / 2, 2)`` when ``df > 0``.
+
+        Returns NaN with "NAs produced" for NaN or negative parameters, an
+        infinite ``ncp``, or (central form) an infinite ``df``; 0 when ``df``
+        (and ``ncp``) are 0; with ``ncp``, Inf for ``df = Inf`` (after the
+        Poisson part's draws when ``ncp > 0``, as nmath).
 
         R equivalent: ``rchisq(n, df, ncp = 0)``.
+
+        References
+        ----------
+        R Core Team, ``src/nmath/rchisq.c`` and ``rnchisq.c`` (R 4.2.2).
         """
-        _no_ncp("rchisq", ncp)
+        if ncp is not None:
+            def nrule(df_, lam):
+                with np.errstate(invalid="ignore"):
+                    bad = np.isnan(df_) | ~_finite(lam) | (df_ < 0.0) | (lam < 0.0)
+                # ncp = 0 draws nothing for df = 0 (0) or Inf (rgamma's Inf).
+                const = ~bad & (lam == 0.0) & ((df_ == 0.0) | (df_ == np.inf))
+                vals = np.where(bad, np.nan, np.where(const, df_, 0.0))
+                draw = ~bad & ~const
+                return vals, draw, self._nchisq_draw
+            return self._family(n, [df, ncp], nrule)
 
         def rule(df_):
             bad = ~_finite(df_) | (df_ < 0.0)
@@ -174,9 +211,18 @@ class DistributionsFront:
         ``shape1 = shape2 = 0`` draws 0 or 1 with one uniform; an infinite
         shape gives its limit; NaN or negative shapes give NaN.
 
-        R equivalent: ``rbeta(n, shape1, shape2, ncp = 0)`` (``ncp`` not ported).
+        With ``ncp`` (any value, 0 included: R branches on a missing
+        ``ncp``), R's R-level ``X <- rchisq(n, 2 * shape1, ncp = ncp);
+        X / (X + rchisq(n, 2 * shape2))``, so ``ncp = 0`` gives other
+        values than an omitted ``ncp``.
+
+        R equivalent: ``rbeta(n, shape1, shape2, ncp = 0)``.
         """
-        _no_ncp("rbeta", ncp)
+        if ncp is not None:
+            x = self.rchisq(n, 2 * _arith(shape1), ncp=ncp)
+            y = self.rchisq(n, 2 * _arith(shape2))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return x / (x + y)
 
         def rule(aa, bb):
             with np.errstate(invalid="ignore"):
@@ -197,16 +243,17 @@ class DistributionsFront:
     def rt(self, n, df, ncp=None):
         """Student t deviates, as R's ``rt`` (``norm_rand() / sqrt(rchisq(df) / df)``).
 
-        With ``ncp``, R's ``rnorm(n, ncp) / sqrt(rchisq(n, df) / df)``.
+        With ``ncp`` (any value, 0 included: R branches on a missing
+        ``ncp``), R's R-level ``rnorm(n, ncp) / sqrt(rchisq(n, df) / df)``,
+        with R's arithmetic recycling (a ``df`` longer than ``n`` lengthens
+        the result, with R's warning).
 
         R equivalent: ``rt(n, df, ncp)``.
         """
         if ncp is not None:
             z = self.rnorm(n, ncp)
             chi = self.rchisq(n, df)
-            d = _as_double(df)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                return z / np.sqrt(chi / np.resize(d, chi.size))
+            return _r_binary(np.divide, z, np.sqrt(_r_binary(np.divide, chi, _as_double(df))))
 
         def rule(df_):
             bad = np.isnan(df_) | (df_ <= 0.0)
@@ -216,9 +263,16 @@ class DistributionsFront:
     def rf(self, n, df1, df2, ncp=None):
         """F deviates, as R's ``rf`` (``(rchisq(df1) / df1) / (rchisq(df2) / df2)``).
 
-        R equivalent: ``rf(n, df1, df2, ncp)`` (``ncp`` not ported).
+        With ``ncp`` (any value, 0 included), R's R-level
+        ``(rchisq(n, df1, ncp = ncp) / df1) / (rchisq(n, df2) / df2)``, with
+        R's arithmetic recycling.
+
+        R equivalent: ``rf(n, df1, df2, ncp)``.
         """
-        _no_ncp("rf", ncp)
+        if ncp is not None:
+            num = _r_binary(np.divide, self.rchisq(n, df1, ncp=ncp), _as_double(df1))
+            den = _r_binary(np.divide, self.rchisq(n, df2), _as_double(df2))
+            return _r_binary(np.divide, num, den)
 
         def rule(a, b):
             bad = np.isnan(a) | np.isnan(b) | (a <= 0.0) | (b <= 0.0)
@@ -371,10 +425,13 @@ class DistributionsFront:
             White balls, black balls, balls drawn (rounded to integers as
             R's ``R_forceint``).
 
-        Raises
-        ------
-        NotImplementedError
-            A parameter of 2^31 - 1 or more (R's ``qhyper`` branch, not ported).
+        Notes
+        -----
+        A parameter of 2^31 - 1 or more takes R's branch for large
+        parameters: ``rbinom(1, m / (m + n))`` when ``k`` is 1, else
+        ``qhyper(unif_rand(), m, n, k, lower.tail = FALSE)``, one uniform per
+        value (slow for large ``k``, as in R). Values beyond R's integer
+        range come back as float64, as R returns doubles.
 
         R equivalent: ``rhyper(nn, m, n, k)``.
         """
@@ -382,14 +439,11 @@ class DistributionsFront:
             fin = _finite(a) & _finite(b) & _finite(c)
             a, b, c = np.rint(np.where(fin, a, 0)), np.rint(np.where(fin, b, 0)), np.rint(np.where(fin, c, 0))
             bad = ~fin | (a < 0) | (b < 0) | (c < 0) | (c > a + b)
-            if np.any(~bad & ((a >= _INT_MAX) | (b >= _INT_MAX) | (c >= _INT_MAX))):
-                raise NotImplementedError(
-                    "rhyper() with a parameter >= 2^31 - 1 (R's qhyper branch) is not supported")
             vals = np.full(a.shape, np.nan)
 
             def fn(kk, a_, b_, c_):
-                return self._hyper_draw(kk, *(np.rint(np.broadcast_to(x, (kk,))).astype(np.int64)
-                                              for x in (a_, b_, c_)))
+                # Whole numbers as floats: a parameter can exceed int64 (R's qhyper branch).
+                return self._hyper_draw(kk, *(np.rint(np.broadcast_to(x, (kk,))) for x in (a_, b_, c_)))
             return vals, ~bad, fn
         return self._family(nn, [m, n, k], rule, integer=True)
 

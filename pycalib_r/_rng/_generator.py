@@ -12,6 +12,7 @@ from ._args import _check_nonneg_int
 from ._front import StreamFront
 from ._front_dists import DistributionsFront
 from ._mt import _FIX_LOW, _INT_MAX
+from ._qdiscrete import qhyper_upper
 
 
 class GeneratorStream(DistributionsFront, StreamFront):
@@ -46,6 +47,9 @@ class GeneratorStream(DistributionsFront, StreamFront):
 
     def _rbinom_active(self, nv, pv):
         return self.generator.binomial(nv, pv).astype(np.int64)
+
+    def _binom_large(self, nv, pv):
+        return self.generator.binomial(nv.astype(np.int64), pv).astype(np.float64)
 
     def _draw_index(self, dn, k):
         return self.generator.integers(1, int(dn) + 1, size=k, dtype=np.int64) if k else np.empty(0, np.int64)
@@ -92,6 +96,17 @@ class GeneratorStream(DistributionsFront, StreamFront):
             v2 = np.where(np.isfinite(n2), self.generator.chisquare(np.where(np.isfinite(n2), n2, 1.0)) / n2, 1.0)
         return v1 / v2
 
+    def _nchisq_draw(self, count, df, lam):
+        # R's composition (numpy's noncentral_chisquare refuses df = 0).
+        df = np.broadcast_to(df, (count,))
+        r = self.generator.poisson(np.broadcast_to(lam, (count,)) / 2.0).astype(np.float64)
+        out = np.zeros(count)
+        pos = r > 0
+        out[pos] = self.generator.gamma(r[pos], 2.0)
+        dpos = df > 0
+        out[dpos] += self.generator.gamma(df[dpos] / 2.0, 2.0)
+        return out
+
     def _pois_draw(self, count, mu):
         return self.generator.poisson(mu, size=count).astype(np.float64)
 
@@ -102,7 +117,16 @@ class GeneratorStream(DistributionsFront, StreamFront):
         return self.generator.poisson(self.generator.gamma(size, scale, size=count)).astype(np.float64)
 
     def _hyper_draw(self, count, nn1, nn2, kk):
-        return self.generator.hypergeometric(nn1, nn2, kk).astype(np.float64)
+        nn1, nn2, kk = (np.broadcast_to(np.asarray(x, dtype=np.float64), (count,)) for x in (nn1, nn2, kk))
+        big = (nn1 >= 1e9) | (nn2 >= 1e9)  # beyond numpy's sampler: R's inversion on numpy's uniforms
+        out = np.empty(count)
+        small = ~big
+        if small.any():
+            out[small] = self.generator.hypergeometric(nn1[small].astype(np.int64), nn2[small].astype(np.int64),
+                                                       kk[small].astype(np.int64))
+        for i in np.flatnonzero(big):
+            out[i] = qhyper_upper(self.unif_rand(1)[0], nn1[i], nn2[i], kk[i])
+        return out
 
     def _multinom_draw(self, n, size, prob):
         return self.generator.multinomial(size, prob, size=n).T.astype(np.int64)

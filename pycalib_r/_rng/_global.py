@@ -534,6 +534,13 @@ def rchisq(n, df, ncp=None):
     array([7.29791219, 1.77621963, 3.11843964])
 
     R: ``set.seed(42); rchisq(3, 4)`` prints ``[1] 7.297912 1.776220 3.118440``.
+    With ``ncp`` (nmath's ``rnchisq``):
+
+    >>> pc.set_seed(42)
+    >>> pc.rchisq(3, 4, ncp=1)
+    array([13.71932563,  4.750448  ,  6.49709722])
+
+    R: ``set.seed(42); rchisq(3, 4, ncp = 1)`` prints ``[1] 13.719326  4.750448  6.497097``.
     """
     return _global_stream().rchisq(n, df, ncp)
 
@@ -551,6 +558,13 @@ def rt(n, df, ncp=None):
     array([ 1.91513709,  0.08784221, -0.07732699])
 
     R: ``set.seed(42); rt(3, 5)`` prints ``[1]  1.91513709  0.08784221 -0.07732699``.
+    A given ``ncp``, even 0, is R's non-central form (other values):
+
+    >>> pc.set_seed(42)
+    >>> pc.rt(3, 5, ncp=0)
+    array([ 1.25252481, -0.55239735,  0.42181676])
+
+    R: ``set.seed(42); rt(3, 5, ncp = 0)`` prints ``[1]  1.2525248 -0.5523974  0.4218168``.
     """
     return _global_stream().rt(n, df, ncp)
 

@@ -320,6 +320,10 @@ class KindStream(RRandom):
     def _index_cursor(self):
         return _KindCursor(self)
 
+    def _mt_kernels_ok(self):
+        # The compiled samplers read Mersenne-Twister words from _bg.
+        return False
+
     def _unif_index_fill(self, dn, out, offset=0):
         gen, kind = self._ks.gen, self._ks.sample_kind
         for start in range(0, out.size, _CHUNK):

@@ -80,6 +80,24 @@ def _words32(gen, n):
 
 
 
+def kernel_words(bg):
+    """The state of ``bg`` (an ``MT19937``) as the compiled kernels take it:
+    a copy of the key, the tempered words of its block, and the position."""
+    from .. import _jit  # noqa: PLC0415
+
+    k = _jit.kernels("pycalib_r._rng._mt_kernels")
+    st = bg.state["state"]
+    mt = np.array(st["key"], dtype=np.uint32)
+    w = np.empty(_N_KEY, dtype=np.uint32)
+    k.temper_block(mt, w)
+    return k, mt, w, int(st["pos"])
+
+
+def kernel_done(bg, mt, pos):
+    """Write a kernel's key and position back into ``bg``."""
+    bg.state = {"bit_generator": "MT19937", "state": {"key": mt, "pos": int(pos)}}
+
+
 def _index_bits(dn):
     """``(int) ceil(log2(dn))`` with glibc's log2, as R_unif_index computes it."""
     return int(math.ceil(math.log2(float(dn))))

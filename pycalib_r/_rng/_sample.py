@@ -18,7 +18,30 @@ import numpy as np
 
 from .._errors import ProbcalError
 from ._args import _check_nonneg_int
-from ._mt import _CHUNK, _INDEX_CHUNK, _INT_MAX, _LITTLE, _Cursor, _index_bits, _words32
+from .. import _jit
+from ._mt import (_CHUNK, _INDEX_CHUNK, _INT_MAX, _LITTLE, _Cursor, _index_bits, _words32,
+                  kernel_done, kernel_words)
+
+# Below this many values the numpy passes are as fast and need no compilation.
+_KERNEL_MIN = 1 << 14
+# Values per kernel call: about 10 ms of work, so Ctrl-C is seen promptly.
+_KERNEL_SLICE = 1 << 22
+# Draws without replacement from which the compiled Fisher-Yates runs once
+# numba is loaded (the Python loop takes about 1.5 us a draw; see
+# _worth_compiling), and the largest population it keeps as an array whatever
+# the sample size (R's default path uses the array up to n = 1e7, where
+# sample.int switches to the hash sampler).
+_NOREPLACE_KERNEL_MIN = 1 << 10
+_NOREPLACE_ARRAY_MAX = 10_000_000
+# Draws per call of that loop: its reads of the population array miss the
+# cache at large n, so slices are shorter than _KERNEL_SLICE.
+_NOREPLACE_SLICE = 1 << 20
+
+# Weighted sampling: the compiled loops run from this many items or draws
+# once numba is loaded.
+_WEIGHTED_KERNEL_MIN = 1 << 10
+# Item steps (scan and shift) per call of the compiled ProbSampleNoReplace.
+_WEIGHTED_SLICE_WORK = 1 << 24
 
 _min = min
 
@@ -83,17 +106,30 @@ class _IndexJoin:
 
 
 
-def _revsort_perm(a):
-    """R's ``revsort`` (heapsort into descending order): the sorted values
-    and the 1-based identities. Ties are ordered exactly as R's heapsort
-    leaves them, so equal probabilities map to the same labels as in R."""
-    n = a.size
-    if n <= 1 or np.unique(a).size == n:
-        # Distinct keys: the descending order is unique, whatever the sort.
-        order = np.argsort(-a, kind="stable")
-        return a[order], order + 1
-    av = [0.0] + a.tolist()
-    ib = list(range(0, n + 1))
+def _worth_compiling(size, low):
+    """Whether a call of ``size`` items should take a compiled loop. The
+    first one in a process pays about 0.5 s (numba's import and the disk
+    cache), so before that only calls of ``_KERNEL_MIN`` items or more do;
+    afterwards calls from ``low`` items do."""
+    return size >= _KERNEL_MIN or (size >= low and bool(_jit._numba))
+
+
+def _sample_kernels(n):
+    """The weighted samplers' compiled loops for a problem of size ``n``
+    (None when :func:`_worth_compiling` says no, or without kernels)."""
+    if not _worth_compiling(n, _WEIGHTED_KERNEL_MIN):
+        return None
+    return _jit.kernels("pycalib_r._rng._sample_kernels")
+
+
+def _revsort_heap(av, ib):
+    """R's ``revsort`` loop in place on 1-based ``av[1..n]``, ``ib[1..n]``
+    (slot 0 unused): heapsort into descending order, ties as R leaves them.
+    Plain Python on lists here; ``_sample_kernels`` compiles this same
+    source for arrays."""
+    n = len(av) - 1
+    if n <= 1:
+        return
     l = (n >> 1) + 1
     ir = n
     while True:
@@ -125,6 +161,52 @@ def _revsort_perm(a):
                 j = ir + 1
         av[i] = ra
         ib[i] = ii
+
+
+def _walker_alias(q, hl, a, n):
+    """R's alias-table loop of ``walker_ProbSampleReplace`` in place:
+    ``q = p * n`` becomes the cut-offs, ``a`` the aliases (``hl`` is R's
+    ``HL`` work array). Plain Python on lists here; ``_sample_kernels``
+    compiles this same source for arrays."""
+    h = -1
+    lo = n
+    for i in range(n):
+        if q[i] < 1.:
+            h += 1
+            hl[h] = i
+        else:
+            lo -= 1
+            hl[lo] = i
+    if h >= 0 and lo < n:
+        for kk in range(n - 1):
+            i = hl[kk]
+            j = hl[lo]
+            a[i] = j
+            q[j] += q[i] - 1
+            if q[j] < 1.:
+                lo += 1
+            if lo >= n:
+                break
+
+
+def _revsort_perm(a):
+    """R's ``revsort`` (heapsort into descending order): the sorted values
+    and the 1-based identities. Ties are ordered exactly as R's heapsort
+    leaves them, so equal probabilities map to the same labels as in R."""
+    n = a.size
+    if n <= 1 or np.unique(a).size == n:
+        # Distinct keys: the descending order is unique, whatever the sort.
+        order = np.argsort(-a, kind="stable")
+        return a[order], order + 1
+    kern = _sample_kernels(n)
+    if kern is not None:
+        av = np.concatenate(([0.0], a))
+        ib = np.arange(n + 1, dtype=np.int64)
+        kern.revsort(av, ib)
+        return av[1:], ib[1:]
+    av = [0.0] + a.tolist()
+    ib = list(range(0, n + 1))
+    _revsort_heap(av, ib)
     return np.array(av[1:], dtype=np.float64), np.array(ib[1:], dtype=np.int64)
 
 
@@ -150,6 +232,11 @@ def _fixup_prob(prob, n, k, replace):
 
 class SamplingMixin:
     """The sampling methods of :class:`~pycalib_r._rng.RRandom`."""
+
+    def _mt_kernels_ok(self):
+        """True when the compiled samplers may read this stream's words
+        (default kinds on ``_bg``, numba available and allowed)."""
+        return _jit.available()
 
     def _index_cursor(self):
         """A scalar cursor with ``unif()`` and ``unif_index(dn)`` (R_unif_index)."""
@@ -181,6 +268,8 @@ class SamplingMixin:
         if dn <= 0:
             out[:] = offset
             return out
+        if count >= _KERNEL_MIN and self._mt_kernels_ok():
+            return self._unif_index_kernel(dn, out, offset)
         join = _IndexJoin(_index_bits(dn), dn)
         nchunk = join.nchunk
         rate = _min(1.0, float(dn) / float(2 ** join.bits))
@@ -234,6 +323,26 @@ class SamplingMixin:
             done += k
         return out
 
+    def _on_words(self, count, step, call):
+        """Run a compiled sampler on the stream's words in slices:
+        ``pos = call(kern, mt, w, pos, start, stop)`` for ``count`` items,
+        ``step`` at a time, so that Ctrl-C is seen between slices. The key
+        and position are written back whether or not a slice is interrupted,
+        so the stream stands after the items finished, as R's would."""
+        kern, mt, w, pos = kernel_words(self._bg)
+        try:
+            for a in range(0, count, step):
+                pos = call(kern, mt, w, pos, a, _min(count, a + step))
+        finally:
+            kernel_done(self._bg, mt, pos)
+
+    def _unif_index_kernel(self, dn, out, offset):
+        """:meth:`_unif_index_fill` by the compiled loop."""
+        bits = _index_bits(dn)
+        self._on_words(out.size, _KERNEL_SLICE, lambda kern, mt, w, pos, a, b: kern.index_fill(
+            mt, w, pos, float(dn), bits, out[a:b], offset))
+        return out
+
     def _unif_index_bulk(self, dn, count, offset=0):
         """``count`` successive ``R_unif_index(dn) + offset`` values (int64)."""
         return self._unif_index_fill(dn, np.empty(count, dtype=np.int64), offset)
@@ -244,9 +353,19 @@ class SamplingMixin:
 
 
     def _draw_noreplace(self, dn, k):
-        """R's partial Fisher-Yates: x[j] is drawn, then x[j] <- x[--n]."""
-        out = np.empty(k, dtype=np.int64)
+        """R's partial Fisher-Yates: x[j] is drawn, then x[j] <- x[--n].
+
+        R keeps the population in an int array of length ``n``; the compiled
+        loop does the same when that array is no bigger than R's default
+        path ever needs (``n <= 1e7``, or the sample is a large part of the
+        population). Otherwise, and for short samples, a dict holds only the
+        moved slots, so ``useHash = FALSE`` on a huge ``n`` stays O(k).
+        """
         n = int(dn)
+        if (_worth_compiling(k, _NOREPLACE_KERNEL_MIN) and n <= _INT_MAX
+                and (n <= _NOREPLACE_ARRAY_MAX or 8 * k >= n) and self._mt_kernels_ok()):
+            return self._noreplace_kernel(n, k)
+        out = np.empty(k, dtype=np.int64)
         swapped = {}
         get = swapped.get
         with self._index_cursor() as cur:
@@ -257,8 +376,34 @@ class SamplingMixin:
                 swapped[j] = get(n, n)
         return out
 
+    def _noreplace_kernel(self, n, k):
+        """:meth:`_draw_noreplace` by the compiled loop."""
+        out = np.empty(k, dtype=np.int64)
+        x = np.arange(n, dtype=np.int32)
+        left = [n, _index_bits(float(n))]  # population size and its bits, between slices
+
+        def call(kern, mt, w, pos, a, b):
+            pos, left[0], left[1] = kern.noreplace_fill(mt, w, pos, x, left[0], left[1], out, a, b)
+            return pos
+
+        self._on_words(k, _NOREPLACE_SLICE, call)
+        return out
+
+    def _hash_kernel(self, dn, k):
+        """:meth:`_draw_hash` by the compiled loop (R's hash set, R's cap of
+        100 redraws)."""
+        out = np.empty(k, dtype=np.int64)
+        tbits = (2 * k - 1).bit_length()
+        table = np.zeros(1 << tbits, dtype=np.uint64)
+        bits = _index_bits(dn)
+        self._on_words(k, _NOREPLACE_SLICE, lambda kern, mt, w, pos, a, b: kern.hash_fill(
+            mt, w, pos, float(dn), bits, table, tbits, out, a, b))
+        return out
+
     def _draw_hash(self, dn, k):
         """R's ``sample2`` (hash rejection of repeats), for huge ``n``."""
+        if _worth_compiling(k, _NOREPLACE_KERNEL_MIN) and self._mt_kernels_ok():
+            return self._hash_kernel(dn, k)
         out = np.empty(k, dtype=np.int64)
         if k == 0:
             return out
@@ -315,6 +460,17 @@ class SamplingMixin:
         ps, perm = _revsort_perm(p)
         u = self.unif_rand(k)
         out = np.empty(k, dtype=np.int64)
+        kern = _sample_kernels(n)
+        if kern is not None:
+            ps = np.array(ps, dtype=np.float64)
+            perm = np.array(perm, dtype=np.int64)
+            # Each draw scans and shifts up to n items: slices of about
+            # _WEIGHTED_SLICE_WORK item steps keep Ctrl-C prompt.
+            step = max(1, _WEIGHTED_SLICE_WORK // n)
+            n1, total = n - 1, 1.0
+            for a in range(0, k, step):
+                n1, total = kern.prob_noreplace(ps, perm, u, out, a, _min(k, a + step), n1, total)
+            return out
         total = 1.0
         n1 = n - 1
         for i in range(k):
@@ -329,32 +485,29 @@ class SamplingMixin:
 
     def _walker(self, n, p, k):
         """R's ``walker_ProbSampleReplace`` (alias tables as R builds them)."""
-        q = (p * n).tolist()
-        hl = [0] * n
-        a = list(range(n))  # R leaves unaliased slots uninitialised; never read
-        h = -1
-        lo = n
-        for i in range(n):
-            if q[i] < 1.:
-                h += 1
-                hl[h] = i
-            else:
-                lo -= 1
-                hl[lo] = i
-        if h >= 0 and lo < n:
-            for kk in range(n - 1):
-                i = hl[kk]
-                j = hl[lo]
-                a[i] = j
-                q[j] += q[i] - 1
-                if q[j] < 1.:
-                    lo += 1
-                if lo >= n:
-                    break
+        kern = _sample_kernels(max(n, k))
+        if kern is None:
+            q = (p * n).tolist()
+            a = list(range(n))  # R leaves unaliased slots uninitialised; never read
+            _walker_alias(q, [0] * n, a, n)
+        else:
+            q = p * n
+            a = np.arange(n)
+            kern.walker_alias(q, np.zeros(n, dtype=np.int64), a, n)
         qa = np.array(q) + np.arange(n)
         aa = np.array(a, dtype=np.int64)
+        if kern is not None and self._mt_kernels_ok():
+            return self._walker_kernel(n, k, qa, aa)
         ks, ru = self._walker_draws(n, k)
         return np.where(ru < qa[ks], ks + 1, aa[ks] + 1)
+
+    def _walker_kernel(self, n, k, qa, aa):
+        """Walker's draws by the compiled loop."""
+        out = np.empty(k, dtype=np.int64)
+        bits = _index_bits(float(n))
+        self._on_words(k, _NOREPLACE_SLICE, lambda kern, mt, w, pos, a, b: kern.walker_fill(
+            mt, w, pos, n, bits, qa, aa, out, a, b))
+        return out
 
     def _walker_draws(self, n, k):
         """Walker's ``k`` slots and ``rU``: ``R_unif_index(n)`` then

@@ -15,7 +15,9 @@ import numpy as np
 from . import _dists as D
 from ._chain import run_blocks
 from ._cursor import UnifCursor
+from ._mt import _INT_MAX
 from ._nmath import _BinomSetup
+from ._qdiscrete import qbinom_upper, qhyper_upper
 
 
 def _loop(stream, count, one):
@@ -128,31 +130,62 @@ class RDistributions:
         return _loop(self, count, lambda cur, i: _rpois_or_zero(cur, _at(mu, i), cache))
 
     def _geom_draw(self, count, p):
-        cache = {}
-
+        # The Poisson means are continuous draws: keeping their setups would
+        # only grow memory with the count.
         def one(cur, i):
             pi = _at(p, i)
-            return _rpois_or_zero(cur, D.exp_rand1(cur) * ((1 - pi) / pi), cache)
+            return _rpois_or_zero(cur, D.exp_rand1(cur) * ((1 - pi) / pi), None)
         return _loop(self, count, one)
 
     def _nbinom_draw(self, count, size, scale):
-        gc, pc = {}, {}
+        gc = {}
 
         def one(cur, i):
             lam = self._rgamma_one(cur, _at(size, i), _at(scale, i), gc)
-            return _rpois_or_zero(cur, lam, pc)
+            return _rpois_or_zero(cur, lam, None)  # a continuous mean: no setup kept
         return _loop(self, count, one)
 
     def _hyper_draw(self, count, nn1, nn2, kk):
         cache = {}
 
         def one(cur, i):
+            if nn1[i] >= _INT_MAX or nn2[i] >= _INT_MAX or kk[i] >= _INT_MAX:
+                return self._hyper_large(cur, float(nn1[i]), float(nn2[i]), float(kk[i]))
             key = (int(nn1[i]), int(nn2[i]), int(kk[i]))
             h = cache.get(key)
             if h is None:
                 h = cache[key] = D.HyperSetup(*key)
             return D.rhyper1(cur, h)
         return _loop(self, count, one)
+
+    def _hyper_large(self, cur, nn1, nn2, kk):
+        """rhyper.c's branch for a parameter >= INT_MAX."""
+        if kk == 1.0:  # rbinom(1, nn1 / (nn1 + nn2))
+            pp = nn1 / (nn1 + nn2)
+            if pp == 0.0:
+                return 0.0
+            if pp == 1.0:
+                return 1.0
+            return float(self._binom_one(_BinomSetup(1, pp), cur))
+        return qhyper_upper(cur.unif(), nn1, nn2, kk)
+
+    def _binom_large(self, nv, pv):
+        """rbinom for valid, drawing (size, prob) pairs of which some have a
+        size >= INT_MAX (rbinom.c's qbinom branch), element by element."""
+        out = np.empty(nv.size)
+        cache = {}
+        with UnifCursor(self) as cur:
+            for i in range(nv.size):
+                nn, pp = float(nv[i]), float(pv[i])
+                if nn >= _INT_MAX:
+                    out[i] = qbinom_upper(cur.unif(), nn, pp)
+                    continue
+                key = (int(nn), pp)
+                s = cache.get(key)
+                if s is None:
+                    s = cache[key] = _BinomSetup(*key)
+                out[i] = self._binom_one(s, cur)
+        return out
 
     def _multinom_draw(self, n, size, prob):
         k_ = prob.size
@@ -187,6 +220,28 @@ class RDistributions:
                     out[k_ - 1, j] = left
         return out
 
+    def _nchisq_draw(self, count, df, lam):
+        """nmath's ``rnchisq(df, lambda)`` for ``df >= 0`` and a finite ``lambda >= 0``
+        (not both 0, and not ``lambda = 0`` with ``df = Inf``)."""
+        if isinstance(lam, float) and lam == 0.0:
+            return self._gamma_draw(count, df / 2.0, 2.0)
+        gc, pc = {}, {}
+
+        def one(cur, i):
+            d, lm = _at(df, i), _at(lam, i)
+            if len(pc) + len(gc) > 4096:  # setups of varying parameters: bounded memory
+                pc.clear()
+                gc.clear()
+            if lm == 0.0:
+                return _rgamma_or_zero(cur, d / 2.0, gc)
+            r = _rpois_or_zero(cur, lm / 2.0, pc)
+            if r > 0.0:  # rchisq(2 r); r varies per draw, so its setup is not kept
+                r = _rgamma_or_zero(cur, (2.0 * r) / 2.0, None)
+            if d > 0.0:
+                r += _rgamma_or_zero(cur, d / 2.0, gc)
+            return r
+        return _loop(self, count, one)
+
 
 def _exp_eval3(u, m):
     lens, vals = D.exp_eval(u, m)
@@ -200,3 +255,16 @@ def _rpois_or_zero(cur, mu, cache):
     if mu <= 0.0:
         return 0.0
     return D.rpois1(cur, mu, cache)
+
+
+def _rgamma_or_zero(cur, a, cache):
+    """nmath's ``rgamma(a, 2)`` for ``a >= 0``: 0 or Inf without a draw when ``a`` is 0 or Inf
+    (``cache``: GD setups by shape, or None)."""
+    if a == 0.0 or a == np.inf:
+        return a
+    g = None
+    if a >= 1.0 and cache is not None:
+        g = cache.get(a)
+        if g is None:
+            g = cache[a] = D.GammaSetup(a)
+    return D.rgamma1(cur, a, 2.0, g)

@@ -20,18 +20,33 @@ def fill_empty_bins(values: np.ndarray, counts: np.ndarray, fallback: float) -> 
     Returns a new array; ``values`` is not modified.
     """
     out = np.array(values, dtype=np.float64, copy=True)
-    empty = np.flatnonzero(counts == 0)
-    if empty.size == 0:
-        return out
-    non_empty = np.flatnonzero(counts > 0)
-    if non_empty.size == 0:
+    _fill_empty_bins(out, np.asarray(counts))
+    if not np.any(np.asarray(counts) > 0):
         out[:] = fallback
-        return out
-    for i in empty:
-        # argmin returns the first minimum, as R's which.min() does
-        nearest = non_empty[np.argmin(np.abs(non_empty - i))]
-        out[i] = out[nearest]
     return out
+
+
+def _fill_empty_bins(out: np.ndarray, counts: np.ndarray) -> None:
+    """:func:`fill_empty_bins` in place, when some bin is non-empty (else a
+    no-op). In slices of bins, so a huge number of bins costs no temporaries
+    of its size; R's ``which.min(abs(non_empty - i))`` is the left
+    neighbour unless the right one is strictly nearer."""
+    non_empty = np.flatnonzero(counts > 0)
+    if non_empty.size == 0 or non_empty.size == counts.size:
+        return
+    for s in range(0, counts.size, _BIN_SLICE):
+        idx = s + np.flatnonzero(counts[s:s + _BIN_SLICE] == 0)
+        if idx.size == 0:
+            continue
+        right = np.searchsorted(non_empty, idx)
+        left = np.maximum(right - 1, 0)
+        right = np.minimum(right, non_empty.size - 1)
+        dl, dr = np.abs(idx - non_empty[left]), np.abs(non_empty[right] - idx)
+        nearest = np.where(dr < dl, non_empty[right], non_empty[left])
+        out[idx] = out[nearest]
+
+
+_BIN_SLICE = 1 << 20
 
 
 class CalHistogram(Calibrator):
@@ -85,7 +100,11 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")) -> CalH
     y : array_like
         Binary labels coded 0/1 (or bools); both classes must occur.
     bins : int
-        Number of bins (a single positive whole number).
+        Number of bins (a single positive whole number). The fitted object
+        holds, as R's does, one break, count and value per bin, so it takes
+        about ``24 * bins`` bytes (a ``MemoryError`` with a note says so when
+        that does not fit); the fit itself adds only O(n) work, whatever
+        ``bins``.
     strategy : {"equal_width", "equal_freq"}
         Unique prefixes are accepted, as R's ``match.arg`` does.
 
@@ -183,14 +202,15 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")) -> CalH
     breaks = histogram_breaks(p_arr, bins, strategy)
     bin_idx = _fit_bins(p_arr, breaks)
     n_bins = breaks.size - 1
-    counts = np.bincount(bin_idx, minlength=n_bins).astype(np.int64)
-    positives = np.bincount(bin_idx, weights=y_arr, minlength=n_bins)
+    counts = np.bincount(bin_idx, minlength=n_bins).astype(np.int64, copy=False)
+    # Only the occupied bins (at most n) are summed; the rest are filled.
+    occupied, inverse = np.unique(bin_idx, return_inverse=True)
+    positives = np.bincount(inverse, weights=y_arr, minlength=occupied.size)
     values = np.full(n_bins, np.nan)
-    filled = counts > 0
     # R: mean() of an integer vector is a long-double division rounded once.
-    values[filled] = (positives[filled].astype(_LD) / counts[filled].astype(_LD)).astype(np.float64)
+    values[occupied] = (positives.astype(_LD) / counts[occupied].astype(_LD)).astype(np.float64)
     global_rate = r_int_mean(y_arr)
-    values = fill_empty_bins(values, counts, fallback=global_rate)
+    _fill_empty_bins(values, counts)  # y has both classes, so some bin is non-empty
     return new_calibrator(
         CalHistogram,
         method="histogram binning",

@@ -14,7 +14,7 @@
 # documented definitions, not probcal's code; tools/make_fixtures.R checks that
 # they agree with probcal wherever probcal is installed.
 #
-# Usage:  source("reference/r/contract.R")   # defines the exported names below
+# Usage:  source("pycalib_r/r/contract.R")   # defines the exported names below
 #
 # Exported names: ece, mce, ace, mmce, skce, cal_test, cal_ci, and the S3
 # methods print.cal_test, print.cal_ci. Helpers start with `contract_`.

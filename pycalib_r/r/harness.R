@@ -36,7 +36,7 @@ harness_setup <- function() {
 harness_scalar <- function(x) structure(x, harness_scalar = TRUE)
 
 # Environments in which r_call strings are evaluated. "probcal" cases see the
-# probcal exports; "contract" cases see reference/r/contract.R (which defines
+# probcal exports; "contract" cases see pycalib_r/r/contract.R (which defines
 # its own ece/mce/ace/mmce/skce/cal_test/cal_ci and masks probcal's).
 harness_envs <- function(root, need_probcal = TRUE) {
   has_probcal <- requireNamespace("probcal", quietly = TRUE)
@@ -48,7 +48,7 @@ harness_envs <- function(root, need_probcal = TRUE) {
     probcal_env <- new.env(parent = as.environment("package:probcal"))
   }
   contract_env <- new.env(parent = base_parent)
-  sys.source(file.path(root, "reference", "r", "contract.R"), envir = contract_env)
+  sys.source(file.path(root, "pycalib_r", "r", "contract.R"), envir = contract_env)
   list(probcal = probcal_env, contract = contract_env)
 }
 

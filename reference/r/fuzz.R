@@ -1,11 +1,11 @@
 # Fuzz cases: bad and odd inputs for every export, drawn and evaluated in R.
-# Base R only; needs reference/r/harness.R sourced first.
+# Base R only; needs pycalib_r/r/harness.R sourced first.
 #
 #   fuzz_cases(envs, seed, per_function)
 #       draws `per_function` cases (times the entry's `share`, if any) for
 #       each entry of fuzz_specs() from R's
 #       stream after set.seed(seed), evaluates each one in R (probcal 0.1.0
-#       or reference/r/contract.R, as the entry says) and returns the cases
+#       or pycalib_r/r/contract.R, as the entry says) and returns the cases
 #       as JSON object strings in the fixture format of reference/README.md
 #       (id, function, source, r_call, inputs, expected, rtol, atol), where
 #       `expected` is the value or list(error = conditionMessage()).
@@ -65,7 +65,7 @@ fuzz_p_matrix <- function(d) {
 }
 
 # Codes beyond R's integer range only for probcal's own functions: there R's
-# as.integer() makes them NA and its if () fails; reference/r/contract.R then
+# as.integer() makes them NA and its if () fails; pycalib_r/r/contract.R then
 # takes max() of the NA and reports "at least two classes", an accident of
 # the transcription that pycalib_r does not copy.
 fuzz_y_multiclass <- function(d, source = "probcal") {
