@@ -17,6 +17,7 @@ R equivalent: ``sum``, ``mean``, ``sd``, ``rowSums``, ``colSums``,
 from __future__ import annotations
 
 import math
+import platform
 
 import numpy as np
 from scipy import special as _sp
@@ -40,6 +41,10 @@ __all__ = [
 ]
 
 _LD = np.longdouble
+
+# Elements from which loops over vectors are compiled ones (pycalib_r._jit):
+# the gate's one-time import and load of numba cannot dominate a call this long.
+JIT_MIN_SIZE = 20_000
 
 
 # --- long-double sums and means (src/main/summary.c, array.c, cov.c) ---------
@@ -110,7 +115,45 @@ def r_sum(x) -> float:
     arr = np.asarray(x, dtype=np.float64).ravel()
     if arr.size == 0:
         return 0.0
+    if arr.size >= JIT_MIN_SIZE:
+        kern = _x87_kernels()
+        if kern is not None:
+            return float(kern.ld_seq_sum(np.ascontiguousarray(arr)))
     return float(_ld_seq_sum(arr))
+
+
+# numpy's long double is the x87 80-bit format (what R's LDOUBLE is on x86).
+_X87 = (platform.machine().lower() in ("x86_64", "amd64", "i386", "i686", "x86")
+        and np.finfo(_LD).nmant == 63)
+
+
+_x87_state = {}
+
+
+def _x87_kernels():
+    """The compiled x87 sum (``_x87_kernels``), or None (not x86, no numba, disabled).
+
+    The first use checks it against the numpy twin on a sum whose partial
+    sums round at 64 bits; an assembler that cannot build it, or any
+    difference, leaves the numpy path for the rest of the session.
+    """
+    if not _X87:
+        return None
+    from . import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
+
+    if not _jit.available():
+        return None
+    if "kern" not in _x87_state:
+        kern = None
+        try:
+            cand = _jit.kernels("pycalib_r._x87_kernels")
+            probe = np.concatenate(([1.0], np.full(999, 2.0 ** -53), [-1.0], np.full(99, 3 * 2.0 ** -66)))
+            if cand is not None and float(cand.ld_seq_sum(probe)) == float(_ld_seq_sum(probe)):
+                kern = cand
+        except Exception:  # no assembler for inline asm on this LLVM, or a failed build
+            kern = None
+        _x87_state["kern"] = kern
+    return _x87_state["kern"]
 
 
 def r_mean(x) -> float:
@@ -361,11 +404,32 @@ def r_exp(x) -> np.ndarray:
     return _sp.inv_boxcox(np.asarray(x, dtype=np.float64), 0.0)
 
 
+def _libm_loop(arr: np.ndarray, name: str):
+    """``name`` (``log_into``/``log1p_into``) of ``arr`` by the compiled loop, or None."""
+    if arr.size < JIT_MIN_SIZE:
+        return None
+    from . import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
+
+    kern = _jit.kernels("pycalib_r._libm_kernels", float_math=True)
+    if kern is None:
+        return None
+    if arr.flags.f_contiguous and not arr.flags.c_contiguous:
+        # The answer keeps the argument's layout, as a ufunc's does.
+        return _libm_loop(arr.T, name).T
+    out = np.empty(arr.shape)
+    getattr(kern, name)(np.ascontiguousarray(arr).reshape(-1), out.reshape(-1))
+    return out
+
+
 def r_log(x) -> np.ndarray:
     """The C library's ``log`` elementwise (``xlogy(1, x)`` is ``1 * log(x)``)."""
-    return _sp.xlogy(1.0, np.asarray(x, dtype=np.float64))
+    arr = np.asarray(x, dtype=np.float64)
+    out = _libm_loop(arr, "log_into")
+    return _sp.xlogy(1.0, arr) if out is None else out
 
 
 def r_log1p(x) -> np.ndarray:
     """The C library's ``log1p`` elementwise (``boxcox1p(x, 0)`` returns ``log1p(x)``)."""
-    return _sp.boxcox1p(np.asarray(x, dtype=np.float64), 0.0)
+    arr = np.asarray(x, dtype=np.float64)
+    out = _libm_loop(arr, "log1p_into")
+    return _sp.boxcox1p(arr, 0.0) if out is None else out

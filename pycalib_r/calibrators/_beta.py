@@ -16,7 +16,7 @@ from ._base import (
     r_log1p,
     rounded,
 )
-from ._platt import glm_binomial
+from ._platt import design_matrix, glm_binomial
 
 __all__ = ["cal_beta", "CalBeta"]
 
@@ -148,7 +148,7 @@ def cal_beta(p, y, eps=1e-15) -> CalBeta:
     check_same_length(p_arr, y_arr, x_arg="p", y_arg="y")
     eps = check_eps(eps)
     p_clip = clip_eps(p_arr, eps)
-    design = np.column_stack([np.ones(p_arr.size), r_log(p_clip), r_log1p(-p_clip)])
+    design = design_matrix([r_log(p_clip), r_log1p(-p_clip)])
     fit = glm_binomial(design, y_arr.astype(np.float64), ["(Intercept)", "log_p", "log_1mp"], warn=True)
     coefs = dict(fit.coefficients)
     return new_calibrator(

@@ -66,13 +66,23 @@ def stratified_folds(y, folds: int, seed=None, rng=None) -> np.ndarray:
     stream = _rng.RRandom(seed) if seed is not None else _rng.resolve_rng(rng)
     labels = np.asarray(y)
     fold_id = np.zeros(labels.size, dtype=np.int64)
-    for cls in np.unique(labels):
+    for cls in _classes(labels):
         idx = np.flatnonzero(labels == cls)
         # sample(idx) is idx[sample.int(length(idx))]; every class has at
         # least `folds` >= 2 rows here, so R's length-one rule never applies.
         perm = np.asarray(stream.sample_int(idx.size, idx.size), dtype=np.int64) - 1
         fold_id[idx[perm]] = np.arange(idx.size) % folds + 1
     return fold_id
+
+
+def _classes(labels: np.ndarray) -> np.ndarray:
+    """``np.unique(labels)``; for small non-negative integer codes (0/1 labels,
+    1..K classes) from a count per value instead of a sort."""
+    if labels.dtype.kind in "iu" and labels.size:
+        lo, hi = labels.min(), labels.max()
+        if lo >= 0 and hi < 1 << 16:
+            return np.flatnonzero(np.bincount(labels)).astype(labels.dtype)
+    return np.unique(labels)
 
 
 def _cross_fit(fit_one, x: np.ndarray, y: np.ndarray, fold_id: np.ndarray, folds: int,
@@ -85,8 +95,8 @@ def _cross_fit(fit_one, x: np.ndarray, y: np.ndarray, fold_id: np.ndarray, folds
     """
     fold_calibrators = []
     for fold in range(1, folds + 1):
-        assessment = fold_id == fold
-        analysis = ~assessment
+        analysis = fold_id != fold
+        assessment = np.flatnonzero(~analysis)  # rows in order, as the mask takes them
         fitted = fit_one(x[analysis], y[analysis])
         fold_calibrators.append(fitted)
         oof[assessment] = fitted.predict(x[assessment])

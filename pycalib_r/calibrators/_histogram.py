@@ -204,8 +204,14 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")) -> CalH
     n_bins = breaks.size - 1
     counts = np.bincount(bin_idx, minlength=n_bins).astype(np.int64, copy=False)
     # Only the occupied bins (at most n) are summed; the rest are filled.
-    occupied, inverse = np.unique(bin_idx, return_inverse=True)
-    positives = np.bincount(inverse, weights=y_arr, minlength=occupied.size)
+    if n_bins <= max(bin_idx.size, 1 << 16):
+        # Few bins: one count per bin, no sort (sums of 0/1 labels are exact
+        # in any order).
+        occupied = np.flatnonzero(counts)
+        positives = np.bincount(bin_idx, weights=y_arr, minlength=n_bins)[occupied]
+    else:
+        occupied, inverse = np.unique(bin_idx, return_inverse=True)
+        positives = np.bincount(inverse, weights=y_arr, minlength=occupied.size)
     values = np.full(n_bins, np.nan)
     # R: mean() of an integer vector is a long-double division rounded once.
     values[occupied] = (positives.astype(_LD) / counts[occupied].astype(_LD)).astype(np.float64)

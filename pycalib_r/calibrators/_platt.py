@@ -16,7 +16,9 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
+from .. import _jit
 from .._checks import as_numeric_vector, check_binary_y, check_same_length
+from .._rarith import JIT_MIN_SIZE
 from .._rlist import RList
 from ._base import (
     Calibrator,
@@ -32,7 +34,7 @@ from ._base import (
     seq_sum,
 )
 
-__all__ = ["cal_platt", "CalPlatt", "GlmFit", "glm_binomial"]
+__all__ = ["cal_platt", "CalPlatt", "GlmFit", "glm_binomial", "design_matrix"]
 
 _DBL_EPS = 2.220446049250313e-16
 _THRESH = 30.0
@@ -59,13 +61,49 @@ def _seq_sum(v: np.ndarray) -> float:
     return seq_sum(v)
 
 
+def _kernels(n: int):
+    """The compiled IRLS loops (``_glm_kernels``) for vectors of ``n`` rows, or None.
+
+    Below JIT_MIN_SIZE rows, or without numba, the numpy expressions run;
+    both give the same bits (tests/test_calibrator_kernels.py).
+    """
+    if n < JIT_MIN_SIZE:
+        return None
+    return _jit.kernels("pycalib_r.calibrators._glm_kernels", float_math=True)
+
+
 def _ddot(a: np.ndarray, b: np.ndarray) -> float:
+    kern = _kernels(a.size)
+    if kern is not None:
+        return kern.ddot(a, b)
     return _seq_sum(a * b)
+
+
+def _axpy(t: float, x: np.ndarray, y: np.ndarray) -> None:
+    """Reference BLAS ``daxpy``: ``y <- y + t * x``, in place (``y`` a view)."""
+    kern = _kernels(x.size)
+    if kern is not None:
+        kern.axpy(t, x, y)
+    else:
+        y += t * x
+
+
+def _scal(c: float, x: np.ndarray) -> None:
+    """Reference BLAS ``dscal``: ``x <- c * x``, in place."""
+    kern = _kernels(x.size)
+    if kern is not None:
+        kern.scal(c, x)
+    else:
+        x *= c
 
 
 def _dnrm2(v: np.ndarray) -> float:
     if v.size == 0:
         return 0.0
+    kern = _kernels(v.size)
+    if kern is not None:
+        norm, odd = kern.nrm2_unscaled(v)
+        return _dnrm2_scaled(np.abs(v)) if odd else norm
     ax = np.abs(v)
     big = ax > _TBIG
     small = ax < _TSML
@@ -108,9 +146,11 @@ def _dnrm2_scaled(ax: np.ndarray) -> float:
     return scl * math.sqrt(sumsq)
 
 
-def _dqrdc2(x: np.ndarray, tol: float):
-    """LINPACK ``dqrdc2`` (R's modified QR with limited pivoting); works on a copy."""
-    x = np.array(x, dtype=np.float64, order="F", copy=True)
+def _dqrdc2(x: np.ndarray, tol: float, overwrite: bool = False):
+    """LINPACK ``dqrdc2`` (R's modified QR with limited pivoting); works on a copy
+    unless ``overwrite`` (``x`` then a Fortran-ordered float array the caller gives up)."""
+    if not (overwrite and x.flags.f_contiguous and x.dtype == np.float64):
+        x = np.array(x, dtype=np.float64, order="F", copy=True)
     n, p = x.shape
     qraux = np.array([_dnrm2(x[:, j]) for j in range(p)])
     work1 = qraux.copy()
@@ -137,12 +177,12 @@ def _dqrdc2(x: np.ndarray, tol: float):
             continue
         if x[l, l] != 0.0:
             nrmxl = math.copysign(abs(nrmxl), x[l, l])
-        x[l:, l] = (1.0 / nrmxl) * x[l:, l]
+        _scal(1.0 / nrmxl, x[l:, l])
         x[l, l] = 1.0 + x[l, l]
         for j in range(l + 1, p):
             t = -_ddot(x[l:, l], x[l:, j]) / x[l, l]
             if t != 0.0:
-                x[l:, j] = x[l:, j] + t * x[l:, l]
+                _axpy(t, x[l:, l], x[l:, j])
             if qraux[j] != 0.0:
                 tt = 1.0 - (abs(x[l, j]) / qraux[j]) ** 2
                 tt = max(tt, 0.0)
@@ -157,11 +197,15 @@ def _dqrdc2(x: np.ndarray, tol: float):
     return x, k, qraux, jpvt
 
 
-def _cdqrls(x: np.ndarray, y: np.ndarray, tol: float):
-    """R's ``.Call(C_Cdqrls, x, y, tol)``: coefficients, rank, pivot, qr, qraux, effects."""
+def _cdqrls(x: np.ndarray, y: np.ndarray, tol: float, overwrite: bool = False):
+    """R's ``.Call(C_Cdqrls, x, y, tol)``: coefficients, rank, pivot, qr, qraux, effects.
+
+    ``overwrite``: ``x`` (Fortran-ordered) and ``y`` are the caller's
+    temporaries, decomposed in place instead of copied.
+    """
     n, p = x.shape
-    qr, k, qraux, jpvt = _dqrdc2(x, tol)
-    qty = np.array(y, dtype=np.float64, copy=True)
+    qr, k, qraux, jpvt = _dqrdc2(x, tol, overwrite)
+    qty = y if overwrite and y.dtype == np.float64 else np.array(y, dtype=np.float64, copy=True)
     b = np.zeros(p)
     if k > 0:
         ju = min(k, n - 1)
@@ -176,7 +220,7 @@ def _cdqrls(x: np.ndarray, y: np.ndarray, tol: float):
                 diag[0] = qraux[j]
                 t = -_ddot(diag, qty[j:]) / diag[0]
                 if t != 0.0:
-                    qty[j:] = qty[j:] + t * diag
+                    _axpy(t, diag, qty[j:])
             b[:k] = qty[:k]
             for j in range(k - 1, -1, -1):
                 if qr[j, j] == 0.0:
@@ -203,24 +247,54 @@ def _matvec(x: np.ndarray, beta: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
+def _vector_kernels(a) -> Optional[object]:
+    # The family's kernels take long 1-d float vectors (the lockstep fits pass n x K).
+    return _kernels(a.size) if getattr(a, "ndim", 0) == 1 else None
+
+
 def _exp_eta(eta: np.ndarray) -> np.ndarray:
     # linkinv and mu.eta both take exp(eta); the IRLS loop computes it once per eta.
+    kern = _vector_kernels(eta)
+    if kern is not None:
+        out = np.empty(eta.size)
+        kern.exp_eta(eta, out)
+        return out
     return r_exp(np.clip(eta, -700, 700))
 
 
 def _linkinv(eta: np.ndarray, e: Optional[np.ndarray] = None) -> np.ndarray:
     if e is None:
         e = _exp_eta(eta)
+    kern = _vector_kernels(eta)
+    if kern is not None:
+        out = np.empty(eta.size)
+        kern.linkinv(eta, e, out, _MTHRESH, _THRESH, _DBL_EPS, _INVEPS)
+        return out
+    if _inside_thresholds(eta):
+        return e / (1 + e)
     tmp = np.where(eta < _MTHRESH, _DBL_EPS, np.where(eta > _THRESH, _INVEPS, e))
     return tmp / (1 + tmp)
+
+
+def _inside_thresholds(eta: np.ndarray) -> bool:
+    """No element below -30 or above 30 (NaN counts as outside): the family's
+    np.where branches then pick ``e`` and ``val`` everywhere."""
+    return bool(eta.size) and bool(eta.min() >= _MTHRESH) and bool(eta.max() <= _THRESH)
 
 
 def _mu_eta(eta: np.ndarray, e: Optional[np.ndarray] = None) -> np.ndarray:
     if e is None:
         e = _exp_eta(eta)
+    kern = _vector_kernels(eta)
+    if kern is not None:
+        out = np.empty(eta.size)
+        kern.mu_eta(eta, e, out, _MTHRESH, _THRESH, _DBL_EPS)
+        return out
     opexp = 1 + e
     with np.errstate(over="ignore"):
         val = e / (opexp * opexp)
+    if _inside_thresholds(eta):
+        return val
     return np.where((eta > _THRESH) | (eta < _MTHRESH), _DBL_EPS, val)
 
 
@@ -231,6 +305,13 @@ def _y_log_y(y: np.ndarray, mu) -> np.ndarray:
 
 
 def _dev_resids(y: np.ndarray, mu, wt: np.ndarray) -> np.ndarray:
+    kern = _vector_kernels(y)
+    if kern is not None and np.ndim(wt) <= 1 and np.ndim(mu) <= 1:
+        out = np.empty(y.size)
+        mu_v = np.broadcast_to(np.asarray(mu, dtype=np.float64), y.shape)
+        wt_v = np.broadcast_to(np.asarray(wt, dtype=np.float64), y.shape)
+        kern.dev_resids(y, mu_v, wt_v, out, np.empty(y.size))
+        return out
     return 2 * wt * (_y_log_y(y, mu) + _y_log_y(1 - y, 1 - mu))
 
 
@@ -248,6 +329,14 @@ def _deviance_fn(y: np.ndarray, weights: np.ndarray):
     i0 = np.flatnonzero(~ones)
     twice = 2 * weights
     terms = np.empty(y.size)
+    kern = _kernels(y.size)
+    if kern is not None:
+        def deviance_compiled(mu: np.ndarray) -> float:
+            # 2 * t is twice * t for unit weights.
+            kern.dev_resids01(mu, i1, i0, terms)
+            return r_sum(terms)
+
+        return deviance_compiled
 
     def deviance(mu: np.ndarray) -> float:
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -295,6 +384,15 @@ class GlmFit(RList):
         return f"<GlmFit binomial(logit): {coefs}; deviance={self.deviance!r}, iter={self.iter}>"
 
 
+def design_matrix(columns) -> np.ndarray:
+    """The model matrix ``cbind(1, ...)`` in Fortran order, the layout the IRLS works in."""
+    out = np.empty((columns[0].size, len(columns) + 1), order="F")
+    out[:, 0] = 1.0
+    for j, col in enumerate(columns, start=1):
+        out[:, j] = col
+    return out
+
+
 def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool = True) -> GlmFit:
     """R ``glm.fit(x, y, family = binomial())`` with unit prior weights and no offset.
 
@@ -310,6 +408,9 @@ def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool 
 
 def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
     """``glm.fit``'s IRLS loop: the state :func:`_glm_finish` turns into a fit."""
+    # Columns contiguous (the QR's layout): the weighted design and eta are
+    # built column by column; same values.
+    x = np.asfortranarray(x)
     nobs, nvars = x.shape
     weights = np.ones(nobs)
     messages: List[str] = []
@@ -340,10 +441,19 @@ def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
         # Every row is informative almost always: slicing then skips the
         # boolean-mask copies (same elements, same arithmetic).
         sel = slice(None) if good.all() else good
-        variance = mu * (1 - mu)
-        z = eta[sel] + (y - mu)[sel] / mu_eta_val[sel]
-        w = np.sqrt((weights[sel] * mu_eta_val[sel] ** 2) / variance[sel])
-        fit = _cdqrls(x[sel] * w[:, None], z * w, _QR_TOL)
+        kern = _kernels(nobs) if good.all() else None
+        if kern is not None:
+            z, w = np.empty(nobs), np.empty(nobs)
+            kern.working(eta, y, mu, mu_eta_val, weights, z, w)
+        else:
+            variance = mu * (1 - mu)
+            z = eta[sel] + (y - mu)[sel] / mu_eta_val[sel]
+            w = np.sqrt((weights[sel] * mu_eta_val[sel] ** 2) / variance[sel])
+        # The weighted design is built in the QR's own (Fortran) layout and
+        # decomposed in place: the same values as R's copy, one copy fewer.
+        xw = np.empty((w.size, nvars), order="F")
+        np.multiply(x[sel], w[:, None], out=xw)
+        fit = _cdqrls(xw, z * w, _QR_TOL, overwrite=True)
         if not np.isfinite(fit["coefficients"]).all():
             conv = False
             messages.append(f"non-finite coefficients at iteration {iter_}")
@@ -599,7 +709,7 @@ def cal_platt(x, y) -> CalPlatt:
     target_pos = (n_pos + 1) / (n_pos + 2)
     target_neg = 1 / (n_neg + 2)
     y_adj = np.where(y_arr == 1, target_pos, target_neg)
-    design = np.column_stack([np.ones(x_arr.size), x_arr])
+    design = design_matrix([x_arr])
     fit = glm_binomial(design, y_adj, ["(Intercept)", "x"], warn=False)
     return _platt_calibrator(fit, y_arr.size, target_pos, target_neg)
 
@@ -660,42 +770,79 @@ def _ld_colsums(a: np.ndarray) -> np.ndarray:
     return np.add.reduce(a.astype(np.longdouble, order="C"), axis=0).astype(np.float64)
 
 
+# |a| > TBIG exactly when a * a > TBIG^2, and |a| < TSML exactly when
+# a * a < TSML^2 = 2^-1022 (the rounded square of a double just below 2^-511
+# stays below 2^-1022); NaN fails every test either way.
+_TBIG2 = _TBIG * _TBIG
+_TSML2 = _TSML * _TSML
+
+
 def _dnrm2_cols(v: np.ndarray):
     """``_dnrm2`` of each column and a mask of the columns it cannot do unscaled."""
-    ax = np.abs(v)
-    odd = ((ax > _TBIG) | (ax < _TSML)).any(axis=0)
-    return np.sqrt(_seq_colsums(ax * ax)), odd
+    sq = v * v  # |a| * |a|, the same double
+    # fmax/fmin skip NaN, as the elementwise comparisons do. Over the whole
+    # array first (one fast reduction): per column only if some value is odd.
+    if sq.size and (np.fmax.reduce(sq, axis=None) > _TBIG2 or np.fmin.reduce(sq, axis=None) < _TSML2):
+        odd = (np.fmax.reduce(sq, axis=0) > _TBIG2) | (np.fmin.reduce(sq, axis=0) < _TSML2)
+    else:
+        odd = np.zeros(sq.shape[1], dtype=bool)
+    return np.sqrt(_seq_colsums(sq)), odd
 
 
-def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float):
-    """``_cdqrls`` for each class (x3: n x p x m, y2: n x m) and the classes it could not do.
+def _axpy_cols(t: np.ndarray, x: np.ndarray, y: np.ndarray) -> None:
+    """daxpy per class in place, skipped (as LINPACK skips it) where ``t == 0``."""
+    if (t != 0.0).all():
+        y += t * x
+    else:
+        y[...] = np.where(t != 0.0, y + t * x, y)
+
+
+def _false_where_all(ok: np.ndarray) -> np.ndarray:
+    """``~ok.all(axis=0)``, with one whole-array test for the usual all-true case."""
+    if ok.all():
+        return np.zeros(ok.shape[1], dtype=bool)
+    return ~ok.all(axis=0)
+
+
+def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float, overwrite: bool = False):
+    """``_cdqrls`` for each class (x3: p x n x m, column j of every class in
+    ``x3[j]``; y2: n x m) and the classes it could not do.
 
     Only the path without pivoting and with nonzero pivots; a class flagged
-    in ``bad`` has garbage in its slots.
+    in ``bad`` has garbage in its slots. ``overwrite``: ``x3`` and ``y2`` are
+    the caller's temporaries, worked on in place.
     """
-    n, p, m = x3.shape
-    x = x3.copy()
+    p, n, m = x3.shape
+    x = x3 if overwrite else x3.copy()
     bad = np.zeros(m, dtype=bool)
     qraux = np.empty((p, m))
     for j in range(p):
-        qraux[j], odd = _dnrm2_cols(x[:, j, :])
+        qraux[j], odd = _dnrm2_cols(x[j])
         bad |= odd
     work2 = qraux.copy()
     work2[work2 == 0.0] = 1.0
     for l in range(p):
         bad |= ~(qraux[l] >= work2[l] * tol)  # would pivot
-        nrmxl, odd = _dnrm2_cols(x[l:, l, :])
-        bad |= odd | (nrmxl == 0.0)
-        xll = x[l, l, :]
-        nrmxl = np.where(xll != 0.0, np.copysign(np.abs(nrmxl), xll), nrmxl)
-        x[l:, l, :] = (1.0 / nrmxl) * x[l:, l, :]
-        x[l, l, :] = 1.0 + x[l, l, :]
+        if l == 0:
+            # Column 0 is untouched so far: its norm is the one just taken.
+            nrmxl = qraux[0].copy()
+        else:
+            nrmxl, odd = _dnrm2_cols(x[l, l:])
+            bad |= odd
+        bad |= nrmxl == 0.0
+        xll = x[l, l]
+        if (xll != 0.0).all():  # copysign ignores the sign of |nrmxl|
+            nrmxl = np.copysign(nrmxl, xll)
+        else:
+            nrmxl = np.where(xll != 0.0, np.copysign(np.abs(nrmxl), xll), nrmxl)
+        x[l, l:] *= 1.0 / nrmxl
+        x[l, l] = 1.0 + x[l, l]
         for j in range(l + 1, p):
-            t = -_seq_colsums(x[l:, l, :] * x[l:, j, :]) / x[l, l, :]
-            x[l:, j, :] = np.where(t != 0.0, x[l:, j, :] + t * x[l:, l, :], x[l:, j, :])
+            t = -_seq_colsums(x[l, l:] * x[j, l:]) / x[l, l]
+            _axpy_cols(t, x[l, l:], x[j, l:])
             # Scalar arithmetic, as _dqrdc2 does it: ``** 2`` is C pow() for
             # numpy and Python floats alike, which numpy's array square is not.
-            xlj = np.abs(x[l, j, :]).tolist()
+            xlj = np.abs(x[j, l]).tolist()
             qj = qraux[j].tolist()
             for c in range(m):
                 if bad[c] or qj[c] == 0.0:
@@ -703,26 +850,26 @@ def _cdqrls_cols(x3: np.ndarray, y2: np.ndarray, tol: float):
                 tt = 1.0 - (xlj[c] / qj[c]) ** 2
                 tt = max(tt, 0.0)
                 if abs(tt) < 1e-6:
-                    qj[c] = _dnrm2(np.ascontiguousarray(x[l + 1:, j, c]))
+                    qj[c] = _dnrm2(np.ascontiguousarray(x[j, l + 1:, c]))
                 else:
                     qj[c] = qj[c] * math.sqrt(tt)
             qraux[j] = qj
-        qraux[l] = x[l, l, :]
-        x[l, l, :] = -nrmxl
-    qty = y2.copy()
+        qraux[l] = x[l, l]
+        x[l, l] = -nrmxl
+    qty = y2 if overwrite else y2.copy()
     for j in range(p):
         bad |= qraux[j] == 0.0
-        diag = x[j:, j, :].copy()
+        diag = x[j, j:].copy()
         diag[0] = qraux[j]
         t = -_seq_colsums(diag * qty[j:]) / diag[0]
-        qty[j:] = np.where(t != 0.0, qty[j:] + t * diag, qty[j:])
+        _axpy_cols(t, diag, qty[j:])
     b = qty[:p].copy()
     for j in range(p - 1, -1, -1):
-        bad |= x[j, j, :] == 0.0
-        b[j] = b[j] / x[j, j, :]
+        bad |= x[j, j] == 0.0
+        b[j] = b[j] / x[j, j]
         if j > 0:
             t = -b[j]
-            b[:j] = np.where(t != 0.0, b[:j] + t * x[:j, j, :], b[:j])
+            _axpy_cols(t, x[j, :j], b[:j])
     return b, x, qraux, qty, bad
 
 
@@ -739,28 +886,49 @@ def _glm_irls_columns(x3: np.ndarray, y2: np.ndarray) -> List[dict]:
     nonint = np.any(np.abs(wcol * y2 - np.round(wcol * y2)) > 1e-3, axis=0)
     mustart = (wcol * y2 + 0.5) / (wcol + 1)
     eta = r_log(mustart / (1 - mustart))
-    mu = _linkinv(eta)
+    e = _exp_eta(eta)
+    mu = _linkinv(eta, e)
     devold = _ld_colsums(_dev_resids(y2, mu, wcol))
+    # Platt's targets lie strictly inside (0, 1): then dev.resids keeps both
+    # of its y*log(y/mu) terms for every row, and no np.where is needed.
+    y2c = 1 - y2
+    inner = bool(((y2 != 0) & (y2c != 0)).all())
     active = np.arange(kk)
     redo: List[int] = []
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         for iter_ in range(1, _MAXIT + 1):
             if active.size == 0:
                 break
-            x_a, y_a, eta_a, mu_a = x3[:, :, active], y2[:, active], eta[:, active], mu[:, active]
-            mu_eta_val = _mu_eta(eta_a)
-            bad = ~(mu_eta_val != 0).all(axis=0)
+            if active.size == kk:  # views: no copies while every fit runs
+                x_a, y_a, yc_a, eta_a, mu_a, e_a = x3, y2, y2c, eta, mu, e
+            else:
+                x_a, y_a, yc_a = x3[:, :, active], y2[:, active], y2c[:, active]
+                eta_a, mu_a, e_a = eta[:, active], mu[:, active], e[:, active]
+            mu_eta_val = _mu_eta(eta_a, e_a)
+            bad = _false_where_all(mu_eta_val != 0)
             variance = mu_a * (1 - mu_a)
             z = eta_a + (y_a - mu_a) / mu_eta_val
-            w = np.sqrt((wcol * mu_eta_val ** 2) / variance)
-            b, qr, qraux, effects, bad_qr = _cdqrls_cols(x_a * w[:, None, :], z * w, _QR_TOL)
+            # The prior weights are ones, and 1 * v is v.
+            w = np.sqrt((mu_eta_val ** 2) / variance)
+            # Column-major per class (p x n x m): each column of every class
+            # is one contiguous n x m block for the QR's column operations.
+            xw = np.empty((p, nobs, active.size))
+            for j in range(p):
+                np.multiply(x_a[:, j, :], w, out=xw[j])
+            b, qr, qraux, effects, bad_qr = _cdqrls_cols(xw, z * w, _QR_TOL, overwrite=True)
             bad |= bad_qr | ~np.isfinite(b).all(axis=0)
             new_eta = np.zeros((nobs, active.size))
             for j in range(p):
                 new_eta = new_eta + b[j] * x_a[:, j, :]
-            new_mu = _linkinv(new_eta)
-            dev = _ld_colsums(_dev_resids(y_a, new_mu, wcol))
-            valid = (np.isfinite(new_mu) & (new_mu > 0) & (new_mu < 1)).all(axis=0)
+            new_e = _exp_eta(new_eta)
+            new_mu = _linkinv(new_eta, new_e)
+            if inner:
+                # 2 * wt * (y_log_y(y, mu) + y_log_y(1 - y, 1 - mu)) with wt = 1.
+                dev = _ld_colsums(2 * (y_a * r_log(y_a / new_mu) + yc_a * r_log(yc_a / (1 - new_mu))))
+            else:
+                dev = _ld_colsums(_dev_resids(y_a, new_mu, wcol))
+            # _validmu: finite and inside (0, 1); NaN and infinities fail the comparisons.
+            valid = ~_false_where_all((new_mu > 0) & (new_mu < 1))
             bad |= ~np.isfinite(dev) | ~valid
             conv = np.abs(dev - devold[active]) / (np.abs(dev) + 0.1) < _EPSILON
             keep = []
@@ -770,7 +938,7 @@ def _glm_irls_columns(x3: np.ndarray, y2: np.ndarray) -> List[dict]:
                     continue
                 if conv[i] or iter_ == _MAXIT:
                     fit = {"coefficients": b[:, i].copy(), "rank": p, "pivot": np.arange(1, p + 1),
-                           "qr": np.asfortranarray(qr[:, :, i]), "qraux": qraux[:, i].copy(),
+                           "qr": np.asfortranarray(qr[:, :, i].T), "qraux": qraux[:, i].copy(),
                            "effects": effects[:, i].copy()}
                     states[c] = {
                         "weights": weights,
@@ -781,10 +949,14 @@ def _glm_irls_columns(x3: np.ndarray, y2: np.ndarray) -> List[dict]:
                         "boundary": False}
                 else:
                     keep.append(i)
+            if len(keep) == kk:  # every fit goes on: the new arrays take over
+                eta, mu, e, devold = new_eta, new_mu, new_e, dev
+                continue
             keep_idx = np.array(keep, dtype=np.int64)
             cols = active[keep_idx]
             eta[:, cols] = new_eta[:, keep_idx]
             mu[:, cols] = new_mu[:, keep_idx]
+            e[:, cols] = new_e[:, keep_idx]
             devold[cols] = dev[keep_idx]
             active = cols
     done = [c for c in range(kk) if states[c] is not None]
@@ -814,10 +986,18 @@ def cal_platt_columns(mat: np.ndarray, codes: np.ndarray, k: int) -> List[CalPla
     """``cal_platt(mat[:, j], codes == j + 1)`` for each class j, the glm fits in lockstep."""
     n = mat.shape[0]
     xs, ys = [], []
+    counts = np.bincount(codes[(codes >= 1) & (codes <= k)], minlength=k + 1)[1:]
+    # cal_ovr() has checked a finite matrix and every class present; then
+    # cal_platt()'s checks of each column and 0/1 target cannot fail.
+    checked = bool(np.isfinite(mat).all() and counts.sum() == n and ((counts > 0) & (counts < n)).all())
     for j in range(k):
-        x_arr = as_numeric_vector(mat[:, j].copy(), arg="x").ravel()
-        y_arr = check_binary_y((codes == j + 1).astype(np.int64), arg="y", require_both=True)
-        check_same_length(x_arr, y_arr, x_arg="x", y_arg="y")
+        if checked:
+            x_arr = mat[:, j].copy()
+            y_arr = (codes == j + 1).astype(np.int64)
+        else:
+            x_arr = as_numeric_vector(mat[:, j].copy(), arg="x").ravel()
+            y_arr = check_binary_y((codes == j + 1).astype(np.int64), arg="y", require_both=True)
+            check_same_length(x_arr, y_arr, x_arg="x", y_arg="y")
         xs.append(x_arr)
         ys.append(y_arr)
     targets = []

@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 
+from .. import _jit
+from .._rarith import JIT_MIN_SIZE
 from .._checks import (
     as_numeric_vector,
     check_binary_y,
@@ -215,19 +217,7 @@ def cal_temperature(logits, y) -> CalTemperature:
     y_arr = check_binary_y(y, arg="y", require_both=True)
     check_same_length(z, y_arr, x_arg="logits", y_arg="y")
 
-    # binary_log_loss(plogis(z / temperature), y_arr), with the split by
-    # label done once instead of at every one of Brent's evaluations: each
-    # term is the one logarithm its 0/1 label keeps, summed in R's order.
-    ones = np.flatnonzero(y_arr == 1)
-    zeros = np.flatnonzero(y_arr != 1)
-    z_ones, z_zeros = z[ones], z[zeros]
-    terms = np.empty(z.size)
-
-    def objective(temperature: float) -> float:
-        terms[ones] = r_log(clip_eps(plogis(z_ones / temperature), _LOSS_EPS))
-        terms[zeros] = r_log1p(-clip_eps(plogis(z_zeros / temperature), _LOSS_EPS))
-        return -r_sum(terms)
-
+    objective = _binary_objective(z, y_arr)
     temperature, value, convergence = _fit_temperature(objective)
     return new_calibrator(
         CalTemperature,
@@ -239,6 +229,42 @@ def cal_temperature(logits, y) -> CalTemperature:
         convergence=convergence,
         call=format_call("cal_temperature", ("logits", "y")),
     )
+
+
+def _binary_objective(z: np.ndarray, y_arr: np.ndarray, jit=None):
+    """``T -> binary_log_loss(plogis(z / T), y)`` as R evaluates it, for Brent.
+
+    The split by label is done once instead of at every one of Brent's
+    evaluations: each term is the one logarithm its 0/1 label keeps (R adds
+    it to an exact 0), and the terms are summed in R's order, in long double
+    as R's ``sum()``. ``jit`` (default: from ``n`` rows up) uses the compiled
+    loop, which gives the same bits as the numpy expression.
+    """
+    ones = np.flatnonzero(y_arr == 1)
+    zeros = np.flatnonzero(y_arr != 1)
+    z_ones, z_zeros = z[ones], z[zeros]
+    terms = np.empty(z.size)
+    kern = None
+    if jit is None:
+        jit = z.size >= JIT_MIN_SIZE
+    if jit:
+        kern = _jit.kernels("pycalib_r.calibrators._loss_kernels", float_math=True)
+    if kern is not None:
+        buf = np.empty(max(ones.size, zeros.size))
+        fill = kern.binary_temperature_terms
+
+        def objective(temperature: float) -> float:
+            fill(z_ones, ones, z_zeros, zeros, float(temperature), _LOSS_EPS, terms, buf)
+            return -r_sum(terms)
+
+        return objective
+
+    def objective(temperature: float) -> float:
+        terms[ones] = r_log(clip_eps(plogis(z_ones / temperature), _LOSS_EPS))
+        terms[zeros] = r_log1p(-clip_eps(plogis(z_zeros / temperature), _LOSS_EPS))
+        return -r_sum(terms)
+
+    return objective
 
 
 def _cal_temperature_multiclass(logits, y) -> CalTemperature:

@@ -1,0 +1,65 @@
+"""R's long-double ``sum()`` by the x87 unit itself (loaded through ``pycalib_r._jit.kernels``).
+
+R accumulates ``sum()`` of doubles in C ``long double``, on x86-64 the x87
+80-bit format: ``s += x[i]`` rounds every partial sum to a 64-bit
+significand, and the total is rounded to double once. numba has no 80-bit
+type, so the loop is a few lines of inline assembly: ``fldz``, then one
+``faddl`` per element (the double is widened exactly and added with the
+x87's rounding, as C's ``s += x[i]`` compiles), and the result leaves the
+x87 stack rounded to double. numpy's ``longdouble`` arithmetic, the twin in
+``_rarith``, runs on the same unit with the same control word, so the two
+give the same bits (tests/test_calibrator_kernels.py); this one skips the
+widened copy of the array and runs about twice as fast.
+
+Only for x86 with numpy's 80-bit long double (``_rarith`` checks).
+"""
+
+from __future__ import annotations
+
+import llvmlite.binding as _llvm
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from pycalib_r._jit import njit
+
+# numba's LLVM does not load the assembler of inline asm by itself.
+_llvm.initialize_native_asmparser()
+
+_ASM = ("fldz\n\t"
+        "test $2, $2\n\t"
+        "jz 2f\n"
+        "1:\n\t"
+        "faddl ($1)\n\t"
+        "add $$8, $1\n\t"
+        "dec $2\n\t"
+        "jnz 1b\n"
+        "2:")
+
+
+@intrinsic
+def _x87_seq_sum(typingctx, arr):
+    if not (isinstance(arr, types.Array) and arr.ndim == 1 and arr.dtype == types.float64
+            and arr.layout == "C"):
+        return None
+    sig = types.float64(arr)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        ptr = ary.data
+        n = builder.extract_value(ary.shape, 0)
+        ret = ir.LiteralStructType([ir.DoubleType(), ptr.type, n.type])
+        fnty = ir.FunctionType(ret, [ptr.type, n.type])
+        # Output 0 is st(0) (popped as a double); the pointer and the count
+        # are in/out registers the loop advances.
+        asm = ir.InlineAsm(fnty, _ASM, "={st},=r,=r,1,2,~{dirflag},~{fpsr},~{flags},~{memory}",
+                           side_effect=True)
+        return builder.extract_value(builder.call(asm, [ptr, n]), 0)
+
+    return sig, codegen
+
+
+@njit
+def ld_seq_sum(x):
+    """``(double) s`` after ``long double s = 0; for (i) s += x[i];`` (x: C-contiguous float64)."""
+    return _x87_seq_sum(x)

@@ -1,0 +1,201 @@
+"""The calibrators' compiled loops against their numpy twins, bit for bit.
+
+Each compiled path (numba) must give exactly the numbers of the numpy path
+that ``PYCALIB_R_JIT=0`` runs; the numpy paths are held to R by the stored
+fixtures and the live parity tests.
+"""
+
+import numpy as np
+import pytest
+
+from pycalib_r import _jit
+
+pytestmark = pytest.mark.skipif(not _jit.libm_exact(), reason="compiled float kernels unavailable")
+
+
+def _bits(x):
+    return np.asarray(x, dtype=np.float64).view(np.int64)
+
+
+def _binary(n, seed, scale=2.0):
+    g = np.random.default_rng(seed)
+    z = g.normal(0, scale, n)
+    y = (g.random(n) < 1 / (1 + np.exp(-z / 2))).astype(np.int64)
+    return z, y
+
+
+@pytest.mark.parametrize("seed,scale", [(1, 2.0), (2, 40.0), (3, 0.01)])
+def test_binary_temperature_objective_same_bits(seed, scale):
+    from pycalib_r.calibrators._temperature import _binary_objective
+
+    z, y = _binary(3000, seed, scale)
+    fast = _binary_objective(z, y, jit=True)
+    slow = _binary_objective(z, y, jit=False)
+    for t in (1e-3, 0.0137, 0.5, 1.0, 1.9999999, 37.25, 999.0, 1e3):
+        assert _bits(fast(t)) == _bits(slow(t))
+
+
+def test_binary_temperature_fit_same_bits(monkeypatch):
+    import pycalib_r as pc
+    from pycalib_r.calibrators import _temperature
+
+    z, y = _binary(4000, 4)
+    monkeypatch.setattr(_temperature, "JIT_MIN_SIZE", 1)
+    fast = pc.cal_temperature(z, y)
+    monkeypatch.setattr(_temperature, "JIT_MIN_SIZE", 10 ** 12)
+    slow = pc.cal_temperature(z, y)
+    assert _bits(fast.temperature) == _bits(slow.temperature)
+    assert _bits(fast.value) == _bits(slow.value)
+
+
+@pytest.mark.r_parity
+def test_binary_temperature_compiled_path_matches_r(probcal_r):
+    """Above the kernel threshold the fit is R's to the last bit (Brent on R's arithmetic)."""
+    import pycalib_r as pc
+    from pycalib_r.calibrators import _temperature
+    from tests.conftest import r_assign
+
+    z, y = _binary(_temperature.JIT_MIN_SIZE + 5000, 5)
+    r_assign(probcal_r, z=z, y=y)
+    probcal_r.r("f <- cal_temperature(z, y)")
+    fit = pc.cal_temperature(z, y)
+    assert _bits(fit.temperature) == _bits(probcal_r.r("f$temperature")[0])
+    assert _bits(fit.value) == _bits(probcal_r.r("f$value")[0])
+
+
+def _special_values(n, seed):
+    g = np.random.default_rng(seed)
+    x = np.concatenate([g.random(n), np.exp(g.normal(0, 30, n)),
+                        [0.0, -0.0, -1.0, np.inf, -np.inf, np.nan, 5e-324, 1.0, -1e-300, 1e-17]])
+    return np.concatenate([x, -x[:2]])  # 2 n + 12 values
+
+
+@pytest.mark.parametrize("name", ["r_log", "r_log1p"])
+def test_compiled_log_same_bits_as_scipy(name):
+    from scipy import special as sp
+
+    from pycalib_r import _rarith
+
+    ref = {"r_log": lambda a: sp.xlogy(1.0, a), "r_log1p": lambda a: sp.boxcox1p(a, 0.0)}[name]
+    x = _special_values(_rarith.JIT_MIN_SIZE, 6)
+    for a in (x, -0.999 * x, x.reshape(-1, 4)[:, ::2], np.asfortranarray(x.reshape(-1, 4))):
+        with np.errstate(all="ignore"):
+            got, want = getattr(_rarith, name)(a), ref(a)
+        assert a.size >= _rarith.JIT_MIN_SIZE
+        assert got.shape == want.shape and got.flags.f_contiguous == want.flags.f_contiguous
+        assert np.array_equal(np.isnan(got), np.isnan(want))
+        assert np.array_equal(np.signbit(got), np.signbit(want))
+        ok = ~np.isnan(want)
+        assert np.array_equal(_bits(got[ok]), _bits(want[ok]))
+
+
+def _fit_arrays(fit):
+    g = fit.fit
+    return [np.array(list(fit.coefficients.values())), g.deviance, g.aic, g.null_deviance, g.fitted_values,
+            g.residuals, g.weights, g.linear_predictors, g.qr["qr"], g.qr["qraux"], g.effects, g.R]
+
+
+@pytest.mark.parametrize("method", ["platt", "beta"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_glm_fits_same_bits_both_paths(monkeypatch, method, seed):
+    """cal_platt / cal_beta with the IRLS loops compiled and in numpy: every component equal."""
+    import pycalib_r as pc
+
+    g = np.random.default_rng(seed)
+    n = 3000
+    z = g.normal(0, 2 + seed, n)
+    y = (g.random(n) < 1 / (1 + np.exp(-z / 2))).astype(np.int64)
+    p = 1 / (1 + np.exp(-z))
+    p[:3] = [0.0, 1.0, 0.5]  # clipped by cal_beta's eps
+    fit = (lambda: pc.cal_platt(z, y)) if method == "platt" else (lambda: pc.cal_beta(p, y))
+    from pycalib_r import _jit
+    from pycalib_r.calibrators import _platt
+
+    monkeypatch.setattr(_platt, "JIT_MIN_SIZE", 1)
+    fast = fit()
+    monkeypatch.setattr(_jit, "_numba", False)
+    slow = fit()
+    assert fast.fit.iter == slow.fit.iter
+    for a, b in zip(_fit_arrays(fast), _fit_arrays(slow)):
+        assert np.array_equal(_bits(a), _bits(b))
+
+
+@pytest.mark.parametrize("seed,extreme", [(3, True), (4, True), (5, False)])
+def test_glm_family_kernels_same_bits(monkeypatch, seed, extreme):
+    """The family's pieces on extreme linear predictors (both thresholds, exp's clip,
+    NaN) and on predictors inside the thresholds (numpy's branch-free path)."""
+    from pycalib_r import _jit
+    from pycalib_r.calibrators import _platt
+
+    g = np.random.default_rng(seed)
+    if extreme:
+        eta = np.concatenate([g.normal(0, 20, 500), [-800.0, -700.0, -30.0, -29.999, 30.0, 30.5, 701.0, np.nan]])
+    else:
+        eta = np.concatenate([np.clip(g.normal(0, 8, 500), -30, 30), [-30.0, 30.0]])
+    y = np.where(g.random(eta.size) < 0.5, 0.0, 1.0)
+    y[:40] = g.random(40)
+    wt = g.random(eta.size) + 0.5
+    monkeypatch.setattr(_platt, "JIT_MIN_SIZE", 1)
+    with np.errstate(all="ignore"):
+        got = [_platt._exp_eta(eta), _platt._linkinv(eta), _platt._mu_eta(eta)]
+        mu = got[1]
+        got += [_platt._dev_resids(y, mu, wt), _platt._dev_resids(y, 0.37, wt)]
+        monkeypatch.setattr(_jit, "_numba", False)
+        want = [_platt._exp_eta(eta), _platt._linkinv(eta), _platt._mu_eta(eta),
+                _platt._dev_resids(y, mu, wt), _platt._dev_resids(y, 0.37, wt)]
+    for a, b in zip(got, want):
+        assert np.array_equal(np.isnan(a), np.isnan(b))
+        assert np.array_equal(_bits(a[~np.isnan(a)]), _bits(b[~np.isnan(b)]))
+
+
+@pytest.mark.r_parity
+def test_glm_compiled_path_matches_r(probcal_r):
+    """cal_platt and cal_beta above the kernel threshold against probcal in R."""
+    import pycalib_r as pc
+    from pycalib_r._rarith import JIT_MIN_SIZE
+    from tests.conftest import r_assign
+
+    z, y = _binary(JIT_MIN_SIZE + 5000, 7)
+    p = 1 / (1 + np.exp(-z))
+    r_assign(probcal_r, z=z, y=y, p=p)
+    probcal_r.r("fp <- cal_platt(z, y); fb <- cal_beta(p, y)")
+    for fit, name in ((pc.cal_platt(z, y), "fp"), (pc.cal_beta(p, y), "fb")):
+        want = np.array(probcal_r.r(f"unname(coef({name}$fit))"), dtype=float)
+        got = np.array(list(fit.coefficients.values()))
+        assert fit.fit.iter == probcal_r.r(f"{name}$fit$iter")[0]
+        # The manifest's glm tolerance is 1e-7; the port repeats R's steps.
+        assert np.abs(got - want).max() <= 1e-12 * np.abs(want).max()
+        assert abs(fit.fit.deviance - probcal_r.r(f"{name}$fit$deviance")[0]) <= 1e-12 * fit.fit.deviance
+        fitted = np.array(probcal_r.r(f"unname({name}$fit$fitted.values)"), dtype=float)
+        assert np.abs(fit.fit.fitted_values - fitted).max() <= 1e-12
+
+
+def test_x87_sum_same_bits_as_numpy_long_double():
+    """R's sum() by inline x87 code against numpy's long-double twin, on sums
+    whose rounding at 64 bits matters (ties, cancellation, huge partial sums)."""
+    from pycalib_r import _rarith
+
+    kern = _rarith._x87_kernels()
+    if kern is None:
+        pytest.skip("not an x86 long double")
+    g = np.random.default_rng(8)
+    n = 30_000
+    cases = [
+        np.concatenate(([1.0], np.full(n, 2.0 ** -53))),  # each step a tie below 1's 64-bit ulp
+        np.concatenate(([1.0], np.full(n, 2.0 ** -64))),
+        np.concatenate(([1.0], np.full(n, 3 * 2.0 ** -65))),
+        g.normal(size=n),
+        -g.random(n) * 30,
+        g.normal(size=n) * np.exp(g.normal(0, 40, n)),
+        np.concatenate((g.normal(size=n) * 1e300, [np.inf, -np.inf])),
+        np.concatenate(([1e308, 1e308, -1e308], g.random(n))),  # above DBL_MAX in between
+        np.concatenate(([np.nan], g.random(n))),
+        np.round(g.normal(size=n) * 2 ** 20) * 2.0 ** -30,  # dyadic values: many exact ties
+        np.array([0.0, -0.0, 5e-324, -5e-324] * (n // 4)),
+    ]
+    for x in cases:
+        want = float(_rarith._ld_seq_sum(x))
+        got = float(kern.ld_seq_sum(np.ascontiguousarray(x)))
+        assert (np.isnan(got) and np.isnan(want)) or _bits(got) == _bits(want)
+        assert _bits(_rarith.r_sum(x)) == _bits(want) or (np.isnan(want) and np.isnan(_rarith.r_sum(x)))
+    assert kern.ld_seq_sum(np.zeros(0)) == 0.0
