@@ -167,6 +167,26 @@ def extrap_note(b1, b2, setup, per):
             f" + {per * 1000:.1f} ms per resample)")
 
 
+def distribution_targets(rep, rr, repeat, n=10_000_000):
+    """``n`` draws of R's common distributions on the R stream (the cases of
+    tools/bench_rng.py): at most 5x numpy's own Generator with the same
+    parameters (issue 15), and R's time for the same draws."""
+    from bench_rng import CASES
+
+    rep.line(f"R's distributions on the R stream, {n:,} draws against numpy's Generator (same parameters)")
+    gen = np.random.default_rng(1)
+    for code, ours, theirs in CASES:
+        ours(_rng.RRandom(1), 20_000)  # the compiled loop's first call (cache load) is not timed
+        t = best_time(lambda: ours(_rng.RRandom(1), n), repeat)
+        t_np = best_time(lambda: theirs(gen, n), repeat)
+        r_side = ""
+        if rr is not None:
+            t_r = rr.time(f"set.seed(1); n <- {n}; stats::{code}")
+            r_side = f"{t_r:.2f} s ({t_r / t:.1f}x)"
+        rep.target(f"`{code}`", f"{t:.2f} s", r_side,
+                   f"{t / t_np:.1f}x numpy's {t_np:.3f} s (target <= 5x)", t <= 5 * t_np)
+
+
 def stream_draw_target(rep, rr, repeat):
     """R's ``sample.int`` stream inside ``cal_ci`` (999 x 100,000 draws with
     replacement), against R drawing the same 999 calls."""
@@ -303,6 +323,7 @@ def main(argv=None) -> int:
         t_r = rr.time("set.seed(1); stats::runif(1e7)")
         r_note = f"{t_r:.2f} s"
     rep.target("`runif(1e7)`", f"{t:.2f} s", r_note, "target < 1 s", t < 1.0)
+    distribution_targets(rep, rr, repeat)
     p, y = binary_data(1_000_000, 9)
     mb = peak_mb(lambda: pc.mmce(p, y))
     rep.target("`mmce`, 1,000,000 binary rows, memory", f"{mb:.0f} MB peak",
