@@ -36,6 +36,7 @@ from typing import Callable, Tuple
 
 import numpy as np
 
+from .. import _jit
 from .._errors import ProbcalError
 from ._base import softmax
 
@@ -52,6 +53,9 @@ _MAXIT = 500
 _STEPREDN = 0.2
 _ACCTOL = 0.0001
 _RELTEST = 10.0
+# Parameters from which vmmin's direction and update run compiled: below,
+# numpy's few array operations cost less than loading numba in a process.
+_BFGS_KERNEL_MIN = 40
 
 
 # ---------------------------------------------------------------------------
@@ -88,7 +92,9 @@ def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: flo
     = maxit))`` with ``parscale = 1`` and ``fnscale = 1`` (the C routine
     ``vmmin`` in R's ``src/appl/optim.c``). The line search, the inverse
     Hessian update, the restarts and the stopping rule are R's. The loops
-    over parameters are numpy array operations that round as C does:
+    over parameters are compiled loops from ``_BFGS_KERNEL_MIN`` parameters
+    (R's own loops over the lower triangle, ``_bfgs_kernels``), otherwise
+    numpy array operations that round as C does:
     elementwise updates are the same double operations, and every inner
     product is a left-to-right ``cumsum`` from 0.0 (never a pairwise or BLAS
     sum), so the same ``fn`` and ``gr`` give the same iterates as R.
@@ -141,16 +147,31 @@ def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: flo
     # R stores the lower triangle B[i][j], j <= i, and reads B[j][i] above
     # the diagonal: ``sym`` is that symmetric matrix, each entry of the lower
     # triangle mirrored (the same double, so row i's terms are column i's).
-    lower = np.tri(n, dtype=bool)
-    sym = np.eye(n)
+    kern = None
+    if n >= _BFGS_KERNEL_MIN or (n >= 2 and _jit._numba):
+        kern = _jit.kernels("pycalib_r.calibrators._bfgs_kernels")
+    if kern is not None:
+        B = np.eye(n)  # R's lower triangle; the upper part is never read
+        t = np.empty(n)
+        Xbuf = np.empty(n)
+    else:
+        lower = np.tri(n, dtype=bool)
+        sym = np.eye(n)
     count = 0
     while True:
         if ilast == gradcount:
-            sym = np.eye(n)
+            if kern is not None:
+                kern.reset(B)
+            else:
+                sym = np.eye(n)
         X = b.copy()
         c = g.copy()
-        t = seq_colsums(-(sym * g[:, None]))
-        gradproj = _seq_sum(t * g)
+        if kern is not None:
+            t = np.empty(n)
+            gradproj = kern.direction(B, g, t)
+        else:
+            t = seq_colsums(-(sym * g[:, None]))
+            gradproj = _seq_sum(t * g)
 
         if gradproj < 0.0:
             steplength = 1.0
@@ -178,7 +199,9 @@ def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: flo
                 t = steplength * t
                 c = g - c
                 D1 = _seq_sum(t * c)
-                if D1 > 0:
+                if D1 > 0 and kern is not None:
+                    kern.update(B, t, c, Xbuf, D1)
+                elif D1 > 0:
                     X = seq_colsums(sym * c[:, None])
                     D2 = 1.0 + _seq_sum(X * c) / D1
                     # (D2 t_i) t_j - X_i t_j - t_i X_j, as R's left-to-right C expression.
