@@ -18,6 +18,11 @@ accelerator, never a source of different numbers:
   is installed and loops get vectorised with it; :func:`libm_exact` says
   whether that is ruled out, and float kernels are used only when it is.
 
+* An elementwise kernel may cut its rows into pieces that run on several
+  cores (:func:`run_parts`); every element is computed by the same code in
+  whichever piece holds it, and sums stay one sequential pass afterwards,
+  so the number of cores changes the time, never a bit (tested).
+
 Nothing here is public.
 """
 
@@ -95,3 +100,42 @@ def kernels(name, float_math=False):
                           f"using the numpy paths (same results, slower)", RuntimeWarning, stacklevel=3)
             _modules[name] = None
     return _modules[name]
+
+
+# --- elementwise kernels on several cores ------------------------------------
+
+_pool = None
+_MAX_PARTS = 4
+
+
+def parts():
+    """How many pieces an elementwise kernel's rows are cut into: the cores
+    this process may use, at most ``_MAX_PARTS``. Each element is computed by
+    the same code whichever piece holds it, so the answer does not depend on
+    this number; only the time does."""
+    try:
+        ncpu = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        ncpu = os.cpu_count() or 1
+    return max(1, min(ncpu, _MAX_PARTS))
+
+
+def run_parts(calls):
+    """Run zero-argument callables (compiled ``nogil`` kernels on disjoint
+    slices) concurrently: the first in this thread, the others in a small
+    shared pool. Returns when all are done; a failure is raised here."""
+    global _pool
+    if len(calls) <= 1:
+        for c in calls:
+            c()
+        return
+    if _pool is None:
+        with _lock:
+            if _pool is None:
+                from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
+                _pool = ThreadPoolExecutor(max_workers=_MAX_PARTS - 1, thread_name_prefix="pycalib_r")
+    futures = [_pool.submit(c) for c in calls[1:]]
+    calls[0]()
+    for f in futures:
+        f.result()

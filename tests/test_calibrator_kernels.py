@@ -245,3 +245,19 @@ def test_dirichlet_fit_same_bits_with_compiled_bfgs(monkeypatch):
     for key in ("weight", "bias"):
         assert np.array_equal(_bits(fast[key]), _bits(slow[key]))
     assert (fast["value"], fast["lambda"], fast["convergence"]) == (slow["value"], slow["lambda"], slow["convergence"])
+
+
+@pytest.mark.parametrize("pieces", [2, 3, 4])
+def test_binary_temperature_terms_on_several_cores_same_bits(monkeypatch, pieces):
+    # The rows are cut into pieces run on different threads; the objective
+    # (and so Brent's iterates) must not depend on how many.
+    from pycalib_r.calibrators import _temperature
+
+    z, y = _binary(60_001, 11, 3.0)
+    monkeypatch.setattr(_temperature, "_SPLIT_MIN", 1)
+    monkeypatch.setattr(_jit, "parts", lambda: 1)
+    one = _temperature._binary_objective(z, y, jit=True)
+    monkeypatch.setattr(_jit, "parts", lambda: pieces)
+    many = _temperature._binary_objective(z, y, jit=True)
+    for t in (1e-3, 0.5, 1.0, 2.0000001, 37.25, 1e3):
+        assert _bits(one(t)) == _bits(many(t))

@@ -37,6 +37,9 @@ from ._optim import optim_brent
 __all__ = ["cal_temperature", "CalTemperature"]
 
 _LOSS_EPS = 1e-15  # binary_log_loss()'s default clipping
+# Rows from which the compiled objective's terms are computed on several
+# cores (a piece must outweigh the ~20 us of handing it to a thread).
+_SPLIT_MIN = 50_000
 
 # probcal's search interval for the temperature.
 _LOWER = 1e-3
@@ -250,11 +253,22 @@ def _binary_objective(z: np.ndarray, y_arr: np.ndarray, jit=None):
     if jit:
         kern = _jit.kernels("pycalib_r.calibrators._loss_kernels", float_math=True)
     if kern is not None:
-        buf = np.empty(max(ones.size, zeros.size))
         fill = kern.binary_temperature_terms
+        # Each term is computed alone, so cutting the rows into pieces that
+        # run on different cores gives the same terms; the sum stays one
+        # sequential pass in R's order.
+        k = _jit.parts() if z.size >= _SPLIT_MIN else 1
+        cut1 = np.linspace(0, ones.size, k + 1).astype(np.int64)
+        cut0 = np.linspace(0, zeros.size, k + 1).astype(np.int64)
+        pieces = []
+        for a1, b1, a0, b0 in zip(cut1[:-1], cut1[1:], cut0[:-1], cut0[1:]):
+            pieces.append((z_ones[a1:b1], ones[a1:b1], z_zeros[a0:b0], zeros[a0:b0],
+                           np.empty(max(b1 - a1, b0 - a0, 1))))
 
         def objective(temperature: float) -> float:
-            fill(z_ones, ones, z_zeros, zeros, float(temperature), _LOSS_EPS, terms, buf)
+            t = float(temperature)
+            _jit.run_parts([lambda q=q: fill(q[0], q[1], q[2], q[3], t, _LOSS_EPS, terms, q[4])
+                            for q in pieces])
             return -r_sum(terms)
 
         return objective
