@@ -136,14 +136,19 @@ def _horner1(r, coef):
     return acc + coef[-1]
 
 
-def qnorm_open1(p):
-    """Scalar AS 241 for ``0 < p < 1`` (see ``_nmath._qnorm_open``)."""
-    q = p - 0.5
+def qnorm_open1(p, lower_tail=True):
+    """Scalar AS 241, ``qnorm(p, 0, 1, lower_tail, log_p = FALSE)`` for
+    ``0 < p < 1`` (see ``_nmath._qnorm_open``), with nmath's roundings: the
+    upper tail works on ``p_ = 0.5 - p + 0.5`` but takes the logarithm of
+    ``p`` itself (``R_DT_CIv``), which is not ``1 - p_``."""
+    p_ = p if lower_tail else 0.5 - p + 0.5
+    q = p_ - 0.5
     if abs(q) <= 0.425:
         r = 0.180625 - q * q
         val = q * _horner1(r, _A_NUM) / _horner1(r, _A_DEN)
     else:
-        r = math.sqrt(-math.log(0.5 - p + 0.5 if q > 0 else p))
+        other = 0.5 - p + 0.5 if lower_tail else p
+        r = math.sqrt(-math.log(other if q > 0 else p_))
         if r <= 5.0:
             rr = r + -1.6
             val = _horner1(rr, _B_NUM) / _horner1(rr, _B_DEN)

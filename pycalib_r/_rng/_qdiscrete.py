@@ -32,9 +32,8 @@ import numpy as np
 from scipy import special as _sp
 
 from .._rarith import r_exp, r_log
-from ._dists import _horner1
+from ._dists import qnorm_open1
 from ._toms708 import bratio_w
-from ._nmath import _A_DEN, _A_NUM, _B_DEN, _B_NUM, _C_DEN, _C_NUM
 
 _DBL_EPSILON = 2.220446049250313e-16
 _M_LN_SQRT_2PI = 0.918938533204672741780329736406
@@ -171,27 +170,6 @@ def qhyper_upper(p, nr, nb, n):
 
 # --- qbinom(p, n, pr, lower_tail = FALSE, log_p = FALSE) ---------------------------
 
-def qnorm_upper1(p):
-    """nmath's ``qnorm(p, 0, 1, lower_tail = FALSE, log_p = FALSE)`` for ``0 < p < 1``."""
-    p_ = 0.5 - p + 0.5
-    q = p_ - 0.5
-    if abs(q) <= .425:
-        r = .180625 - q * q
-        return 0.0 + 1.0 * (q * _horner1(r, _A_NUM) / _horner1(r, _A_DEN))
-    r = math.sqrt(-math.log(p if q > 0 else p_))  # the upper tail keeps p itself
-    if r <= 5.:
-        r += -1.6
-        val = _horner1(r, _B_NUM) / _horner1(r, _B_DEN)
-    elif r >= 816:
-        val = r * 1.41421356237309504880
-    else:
-        r += -5.
-        val = _horner1(r, _C_NUM) / _horner1(r, _C_DEN)
-    if q < 0.0:
-        val = -val
-    return 0.0 + 1.0 * val
-
-
 def pbinom_upper(x, n, pr):
     """``pbinom(x, n, pr, lower_tail = FALSE)`` for valid integer ``n``, ``0 < pr < 1``:
     ``pbeta(pr, x + 1, n - x)``, TOMS 708's value (scipy's where R's retries
@@ -236,7 +214,7 @@ def qbinom_upper(p, n, pr):
     mu = n * pr
     sigma = math.sqrt(n * pr * q)
     gamma = (q - pr) / sigma
-    z = qnorm_upper1(p)
+    z = qnorm_open1(p, lower_tail=False)
     y = float(np.rint(mu + sigma * (z + gamma * (z * z - 1) / 6)))
     if y > n:
         y = n
