@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _jit
-from ._mt import kernel_done, kernel_words
+from ._mt import on_words
 
 _MODULE = "pycalib_r._rng._dist_kernels"
 # Below this many draws the twin runs: a kernel's one-time load would dominate.
@@ -46,17 +46,18 @@ def _param(x):
 
 def _run(stream, fill, count, *params, work=()):
     """``fill`` over ``count`` draws, sliced, with the stream state written back
-    (``work``: scratch arrays passed after ``out``)."""
+    (``work``: scratch arrays passed after ``out``). The kernels keep the
+    position in a one-element array they advance."""
     out = np.empty(count)
     params = [_param(p) for p in params]
-    _, mt, w, pos = kernel_words(stream._bg)
-    st = np.array([pos], dtype=np.int64)
-    try:
-        for a in range(0, count, _SLICE):
-            b = a + _SLICE
-            fill(mt, w, st, *[p if p.size == 1 else p[a:b] for p in params], out[a:b], *work)
-    finally:
-        kernel_done(stream._bg, mt, int(st[0]))
+    st = np.empty(1, dtype=np.int64)
+
+    def call(kern, mt, w, pos, a, b):
+        st[0] = pos
+        fill(mt, w, st, *[p if p.size == 1 else p[a:b] for p in params], out[a:b], *work)
+        return int(st[0])
+
+    on_words(stream._bg, count, _SLICE, call)
     return out
 
 

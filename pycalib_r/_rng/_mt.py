@@ -98,6 +98,20 @@ def kernel_done(bg, mt, pos):
     bg.state = {"bit_generator": "MT19937", "state": {"key": mt, "pos": int(pos)}}
 
 
+def on_words(bg, count, step, call):
+    """Run a compiled loop on the words of ``bg`` in slices:
+    ``pos = call(kern, mt, w, pos, start, stop)`` for ``count`` items,
+    ``step`` at a time, so that Ctrl-C is seen between slices. The key and
+    position are written back whether or not a slice is interrupted, so the
+    stream stands after the items finished, as R's would."""
+    kern, mt, w, pos = kernel_words(bg)
+    try:
+        for a in range(0, count, step):
+            pos = call(kern, mt, w, pos, a, min(count, a + step))
+    finally:
+        kernel_done(bg, mt, pos)
+
+
 def _index_bits(dn):
     """``(int) ceil(log2(dn))`` with glibc's log2, as R_unif_index computes it."""
     return int(math.ceil(math.log2(float(dn))))

@@ -20,7 +20,7 @@ from .._errors import ProbcalError
 from ._args import _check_nonneg_int
 from .. import _jit
 from ._mt import (_CHUNK, _INDEX_CHUNK, _INT_MAX, _LITTLE, _Cursor, _index_bits, _words32,
-                  kernel_done, kernel_words)
+                  on_words)
 
 # Below this many values the numpy passes are as fast and need no compilation.
 _KERNEL_MIN = 1 << 14
@@ -237,7 +237,7 @@ class SamplingMixin:
         """True when the compiled samplers may read this stream's words
         (default kinds on ``_bg``, numba available and allowed, and the
         kernel module loaded)."""
-        return _jit.available() and _jit.kernels("pycalib_r._rng._mt_kernels") is not None
+        return _jit.kernels("pycalib_r._rng._mt_kernels") is not None
 
     def _index_cursor(self):
         """A scalar cursor with ``unif()`` and ``unif_index(dn)`` (R_unif_index)."""
@@ -325,17 +325,8 @@ class SamplingMixin:
         return out
 
     def _on_words(self, count, step, call):
-        """Run a compiled sampler on the stream's words in slices:
-        ``pos = call(kern, mt, w, pos, start, stop)`` for ``count`` items,
-        ``step`` at a time, so that Ctrl-C is seen between slices. The key
-        and position are written back whether or not a slice is interrupted,
-        so the stream stands after the items finished, as R's would."""
-        kern, mt, w, pos = kernel_words(self._bg)
-        try:
-            for a in range(0, count, step):
-                pos = call(kern, mt, w, pos, a, _min(count, a + step))
-        finally:
-            kernel_done(self._bg, mt, pos)
+        """:func:`._mt.on_words` on this stream's bit generator."""
+        on_words(self._bg, count, step, call)
 
     def _unif_index_kernel(self, dn, out, offset):
         """:meth:`_unif_index_fill` by the compiled loop."""
