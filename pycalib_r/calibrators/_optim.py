@@ -152,7 +152,6 @@ def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: flo
         kern = _jit.kernels("pycalib_r.calibrators._bfgs_kernels")
     if kern is not None:
         B = np.eye(n)  # R's lower triangle; the upper part is never read
-        t = np.empty(n)
         Xbuf = np.empty(n)
     else:
         lower = np.tri(n, dtype=bool)
