@@ -6,6 +6,8 @@ R equivalent: ``probcal::cal_cv()`` (``R/cv.R``) with the internal
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import _rng
@@ -23,7 +25,7 @@ from .._checks import (
     match_arg,
     multiclass_labels,
 )
-from .._hints import warn_unused_dots
+from .._hints import check_unused_arguments, warn_unused_dots
 from .._format import cli_abort_message
 from ._base import MULTICLASS, Calibrator, _wrap_output, format_call, new_calibrator
 from ._ovr import fit_calibrator
@@ -63,7 +65,7 @@ def stratified_folds(y, folds: int, seed=None, rng=None) -> np.ndarray:
     -------
     numpy.ndarray of int64
     """
-    stream = _rng.RRandom(seed) if seed is not None else _rng.resolve_rng(rng)
+    stream = _seeded_stream(seed, rng) if seed is not None else _rng.resolve_rng(rng)
     labels = np.asarray(y)
     fold_id = np.zeros(labels.size, dtype=np.int64)
     for cls in _classes(labels):
@@ -73,6 +75,26 @@ def stratified_folds(y, folds: int, seed=None, rng=None) -> np.ndarray:
         perm = np.asarray(stream.sample_int(idx.size, idx.size), dtype=np.int64) - 1
         fold_id[idx[perm]] = np.arange(idx.size) % folds + 1
     return fold_id
+
+
+def _seeded_stream(seed, rng):
+    """A stream as after R's ``set.seed(seed)`` in the session's kinds.
+
+    R's ``set.seed(seed)`` keeps the current ``RNGkind()``: the kinds are
+    those of ``rng`` (an ``RRandom``), else of the global stream. Switching
+    to them here is not R's ``RNGkind()`` call, so its warnings (the
+    Rounding sampler's) were given when the kinds were chosen, not again.
+    """
+    base = rng if isinstance(rng, _rng.RRandom) else _rng._global_stream()
+    kinds = tuple(base.rng_kind())
+    if kinds == _DEFAULT_KINDS:
+        return _rng.RRandom(seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _rng.RRandom(seed, *kinds)
+
+
+_DEFAULT_KINDS = ("Mersenne-Twister", "Inversion", "Rejection")
 
 
 def _classes(labels: np.ndarray) -> np.ndarray:
@@ -141,6 +163,7 @@ def _fit_calibrator_mc(method: str, x, y, **kwargs) -> Calibrator:
         return cal_vector_scaling(x, y)
     if method == "dirichlet":
         from ._dirichlet import cal_dirichlet
+        check_unused_arguments(kwargs, ("lambda", "lambda_", "eps"))
         return cal_dirichlet(x, y, **kwargs)
     from ._ovr import _cal_ovr
     dots = dict(kwargs)
