@@ -145,7 +145,7 @@ def compare_frames(expected: dict, actual, rtol: float, atol: float) -> Outcome:
 
 
 def first_difference(want: str, got: str) -> str:
-    for i, (a, b) in enumerate(zip(want, got, strict=True)):
+    for i, (a, b) in enumerate(zip(want, got)):
         if a != b:
             line = want.count("\n", 0, i) + 1
             return (f"text differs at line {line}: expected {want.splitlines()[line - 1]!r}, "
