@@ -17,8 +17,7 @@ exactness cannot hold by design, named in ``TOLERANCE``: the O(n log n)
 kernel sums of skce (and of cal_ci's skce/mmce replicates) against R's
 n x n matrix sums, and mmce beyond its R-order size (see mmce()).
 
-``PYCALIB_R_DIFF_PROBCAL=N`` runs programs 0..N-1 (default 40, well under two
-minutes); ``PYCALIB_R_DIFF_PROBCAL_FIRST=K`` starts at id K (a held-out run:
+``PYCALIB_R_DIFF_PROBCAL=N`` runs programs 0..N-1 (default 20, about a minute); ``PYCALIB_R_DIFF_PROBCAL_FIRST=K`` starts at id K (a held-out run:
 new ids). A failure prints the program id and its first differing call.
 Without the probcal R package, the stored sample
 reference/diff_probcal_sample.json (``python tests/test_differential_probcal.py
@@ -47,9 +46,11 @@ pytestmark = pytest.mark.r_parity
 
 REPO = _rcall.REPO
 SAMPLE = REPO / "reference" / "diff_probcal_sample.json"
-COUNT = int(os.environ.get("PYCALIB_R_DIFF_PROBCAL", "40"))
+COUNT = int(os.environ.get("PYCALIB_R_DIFF_PROBCAL", "20"))
 FIRST = int(os.environ.get("PYCALIB_R_DIFF_PROBCAL_FIRST", "0"))
 SAMPLE_PROGRAMS = 40
+# Programs per R process (its program file stays a few MB).
+_BATCH = 50
 
 # Where bit-exactness cannot hold by design: the kernel statistics are sums
 # of n^2 terms, which R adds as full matrices in its order and pycalib_r in
@@ -172,9 +173,14 @@ def _binary_calls(g: random.Random):
         ("probcal", "print(%s)" % g.choice(["cal_platt(p, y)", "cal_beta(p, y)", "cal_isotonic(p, y)",
                                             _call("cal_histogram", "p", "y", bins=bins, strategy=strat),
                                             "cal_temperature(z, y)"]), "print", "exact"),
-        ("probcal", "summary(%s)" % g.choice(["cal_platt(p, y)", "cal_isotonic(p, y)",
-                                                     _call("cal_histogram", "p", "y", bins=bins)]),
+        ("probcal", "summary(%s)" % g.choice(["cal_platt(p, y)", "cal_isotonic(p, y)", "cal_beta(p, y)",
+                                              "cal_temperature(z, y)",
+                                              _call("cal_histogram", "p", "y", bins=bins, strategy=strat)]),
          "print", "exact"),
+        ("probcal", "print(%s)" % _call("cal_cv", "p", "y", method=g.choice(["platt", "isotonic", "histogram"]),
+                                        folds=g.choice([2, 3]), seed=seed), "print", "exact"),
+        ("probcal", _call("mmce", "ps", "ys", bandwidth=g.choice([-1, 0])), "value", "exact"),
+        ("contract", _call("skce", "ps", "ys", estimator="x"), "value", "exact"),
         ("probcal", "predict(%s, q)" % g.choice(["cal_platt(p, y)", "cal_beta(p, y)", "cal_isotonic(p, y)",
                                                  _call("cal_histogram", "p", "y", bins=bins, strategy=strat)]),
          "value", "exact"),
@@ -217,11 +223,21 @@ def _multiclass_calls(g: random.Random):
         ("probcal", "predict(%s, pm)" % g.choice([_call("cal_ovr", "pm", "ym", method=g.choice(
             ["platt", "isotonic", "histogram", "beta"]))]), "value", "exact"),
         ("probcal", "predict(cal_temperature(lm, ym), lm)", "value", "exact"),
+        ("probcal", "predict(cal_vector_scaling(lm, ym), lm)", "value", "exact"),
+
+        ("probcal", "summary(%s)" % g.choice(["cal_temperature(lm, ym)", "cal_vector_scaling(lm, ym)",
+                                              _call("cal_ovr", "pm", "ym", method=g.choice(
+                                                  ["platt", "beta", "histogram"]))]), "print", "exact"),
+        ("probcal", _call("cal_cv", "pm", "ym", method="ovr", folds=2, seed=seed, base_method=g.choice(
+            ["platt", "isotonic", "histogram"])) + "$oof_predictions", "value", "exact"),
         ("probcal", _call("cal_cv", "lm", "ym", method="temperature", folds=2, seed=seed) + "$oof_predictions",
          "value", "exact"),
         ("probcal", _call("reliability_diagram", "pm", "ym", bins=bins, type=typ) + "$data", "value", "exact"),
         ("probcal", _call("ece", "pm", "ym", type="bad"), "value", "exact"),
     ]
+    if g.random() < 0.3:
+        # R's optim() fit is slow: a 60-row head, in a third of the programs.
+        menu.append(("probcal", "predict(cal_dirichlet(p, y), p)", "value", "exact", {"p": "pmd", "y": "ymd"}))
     return menu
 
 
@@ -236,7 +252,8 @@ def program(pid: int) -> list:
         pm = _prob_matrix(g, n, k)
         ym = _codes(g, pm)
         lm = np.log(np.maximum(pm, 1e-9)) * g.choice([0.5, 1.0, 3.0])
-        inputs = {"pm": _mat(pm), "ym": _vec(ym), "pms": _mat(pm[:m]), "yms": _vec(ym[:m]), "lm": _mat(lm)}
+        inputs = {"pm": _mat(pm), "ym": _vec(ym), "pms": _mat(pm[:m]), "yms": _vec(ym[:m]), "lm": _mat(lm),
+                  "pmd": _mat(pm[:max(k, 60)]), "ymd": _vec(ym[:max(k, 60)])}
         menu = _multiclass_calls(g)
     else:
         p = _probabilities(g, n)
@@ -309,7 +326,11 @@ def run_r(cases: list):
     for line in lines[1:]:
         rec = json.loads(line)
         answers[rec["id"]] = rec["expected"]
+        SECONDS[rec["id"]] = rec["seconds"]
     return versions, answers
+
+
+SECONDS = {}
 
 
 def _probcal_installed() -> bool:
@@ -369,11 +390,16 @@ def _report(cases, failures, worst, label):
 def test_programs_agree_with_r():
     if not _probcal_installed():
         pytest.skip("probcal not installed: the stored sample is checked by test_stored_sample")
-    cases = _programs(FIRST, COUNT)
-    versions, answers = run_r(cases)
-    for c in cases:
-        c["expected"] = answers[c["id"]]
-    failures, worst = compare(cases)
+    failures, worst, cases = {}, 0.0, []
+    for first in range(FIRST, FIRST + COUNT, _BATCH):
+        batch = _programs(first, min(_BATCH, FIRST + COUNT - first))
+        versions, answers = run_r(batch)
+        for c in batch:
+            c["expected"] = answers[c["id"]]
+        f, w = compare(batch)
+        failures.update(f)
+        worst = max(worst, w)
+        cases += batch
     _report(cases, failures, worst, f"ids {FIRST}..{FIRST + COUNT - 1}, R {versions['r_version']}, "
                                     f"probcal {versions['probcal_version']}")
 

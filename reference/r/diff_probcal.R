@@ -10,7 +10,7 @@
 # pycalib_r/r/contract.R ("contract", the 0.2.0 layer), and writes one JSON
 # object per line: first the versions, then {"id", "expected"} per case,
 # where `expected` is the value, list(print = text) or
-# list(error = conditionMessage()). Base R only.
+# list(error = conditionMessage()), and the seconds R took. Base R only.
 
 args <- commandArgs(trailingOnly = TRUE)
 root <- args[[1L]]
@@ -29,11 +29,13 @@ versions <- list(
 )
 writeLines(harness_json(versions), con)
 for (case in cases) {
+  started <- proc.time()[["elapsed"]]
   expected <- tryCatch(
     harness_eval(case$r_call, case$inputs, case$kind, envs[[case$source]]),
     error = function(e) list(error = conditionMessage(e))
   )
-  writeLines(paste0('{"id": ', harness_json_string(case$id), ', "expected": ',
-                    harness_json(expected), "}"), con)
+  seconds <- proc.time()[["elapsed"]] - started
+  writeLines(paste0('{"id": ', harness_json_string(case$id), ', "seconds": ', sprintf("%.3f", seconds),
+                    ', "expected": ', harness_json(expected), "}"), con)
 }
 close(con)
