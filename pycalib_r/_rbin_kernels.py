@@ -89,6 +89,52 @@ _ld_fin = _asm_on_pointers("fildll ($3)\n\tfldt ($2)\n\tfdiv %st(1), %st\n\tfldt
 _ld_ratio = _asm_on_pointers("fildll ($2)\n\tfildll ($1)\n\tfdiv %st(1), %st\n\tfstpl ($0)\n\tfstp %st(0)", 3)
 
 
+def _seg_codegen(text, with_s):
+    def codegen(context, builder, signature, llargs):
+        def ptr(k):
+            ary = context.make_array(signature.args[k])(context, builder, llargs[k])
+            return builder.bitcast(builder.gep(ary.data, [llargs[k + 1]]), ir.IntType(8).as_pointer())
+
+        i64 = ir.IntType(64)
+        dst = ptr(0)
+        xk = 4 if with_s else 2
+        xp = ptr(xk)
+        count = builder.sext(llargs[xk + 2], i64) if llargs[xk + 2].type.width < 64 else llargs[xk + 2]
+        ins = [xp, count, dst] + ([ptr(2)] if with_s else [])
+        ret = ir.LiteralStructType([xp.type, i64])
+        fnty = ir.FunctionType(ret, [v.type for v in ins])
+        cons = "=r,=r,0,1,r" + (",r" if with_s else "") + \
+            ",~{dirflag},~{fpsr},~{flags},~{memory},~{st},~{st(1)},~{st(2)}"
+        builder.call(ir.InlineAsm(fnty, text, cons, side_effect=True), ins)
+        return context.get_dummy_value()
+
+    return codegen
+
+
+# dst ($4, 80-bit) = long double s = 0; s += x[k] for the count ($1) doubles at $0.
+_SEG_SUM = ("fldz\n\ttest $1, $1\n\tjz 2f\n1:\n\tfaddl ($0)\n\tadd $$8, $0\n\tdec $1\n\tjnz 1b\n2:\n\t"
+            "fstpt ($4)")
+# dst ($4) = long double t = 0; t += x[k] - s for s ($5, 80-bit), the same doubles.
+_SEG_DEV = ("fldt ($5)\n\tfldz\n\ttest $1, $1\n\tjz 2f\n1:\n\tfldl ($0)\n\tfsub %st(2), %st\n\t"
+            "faddp %st, %st(1)\n\tadd $$8, $0\n\tdec $1\n\tjnz 1b\n2:\n\tfstpt ($4)\n\tfstp %st(0)")
+
+
+@intrinsic
+def _seg_sum(typingctx, dst, di, x, start, count):
+    args = (dst, di, x, start, count)
+    ok = isinstance(dst, types.Array) and isinstance(x, types.Array) and all(
+        isinstance(a, types.Integer) for a in (di, start, count))
+    return (types.void(*args), _seg_codegen(_SEG_SUM, False)) if ok else None
+
+
+@intrinsic
+def _seg_dev(typingctx, dst, di, s, si, x, start, count):
+    args = (dst, di, s, si, x, start, count)
+    ok = all(isinstance(a, types.Array) for a in (dst, s, x)) and all(
+        isinstance(a, types.Integer) for a in (di, si, start, count))
+    return (types.void(*args), _seg_codegen(_SEG_DEV, True)) if ok else None
+
+
 @njit
 def bin_means(ids, x, c, idx, n_ids, counts, conf, acc):
     """R's per-bin means of the observations ``idx`` (0-based, in that order;
@@ -99,11 +145,9 @@ def bin_means(ids, x, c, idx, n_ids, counts, conf, acc):
     ``n_ids`` bins; empty bins get NaN.
     """
     m = idx.size if idx.size > 0 else x.size
-    sums = np.zeros(2 * n_ids)
-    csum = np.zeros(n_ids, dtype=np.int64)
-    mid = np.empty(2 * n_ids)
-    dev = np.zeros(2 * n_ids)
-    _one(ids, x, c, idx, m, n_ids, counts, conf, acc, sums, csum, mid, dev)
+    key = _keys(ids, c)
+    scratch = _scratch(m, n_ids)
+    _one(key, x, idx, m, n_ids, counts, conf, acc, *scratch)
 
 
 @njit
@@ -111,40 +155,64 @@ def bin_means_rows(ids, x, c, idx, n_ids, counts, conf, acc):
     """:func:`bin_means` of every row of ``idx`` (rows x n, 0-based) into the
     rows of ``counts``, ``conf`` and ``acc`` (rows x n_ids); ``ids`` is
     either one row for all resamples or one row per resample."""
-    sums = np.empty(2 * n_ids)
-    csum = np.empty(n_ids, dtype=np.int64)
-    mid = np.empty(2 * n_ids)
-    dev = np.empty(2 * n_ids)
+    m = idx.shape[1]
+    scratch = _scratch(m, n_ids)
+    key = _keys(ids[0], c)
     for r in range(idx.shape[0]):
-        sums[:] = 0.0
-        csum[:] = 0
-        dev[:] = 0.0
-        row_ids = ids[r] if ids.shape[0] > 1 else ids[0]
-        _one(row_ids, x, c, idx[r], idx.shape[1], n_ids, counts[r], conf[r], acc[r], sums, csum, mid, dev)
+        if ids.shape[0] > 1 and r > 0:
+            key = _keys(ids[r], c)
+        _one(key, x, idx[r], m, n_ids, counts[r], conf[r], acc[r], *scratch)
 
 
 @njit
-def _one(ids, x, c, idx, m, n_ids, counts, conf, acc, sums, csum, mid, dev):
+def _keys(ids, c):
+    # A bin and a label in one integer: one random read per observation.
+    key = np.empty(ids.size, dtype=np.int64)
+    for i in range(ids.size):
+        key[i] = 2 * ids[i] + c[i]
+    return key
+
+
+@njit
+def _scratch(m, n_ids):
+    return (np.empty(m, dtype=np.int64), np.empty(m), np.empty(m), np.empty(n_ids + 1, dtype=np.int64),
+            np.empty(n_ids, dtype=np.int64), np.empty(4 * n_ids))
+
+
+@njit
+def _one(key, x, idx, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc80):
+    # The resample is gathered once, in its order; then put in bin order,
+    # keeping the order within a bin (a counting sort), so that each bin's
+    # two long-double passes run in the x87 registers over a contiguous run.
     use_idx = idx.size > 0
     for b in range(n_ids):
         counts[b] = 0
+        csum[b] = 0
     for j in range(m):
         i = idx[j] if use_idx else j
-        b = ids[i]
-        counts[b] += 1
-        csum[b] += c[i]
-        _ld_add(sums, 2 * b, x, i)
+        k = key[i]
+        kb[j] = k
+        xb[j] = x[i]
+        counts[k >> 1] += 1
+        csum[k >> 1] += k & 1
+    start[0] = 0
     for b in range(n_ids):
-        if counts[b] > 0:
-            _ld_div(mid, 2 * b, sums, 2 * b, counts, b)
+        start[b + 1] = start[b] + counts[b]
     for j in range(m):
-        i = idx[j] if use_idx else j
-        b = ids[i]
-        _ld_dev(dev, 2 * b, mid, 2 * b, x, i)
+        b = kb[j] >> 1
+        buf[start[b]] = xb[j]
+        start[b] += 1
+    # start[b] is now the end of bin b (the start of b + 1).
+    lo = 0
     for b in range(n_ids):
-        if counts[b] > 0:
-            _ld_fin(conf, b, mid, 2 * b, dev, 2 * b, counts, b)
+        k = counts[b]
+        if k > 0:
+            _seg_sum(acc80, 4 * b, buf, lo, k)
+            _ld_div(acc80, 4 * b, acc80, 4 * b, counts, b)
+            _seg_dev(acc80, 4 * b + 2, acc80, 4 * b, buf, lo, k)
+            _ld_fin(conf, b, acc80, 4 * b, acc80, 4 * b + 2, counts, b)
             _ld_ratio(acc, b, csum, b, counts, b)
         else:
             conf[b] = np.nan
             acc[b] = np.nan
+        lo = start[b]
