@@ -85,8 +85,10 @@ def _seeded_stream(seed, rng):
     to them here is not R's ``RNGkind()`` call, so its warnings (the
     Rounding sampler's) were given when the kinds were chosen, not again.
     """
-    base = rng if isinstance(rng, _rng.RRandom) else _rng._global_stream()
-    kinds = tuple(base.rng_kind())
+    # No global stream yet means R's default kinds (none is created here:
+    # R leaves no .Random.seed behind either).
+    base = rng if isinstance(rng, _rng.RRandom) else _rng._GLOBAL
+    kinds = _DEFAULT_KINDS if base is None else tuple(base.rng_kind())
     if kinds == _DEFAULT_KINDS:
         return _rng.RRandom(seed)
     with warnings.catch_warnings():
