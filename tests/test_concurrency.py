@@ -156,11 +156,18 @@ def test_threaded_cal_test_and_cal_ci_on_the_global_stream_are_some_serial_order
 
 
 def test_one_numpy_generator_shared_by_threads_serialises():
+    # cal_cv draws each class's folds with a call of its own: the call's
+    # draws stay one block although every rng= makes a new wrapper.
+    def folds(gen):
+        return pc.cal_cv(P, Y, method="platt", folds=3, rng=gen).fold_id
+
     gen = np.random.default_rng(1)
-    outputs = _run_threads(lambda i: pc.cal_test(P, Y, n_boot=99, rng=gen, progress=False).null_distribution)
+    outputs = sum(_run_threads(lambda i: [folds(gen) for _ in range(3)]), [])
     ref = np.random.default_rng(1)
-    _assert_some_serial_order(outputs, lambda: pc.cal_test(P, Y, n_boot=99, rng=ref, progress=False)
-                              .null_distribution)
+    _assert_some_serial_order(outputs, lambda: folds(ref))
+    # every wrapper of one Generator takes the generator's one lock
+    assert pc._rng.resolve_rng(gen)._lock is pc._rng.resolve_rng(gen)._lock
+    assert pc._rng.resolve_rng(gen)._lock is not pc._rng.resolve_rng(ref)._lock
 
 
 def test_streams_pickle_and_copy_with_a_lock_of_their_own():
