@@ -152,6 +152,20 @@ def _after_fork_in_child():
     global _pool, _lock
     _pool = None
     _lock = threading.Lock()
+    # numba compiles (or loads its disk cache) under one process-wide RLock;
+    # a fork while another thread held it would leave the child unable to
+    # load any kernel. The child has no other thread, so a held lock there
+    # is a dead thread's (numba has no public reset; its attribute is used
+    # only when present).
+    if _numba:
+        glock = getattr(getattr(_numba.core, "compiler_lock", None), "global_compiler_lock", None)
+        inner = getattr(glock, "_lock", None)
+        try:
+            mine = inner._is_owned()
+        except Exception:  # noqa: BLE001 - another numba: leave it as it is
+            mine = True
+        if not mine:
+            glock._lock = threading.RLock()
 
 
 if hasattr(os, "register_at_fork"):
