@@ -129,6 +129,8 @@ def _emit(text, category):
     frame = user_frame()
     g = frame.f_globals
     registry = g.setdefault("__warningregistry__", {})
+    # As warnings.warn does: the module's registry, and no module_globals
+    # (with them warn_explicit asks the module's loader for the source line,
+    # which fails for `python -c` code; the line is read from the file).
     warnings.warn_explicit(text, category, frame.f_code.co_filename, frame.f_lineno,
-                           module=g.get("__name__", "<string>"), registry=registry,
-                           module_globals=g)
+                           module=g.get("__name__", "<string>"), registry=registry)

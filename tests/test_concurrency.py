@@ -45,7 +45,7 @@ def _run_threads(target, n=THREADS):
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(n)]
     for t in threads:
         t.start()
     for t in threads:

@@ -94,3 +94,19 @@ def test_error_filter_raises_the_warning_at_the_call():
         warnings.simplefilter("error", RuntimeWarning)
         with pytest.raises(RuntimeWarning, match="NAs produced"):
             pc.runif(2, 1, 0)
+
+
+def test_a_warning_from_python_dash_c_code_is_shown():
+    # `python -c` code has no source file and a loader that has none either.
+    import os
+    import subprocess
+    import sys
+
+    from .conftest import ORIGINAL_ENV, REPO
+
+    env = dict(ORIGINAL_ENV)
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run([sys.executable, "-c", "import pycalib_r as pc; pc.runif(2, 1, 0)"],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stderr.strip() == "<string>:1: RuntimeWarning: NAs produced"
