@@ -61,6 +61,13 @@ class RRandom(Locked, RDistributions, SamplingMixin, DistributionsFront, StreamF
     R equivalent: the global stream behind ``set.seed()`` / ``.Random.seed``
     with ``RNGkind("Mersenne-Twister", "Inversion", "Rejection")``.
 
+    Notes
+    -----
+    Thread-safe: calls on one stream serialise on its lock, so threads
+    sharing it get the draws of some serial order; a stream per thread runs
+    in parallel and gives each thread its serial results. A forked child
+    renews the lock.
+
     Examples
     --------
     An independent stream, as after ``set.seed(1)`` in R; pass it as
