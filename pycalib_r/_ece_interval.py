@@ -427,11 +427,14 @@ def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2):
     ── Confidence interval for the squared l2 ECE ──────────────────────────────────
     Method: Sun et al. (2024) debiased estimate, normal interval (15 equal-width bins)
     Target: binary calibration
-    Estimate: 0.008169 (l2 ECE 0.09038)
+    Estimate: 0.008154 (l2 ECE 0.0903)
     Confidence level: 90.0%
-    Interval: [0.00639, 0.009948]
-    Interval for the l2 ECE: [0.07994, 0.09974]
-    Calibration test: z = 12.91, p-value < 2.22e-16 (rejected at level 0.1)
+    Interval: [0.00493, 0.01138]
+    Interval for the l2 ECE: [0.07021, 0.1067]
+    Calibration test: z = 16.3, p-value < 2.2e-16 (rejected at level 0.1)
+
+    The true squared error of this model is 0.3^2 / 12 = 0.0075 (0.0074667
+    for its binned version), inside the interval.
 
     A calibrated model: the interval starts at 0.
 
