@@ -187,6 +187,21 @@ def test_calibrated_model_gets_lower_bound_zero():
     assert np.mean([r.reject for r in results]) <= 0.15
 
 
+@pytest.mark.parametrize("kind", ["confidence", "topk", "classwise"])
+def test_calibrated_multiclass_model_gets_lower_bound_zero(kind):
+    gen = np.random.default_rng(123)
+    lower_zero, rejected = [], []
+    for _ in range(120):
+        p = gen.dirichlet([1, 1, 1], size=300)
+        y = (np.cumsum(p, axis=1) < gen.uniform(size=300)[:, None]).sum(axis=1) + 1
+        res = pc.ece_ci(p, y, bins=8, type=kind)
+        lower_zero.append(res.lower == 0.0)
+        rejected.append(res.reject)
+    assert np.mean(lower_zero) >= 0.85
+    # The null variance is right: the test's size is near 1 - conf_level.
+    assert 0.03 <= np.mean(rejected) <= 0.17, np.mean(rejected)
+
+
 # ---------------------------------------------------------------------------
 # The object.
 # ---------------------------------------------------------------------------
