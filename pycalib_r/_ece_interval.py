@@ -453,6 +453,5 @@ def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2):
     t, sigma1_sq, null_var = _estimate(form, bins, top_k)
     lower, upper, se, null_sd, statistic, p_value, reject = _interval(
         t, sigma1_sq, null_var, form.n, conf_level)
-    kind = "binary" if form.kind == "binary" else form.kind
-    return EceCI(t, lower, upper, conf_level, se, null_sd, statistic, p_value, reject, kind,
-                 _target(form, top_k), bins, top_k, form.n)
+    return EceCI(t, lower, upper, conf_level, se, null_sd, statistic, p_value, reject,
+                 form.kind, _target(form, top_k), bins, top_k, form.n)
