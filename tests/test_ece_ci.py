@@ -311,3 +311,13 @@ def test_bad_conf_level_and_top_k():
         with pytest.raises(pc.ProbcalError, match="`top_k` must be a single whole number from "
                                                   "1 to 3"):
             pc.ece_ci(p, y, type="topk", top_k=bad)
+
+
+def test_pandas_input_and_misaligned_columns():
+    pd = pytest.importorskip("pandas")
+    p, y = _multiclass(13, n=120, k=3)
+    cat = pd.Categorical.from_codes(y - 1, categories=["a", "b", "c"])
+    df = pd.DataFrame(p, columns=["a", "b", "c"])
+    assert pc.ece_ci(df, cat).to_dict() == pc.ece_ci(p, y).to_dict()
+    with pytest.raises(pc.ProbcalError, match="another order"):
+        pc.ece_ci(df[["c", "a", "b"]], cat)
