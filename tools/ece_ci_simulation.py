@@ -187,8 +187,21 @@ def markdown(results, args, seconds):
            "`cal_ci(metric = \"ece\", debiased = TRUE)` on the first data sets of each row "
            "(its percentile interval of Kumar et al.'s estimate; no top-2 form, so none "
            "for simu3). MC s.e. is sqrt(c(1 - c)/R). The paper's bootstrap is a percentile "
-           "interval of its own estimate T_{m,n} with 500 resamples; `cal_ci` widens its "
-           "interval to contain the estimate, so it covers more than the paper's near 0.", ""]
+           "interval of its own estimate T_{m,n} with 500 resamples; `cal_ci` resamples "
+           "Kumar et al.'s estimate and widens its interval to contain the estimate, so the "
+           "two bootstraps' coverage need not agree.", ""]
+    out += ["## Summary", "",
+            "| setting | coverage at ECE = 0 (not rejected) | coverage for ECE > 0: min - max "
+            "| bootstrap coverage: min - max (R per point) |", "|---|---:|---:|---:|"]
+    for setting, rows in results.items():
+        zero = [r for r in rows if r["ece"] < 1e-7]
+        pos = [r["cover"] for r in rows if r["ece"] >= 1e-7]
+        boot = [r["b_cover"] for r in rows if r["b_reps"]]
+        z = f"{zero[0]['cover']:.3f} ({zero[0]['accept']:.3f})" if zero else "n/a"
+        b = (f"{min(boot):.3f} - {max(boot):.3f} ({rows[0]['b_reps'] or max(r['b_reps'] for r in rows)})"
+             if boot else "n/a")
+        out.append(f"| {setting} | {z} | {min(pos):.3f} - {max(pos):.3f} | {b} |")
+    out.append("")
     for setting, rows in results.items():
         out += [f"## {setting}", ""]
         if setting in PAPER:
