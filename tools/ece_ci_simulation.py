@@ -1,4 +1,4 @@
-"""Coverage of ``ece_ci()`` in Sun, Chaudhari, Barnett & Dobriban's (2024) simulations.
+r"""Coverage of ``ece_ci()`` in Sun, Chaudhari, Barnett & Dobriban's (2024) simulations.
 
 Settings (n = 1,000, 90% intervals, the paper's grids):
 
@@ -28,10 +28,12 @@ Usage (what made docs/ece_ci_simulation.md: one setting per run, then the
 table and figure from the saved rows)::
 
     export R_HOME=$(R RHOME) PYTHONPATH=.
-    for s in simu1 simu2 heldout simu3; do
+    for s in simu1 simu2 simu3; do
         python3 tools/ece_ci_simulation.py --reps 1000 --boot-reps 30 --n-boot 99 \
             --boot-every 2 --settings $s --save /tmp/ece_ci_$s.json
     done
+    python3 tools/ece_ci_simulation.py --reps 1000 --boot-reps 100 --n-boot 99 \
+        --settings heldout --save /tmp/ece_ci_heldout.json
     python3 tools/ece_ci_simulation.py --reps 1000 --boot-reps 30 --n-boot 99 \
         --boot-every 2 --out docs --render /tmp/ece_ci_simu1.json ...
 
