@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from .. import _rng
+from .. import _rng, _warn
 from .._rng._locking import holding
 from .._checks import (
     ProbcalError,
@@ -97,7 +97,9 @@ def _seeded_stream(seed, rng):
     kinds = _DEFAULT_KINDS if base is None else tuple(base.rng_kind())
     if kinds == _DEFAULT_KINDS:
         return _rng.RRandom(seed)
-    with warnings.catch_warnings():
+    # The package's warnings are collected per call (pycalib_r._warn); this
+    # collection is dropped, not flushed.
+    with _warn.collect(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return _rng.RRandom(seed, *kinds)
 
