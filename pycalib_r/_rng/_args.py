@@ -10,6 +10,7 @@ R equivalent: the argument handling of ``runif``, ``rnorm``, ..., ``sample``.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import re
@@ -78,6 +79,56 @@ def _recycle(a, count):
         return np.full(count, a[0])
     reps = -(-count // a.size)
     return np.tile(a, reps)[:count]
+
+
+_NA_INTEGER = -2**31  # R's NA_integer_ (INT_MIN)
+
+
+def r_integer_result(values):
+    """R's storage of an integer-valued random result (``random1`` in R's
+    ``stats/src/random.c``), as one rule a user can read off the dtype.
+
+    ``values`` is float64 with NaN where R gives NA. R returns a double vector
+    when a non-NA value leaves R's integer range, else an integer vector:
+
+    - R double: float64, NaN for NA;
+    - R integer without NA: int64;
+    - R integer with NA: a :class:`numpy.ma.MaskedArray` of int64 whose mask
+      marks the NAs (the data under the mask is R's ``NA_integer_``,
+      -2147483648, as rpy2 shows it).
+    """
+    values = np.asarray(values, dtype=np.float64)
+    nan = np.isnan(values)
+    with np.errstate(invalid="ignore"):
+        if np.any(values[~nan] > _INT_MAX) or np.any(values[~nan] <= -_INT_MAX - 1):
+            return values
+    if not nan.any():
+        return values.astype(np.int64)
+    data = np.where(nan, float(_NA_INTEGER), values).astype(np.int64)
+    return np.ma.MaskedArray(data, mask=nan)
+
+
+def quiet_numpy(cls):
+    """Run every public method of ``cls`` under ``np.errstate(all="ignore")``.
+
+    R's random functions warn only "NAs produced" (and R's own messages);
+    IEEE overflow, division by zero and invalid operations are part of
+    nmath's arithmetic (an Inf or NaN result), so numpy's floating-point
+    warnings are never shown. ``np.errstate`` is local to the thread and
+    restored on return, so the caller's settings are untouched.
+    """
+    for name, fn in list(vars(cls).items()):
+        if name.startswith("_") or not callable(fn):
+            continue
+
+        def wrap(fn=fn):
+            @functools.wraps(fn)
+            def quiet(*args, **kwargs):
+                with np.errstate(all="ignore"):
+                    return fn(*args, **kwargs)
+            return quiet
+        setattr(cls, name, wrap())
+    return cls
 
 
 def _na_warning():

@@ -44,11 +44,14 @@ from ._args import (
     _scalar_value,
     _vec_size,
     _within_int_range,
+    quiet_numpy,
+    r_integer_result,
 )
 from ._mt import _CHUNK, _INT_MAX
 from ._sample import _fixup_prob
 
 
+@quiet_numpy
 class StreamFront:
     """R's argument handling of the random-number functions (see module doc)."""
 
@@ -215,14 +218,14 @@ class StreamFront:
             return np.empty(0, dtype=np.int64)
         if sz.size < 1 or pr.size < 1:
             _na_warning()
-            return np.full(count, np.nan)
+            return r_integer_result(np.full(count, np.nan))
         if sz.size == 1 and pr.size == 1:
             nn, pp = float(sz[0]), float(pr[0])
             valid = (math.isfinite(nn) and round(nn) == nn and math.isfinite(pp)
                      and nn >= 0 and 0.0 <= pp <= 1.0)
             if not valid:
                 _na_warning()
-                return np.full(count, np.nan)
+                return r_integer_result(np.full(count, np.nan))
             if nn == 0 or pp == 0.0:
                 return np.zeros(count, dtype=np.int64)
             if pp == 1.0:
@@ -255,7 +258,7 @@ class StreamFront:
             out = res.astype(np.float64)
             out[bad] = np.nan
             _na_warning()
-            return out
+            return r_integer_result(out)
         return res
 
 
@@ -282,7 +285,8 @@ class StreamFront:
         Returns
         -------
         numpy.ndarray of int64
-            1-based values, as R's.
+            1-based values, as R's; float64 when ``n`` exceeds R's integer
+            range (R returns doubles then).
 
         Raises
         ------
@@ -295,6 +299,13 @@ class StreamFront:
 
         R equivalent: ``sample.int(n, size = n, replace = FALSE, prob = NULL, useHash)``.
         """
+        out = self._sample_int(n, size, replace, prob, useHash)
+        dn = _length_one_number(n, "first")
+        # R returns doubles when n exceeds its integer range (do_sample, do_sample2).
+        return out.astype(np.float64) if dn > _INT_MAX else out
+
+    def _sample_int(self, n, size=None, replace=False, prob=None, useHash=None):  # noqa: N803
+        """R's ``sample.int`` before the storage rule (see :meth:`sample_int`)."""
         if isinstance(n, (str, bytes)) or n is None or np.size(n) != 1:
             raise ProbcalError("length(n) == 1L is not TRUE")
         dn = _length_one_number(n, "first")
