@@ -151,31 +151,30 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
         ----------
         state : array_like of int, length 626
             R's ``.Random.seed`` (first element 10403 under
-            Mersenne-Twister/Inversion/Rejection; any other kind code goes to
-            :meth:`set_random_seed`). Words may be given signed (R) or unsigned.
-            As R's ``FixupSeeds``: a position <= 0 becomes 624, an all-zero
-            key reseeds from entropy; position 625 triggers R's default
-            ``MT_sgenrand(4357)`` key, larger positions mean "regenerate".
+            Mersenne-Twister/Inversion/Rejection; any other kind code selects
+            that kind, as :meth:`set_random_seed`). Words may be given signed
+            (R) or unsigned. As R's ``FixupSeeds``: a position of 0 becomes
+            624, an all-zero key reseeds from entropy; position 625 triggers
+            R's default ``MT_sgenrand(4357)`` key, larger positions mean
+            "regenerate". Read as R reads it: a non-integer vector, or a first
+            element that names no kind, warns and re-seeds (see
+            :meth:`set_random_seed`).
 
         Raises
         ------
         ProbcalError
-            Wrong length, an invalid kind code, or non-integer values.
+            Wrong length, or a negative position (R reads outside its
+            state there).
 
         R equivalent: ``assign(".Random.seed", state, globalenv())``.
         """
-        arr = np.asarray(state)
-        if arr.dtype.kind not in "iuf" or arr.ndim != 1:
-            raise ProbcalError("'.Random.seed' must be an integer vector")
-        if arr.size and arr[0] != _KIND_CODE:
-            return self.set_random_seed(state)  # another kind
-        if arr.size != _STATE_LEN:
+        self.set_random_seed(state)
+
+    def _set_mt_state(self, arr):
+        """``set_state`` for an integer vector with kind code 10403."""
+        if arr.size < _STATE_LEN:
             raise ProbcalError("'.Random.seed' has wrong length")
-        vals = arr.astype(np.float64) if arr.dtype.kind == "f" else arr.astype(np.int64)
-        if arr.dtype.kind == "f":
-            if not np.all(np.isfinite(vals)) or np.any(vals != np.floor(vals)):
-                raise ProbcalError("'.Random.seed' must be an integer vector")
-            vals = vals.astype(np.int64)
+        vals = arr[:_STATE_LEN].astype(np.int64)
         if np.any(vals[1:] < -(2**31)) or np.any(vals[1:] >= 2**32):
             raise ProbcalError("'.Random.seed' must be an integer vector")
         pos = int(vals[1])
