@@ -26,6 +26,7 @@ R equivalent: ``qbinom.c``, ``qDiscrete_search.h``, ``qnorm.c``, ``qhyper.c``, `
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -97,7 +98,14 @@ def lgammacor(x):
     if x < _XBIG:
         tmp = 10 / x
         return chebyshev_eval(tmp * tmp * 2 - 1, _ALGMCS) / x
-    return 1 / (x * 12)  # also for x >= xmax, where R warns of underflow
+    if x >= _LGAMMACOR_XMAX:
+        # nmath's ML_WARNING(ME_UNDERFLOW, "lgammacor"), an R warning (then
+        # "allow to underflow below").
+        warnings.warn("underflow occurred in 'lgammacor'", RuntimeWarning, stacklevel=2)
+    return 1 / (x * 12)
+
+
+_LGAMMACOR_XMAX = 3.745194030963158e306  # lgammacor.c's xmax
 
 
 def lgammafn_small(x):

@@ -96,10 +96,15 @@ class RDistributions:
         return _loop(self, count, one)
 
     def _rgamma_one(self, cur, a, scale, cache):
-        if scale == 0.0 or a == 0.0:
-            # nbinom's mu / size, or df / 2 of a tiny df, can underflow:
-            # nmath's rgamma returns 0 then without drawing.
-            return 0.0
+        """nmath's ``rgamma(a, scale)`` with its checks: nbinom's ``mu / size``
+        can underflow to 0 or overflow to Inf, and ``df / 2`` of a tiny ``df``
+        underflows; rgamma then returns 0 or Inf without drawing."""
+        if math.isnan(a) or math.isnan(scale):
+            return math.nan
+        if a <= 0.0 or scale <= 0.0:
+            return 0.0 if (scale == 0.0 or a == 0.0) else math.nan
+        if math.isinf(a) or math.isinf(scale):
+            return math.inf
         if a >= 1.0:
             g = cache.get(a)
             if g is None:
