@@ -101,7 +101,9 @@ def r_integer_result(values):
     nan = np.isnan(values)
     with np.errstate(invalid="ignore"):
         if np.any(values[~nan] > _INT_MAX) or np.any(values[~nan] <= -_INT_MAX - 1):
-            return values
+            # R fills such a vector through C's (int) of each value first, so a
+            # -0 of nmath's arithmetic (qbinom's rounding) is +0 here.
+            return values + 0.0
     if not nan.any():
         return values.astype(np.int64)
     data = np.where(nan, float(_NA_INTEGER), values).astype(np.int64)

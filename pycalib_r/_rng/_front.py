@@ -419,6 +419,4 @@ def _recycle_slice(a, start, stop):
 
 def _int_or_double(x):
     """R's integer result, or double when a value leaves R's integer range."""
-    if np.all(x <= _INT_MAX):
-        return x.astype(np.int64)
-    return x
+    return r_integer_result(x)

@@ -102,15 +102,20 @@ def rng_kind(stream, kind=None, normal_kind=None, sample_kind=None):
 def set_seed(stream, seed, kind=None, normal_kind=None, sample_kind=None):
     """``set.seed(seed, kind, normal.kind, sample.kind)`` on ``stream``."""
     ks = _enter(stream)
-    _, nk, _ = _match(ks, kind, normal_kind, sample_kind)
+    _, nk, sk = _match(ks, kind, normal_kind, sample_kind)
     if nk == "Buggy Kinderman-Ramage":
         raise ProbcalError(K.MESSAGES["buggy_kr_seed"])
+    rounding = K.MESSAGES["rounding"]
+    if sk == "Rounding":
+        # R's set.seed warns at R level, before .Internal(set.seed()) reads the seed
+        # (so before its coercion warning and "supplied seed is not a valid integer").
+        warnings.warn(rounding, RuntimeWarning, stacklevel=3)
     value = None if seed is None else as_seed(seed)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         ks.set_seed(value, kind, normal_kind, sample_kind)
     _settle(stream, ks)
-    _rewarn(caught)
+    _rewarn([w for w in caught if str(w.message) != rounding])
 
 
 def _rewarn(caught):
