@@ -21,10 +21,33 @@ import numpy as np
 from .._errors import ProbcalError
 from ._mt import _INT_MAX, _R_XLEN_T_MAX
 
+def is_r_null(x):
+    """R's NULL: None, or an empty Python list or tuple (R's ``c()``); an empty
+    numpy array or Series is a zero-length vector (R's ``numeric(0)``)."""
+    return x is None or (isinstance(x, (list, tuple)) and len(x) == 0)
+
+
+def _coerce_string(text):
+    """R's ``asReal`` of a string: its number, with R's "NAs introduced by
+    coercion" warning (and NaN) when it is not one."""
+    value, warn = _r_strtod(text)
+    if warn:
+        warnings.warn("NAs introduced by coercion", RuntimeWarning, stacklevel=4)
+    return value
+
+
 def _result_length(n):
-    """R's ``resultLength``: a length-1 ``n`` is the count, else its length."""
-    if n is None or isinstance(n, (str, bytes)):
+    """R's ``resultLength``: a length-1 ``n`` is the count, else its length.
+
+    A string is read as R's ``asVecSize`` reads it (``"3"`` is 3; ``"a"`` warns
+    "NAs introduced by coercion", then "invalid arguments"). Counts up to R's
+    ``R_XLEN_T_MAX`` (2^52) are accepted, as R's long vectors; beyond what
+    memory holds the error is R's "cannot allocate vector of size ...".
+    """
+    if is_r_null(n):
         raise ProbcalError("invalid arguments")
+    if isinstance(n, (str, bytes)):
+        n = [n]
     if hasattr(n, "to_numpy") and not np.isscalar(n):
         n = n.to_numpy()
     if isinstance(n, np.ndarray):
@@ -38,13 +61,27 @@ def _result_length(n):
         flat = [n]
     if length != 1:
         return int(length)
+    v = flat[0]
+    if isinstance(v, np.generic):
+        v = v.item()
     try:
-        dn = float(flat[0])
+        dn = _coerce_string(v.decode() if isinstance(v, bytes) else v) if isinstance(
+            v, (str, bytes)) else float(v)
     except (TypeError, ValueError):
         raise ProbcalError("invalid arguments") from None
     if math.isnan(dn) or dn < 0 or dn > _R_XLEN_T_MAX:
         raise ProbcalError("invalid arguments")
-    return _within_int_range(int(dn), "n")
+    return int(dn)
+
+
+def r_alloc_error(count, itemsize=8):
+    """R's message when a vector of ``count`` elements cannot be allocated."""
+    size = count * itemsize
+    if size > 1024.0 ** 3:
+        text = f"cannot allocate vector of size {size / 1024.0 ** 3:0.1f} Gb"
+    else:
+        text = f"cannot allocate vector of size {size / 1024.0 ** 2:0.1f} Mb"
+    return ProbcalError(text)
 
 
 def _as_double(x):
@@ -127,10 +164,29 @@ def quiet_numpy(cls):
             @functools.wraps(fn)
             def quiet(*args, **kwargs):
                 with np.errstate(all="ignore"):
-                    return fn(*args, **kwargs)
+                    try:
+                        return fn(*args, **kwargs)
+                    except MemoryError as e:
+                        raise _memory_error(e) from None
             return quiet
         setattr(cls, name, wrap())
     return cls
+
+
+_NUMPY_ALLOC = re.compile(r"shape \(([0-9, ]+)\) and data type (\w+)")
+
+
+def _memory_error(e):
+    """numpy's MemoryError as R's "cannot allocate vector of size ..." (a long
+    vector R would also try to allocate)."""
+    m = _NUMPY_ALLOC.search(str(e))
+    if m is None:
+        return ProbcalError("cannot allocate vector")
+    count = 1
+    for d in m.group(1).replace(" ", "").split(","):
+        if d:
+            count *= int(d)
+    return r_alloc_error(count, np.dtype(m.group(2)).itemsize)
 
 
 def _na_warning():

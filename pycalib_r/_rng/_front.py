@@ -27,12 +27,14 @@ R equivalent: the R-level functions of ``stats`` and ``base`` named above.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
 from .._errors import ProbcalError
 from ._args import (
     _as_double,
+    _coerce_string,
     _as_logical_flag,
     _as_int_r,
     _length_one_number,
@@ -44,6 +46,7 @@ from ._args import (
     _scalar_value,
     _vec_size,
     _within_int_range,
+    is_r_null,
     quiet_numpy,
     r_integer_result,
 )
@@ -300,20 +303,23 @@ class StreamFront:
         R equivalent: ``sample.int(n, size = n, replace = FALSE, prob = NULL, useHash)``.
         """
         out = self._sample_int(n, size, replace, prob, useHash)
-        dn = _length_one_number(n, "first")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # already given by _sample_int
+            dn = _coerce_string(n) if isinstance(n, str) else _length_one_number(n, "first")
         # R returns doubles when n exceeds its integer range (do_sample, do_sample2).
         return out.astype(np.float64) if dn > _INT_MAX else out
 
     def _sample_int(self, n, size=None, replace=False, prob=None, useHash=None):  # noqa: N803
         """R's ``sample.int`` before the storage rule (see :meth:`sample_int`)."""
-        if isinstance(n, (str, bytes)) or n is None or np.size(n) != 1:
+        if n is None or (not isinstance(n, (str, bytes)) and np.size(n) != 1):
             raise ProbcalError("length(n) == 1L is not TRUE")
-        dn = _length_one_number(n, "first")
+        # R's asReal / asVecSize read a string as a number ("3" is 3).
+        dn = _coerce_string(n) if isinstance(n, str) else _length_one_number(n, "first")
         if size is None:
             size = n
-        if isinstance(size, (str, bytes)) or size is None or np.size(size) != 1:
+        if size is None or (not isinstance(size, (str, bytes)) and np.size(size) != 1):
             raise ProbcalError("invalid 'size' argument")
-        dk = _length_one_number(size, "size")
+        dk = _coerce_string(size) if isinstance(size, str) else _length_one_number(size, "size")
         repl = _as_logical_flag(replace, "replace")
         if useHash is None:
             use_hash = _r_and([None if math.isnan(dn) else dn > 1e7, not repl,
@@ -366,6 +372,11 @@ class StreamFront:
 
         R equivalent: ``sample(x, size, replace = FALSE, prob = NULL)``.
         """
+        if is_r_null(x):
+            # R: NULL[sample.int(0, size)] is NULL; nothing is drawn. A size
+            # other than 0 still fails as in R.
+            self._sample_int(0, 0 if size is None else size, replace, prob)
+            return None
         v = _scalar_value(x)
         if v is not None and math.isfinite(v) and v >= 1:
             return self.sample_int(v, v if size is None else size, replace, prob)

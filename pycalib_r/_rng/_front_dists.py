@@ -31,6 +31,16 @@ from ._mt import _CHUNK, _INT_MAX
 _DBL_MAX = 1.7976931348623157e308
 
 
+class _Missing:
+    """R's missing argument (an argument without a default R names in its error)."""
+
+    def __repr__(self):
+        return "<missing>"
+
+
+_MISSING = _Missing()
+
+
 def _finite(x):
     return np.isfinite(x)
 
@@ -117,7 +127,7 @@ class DistributionsFront:
             return vals, draw, lambda k, s_: s_ * self._exp_draw(k)
         return self._family(n, [scale], rule)
 
-    def rgamma(self, n, shape, rate=None, scale=None):
+    def rgamma(self, n, shape=_MISSING, rate=None, scale=None):
         """Gamma deviates, as R's ``rgamma`` (GD for shape >= 1, GS below).
 
         Parameters
@@ -134,6 +144,8 @@ class DistributionsFront:
 
         R equivalent: ``rgamma(n, shape, rate = 1, scale = 1/rate)``.
         """
+        if shape is _MISSING:
+            raise ProbcalError('argument "shape" is missing, with no default')
         if rate is not None and scale is not None:
             rr = _arith(rate)
             ss = _arith(scale)

@@ -9,6 +9,7 @@ import numbers
 
 import numpy as np
 
+from ._front_dists import _MISSING
 from ._generator import GeneratorStream
 from ._stream import RRandom
 
@@ -487,7 +488,7 @@ def rexp(n, rate=1):
     return _global_stream().rexp(n, rate)
 
 
-def rgamma(n, shape, rate=None, scale=None):
+def rgamma(n, shape=_MISSING, rate=None, scale=None):
     """R's ``rgamma`` on the global stream (see :meth:`RRandom.rgamma`).
 
     R equivalent: ``rgamma(n, shape, rate = 1, scale = 1/rate)``.

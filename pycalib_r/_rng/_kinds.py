@@ -33,7 +33,7 @@ import numpy as np
 from .._errors import ProbcalError
 from .. import _rng_kinds as K
 from .._rng_kinds._draws import _ahrens_dieter, _kinderman_ramage
-from ._args import _check_nonneg_int, as_seed
+from ._args import _check_nonneg_int, as_seed, is_r_null
 from ._cursor import UnifCursor
 from ._mt import _CHUNK, _Cursor
 from ._stream import RRandom
@@ -110,7 +110,7 @@ def set_seed(stream, seed, kind=None, normal_kind=None, sample_kind=None):
         # R's set.seed warns at R level, before .Internal(set.seed()) reads the seed
         # (so before its coercion warning and "supplied seed is not a valid integer").
         warnings.warn(rounding, RuntimeWarning, stacklevel=3)
-    value = None if seed is None else as_seed(seed)
+    value = None if is_r_null(seed) else as_seed(seed)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         ks.set_seed(value, kind, normal_kind, sample_kind)
@@ -132,6 +132,8 @@ _MT_NEGATIVE = ("'.Random.seed[2]' (the Mersenne-Twister position) is negative: 
 def _r_typeof(vec):
     """R's ``typeof`` of ``vec`` as a ``.Random.seed`` value: "integer" for an
     integer vector, else the type R would name in its warning."""
+    if is_r_null(vec):
+        return "NULL"
     arr = np.asarray(vec) if not isinstance(vec, (str, bytes)) else np.asarray([vec])
     kind = arr.dtype.kind
     if kind in "iu":
@@ -167,6 +169,7 @@ def _reseed_kind(stream, kind, nk, sk):
     ks.normal.kind = nk
     ks.normal.reset()  # RNG_Init zaps BM_norm_keep
     ks.sample_kind = sk
+    stream._ks = ks
     _settle(stream, ks)
 
 

@@ -15,7 +15,7 @@ import secrets
 import numpy as np
 
 from .._errors import ProbcalError
-from ._args import _check_nonneg_int, as_seed
+from ._args import _check_nonneg_int, as_seed, is_r_null
 from ._front import StreamFront
 from ._front_dists import DistributionsFront
 from ._mt import (
@@ -117,7 +117,8 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
         """
         if kind is not None or normal_kind is not None or sample_kind is not None:
             return self._kind_dispatch.set_seed(self, seed, kind, normal_kind, sample_kind)
-        value = secrets.randbits(32) if seed is None else as_seed(seed)
+        # None or an empty list (R's NULL: set.seed(NULL), set.seed(c())) re-seeds.
+        value = secrets.randbits(32) if is_r_null(seed) else as_seed(seed)
         words = _scramble(value)
         # i_seed[0] would be mti; R overwrites it with 624 (FixupSeeds(initial)).
         self._set_key(words[1:], _N_KEY)
