@@ -173,6 +173,10 @@ def _n(g: random.Random) -> Val:
         return dvec([1.0, 2.0, 3.0][: g.randint(2, 3)])  # length means count
     if u < 0.34:
         return integer(g.randint(1, 6))
+    if u < 0.37:
+        return string(g.choice(["3", "2", " 4 "]))  # R's asVecSize reads the number
+    if u < 0.42:
+        return dbl(100.0)  # enough draws to meet the rare edge (an underflowing chi-square)
     return dbl(float(g.randint(1, 8)))
 
 
@@ -277,6 +281,9 @@ def _sample_call(g: random.Random) -> Call:
             args.append(integer(size))
             kw.append(("replace", logical(replace), "replace"))
         return _call("sample", "sample", args, kw)
+    if g.random() < 0.1:
+        size = g.choice([0, 1])
+        return _call("sample", "sample", [null(), integer(size)], [])
     k = g.randint(2, 6)
     xs = [round(g.uniform(-5, 5), 2) for _ in range(k)]
     size = g.randint(1, k)
@@ -300,10 +307,29 @@ def _seed(g: random.Random) -> int:
     return g.randint(0, 100000)
 
 
-def _set_seed(g: random.Random) -> List[Call]:
+def _bad_seed_call(g: random.Random) -> Call:
+    """A seed R refuses, with kinds: R's warnings (Rounding, coercion) then its error."""
+    seed = g.choice([na(), string("a"), dbl(2.0**31), dbl(math.nan), null(), dbl(1.7),
+                     string("12"), logical(True)])
+    kw = []
+    if g.random() < 0.7:
+        kw.append(("sample.kind", string(g.choice(SAMPLE_KINDS)), "sample_kind"))
+    if g.random() < 0.4:
+        kw.insert(0, ("kind", string(g.choice(KINDS)), "kind"))
+    return _call("set.seed", "set_seed", [seed], kw)
+
+
+def _set_seed(g: random.Random, allow_bad: bool = True) -> List[Call]:
     kind, nk, sk = _kind_triplet(g)
     seed = _seed(g)
     out = []
+    if allow_bad and g.random() < 0.08:
+        bad = _bad_seed_call(g)
+        if "NULL" in bad.r:
+            bad.reseeds = True
+        out.append(bad)
+        if bad.reseeds:
+            return out
     if nk == "Buggy Kinderman-Ramage":  # set.seed refuses it: RNGkind sets it
         out.append(_call("set.seed", "set_seed", [integer(seed)],
                          [("kind", string(kind), "kind"), ("sample.kind", string(sk), "sample_kind")]))
@@ -353,6 +379,8 @@ def program(pid: int) -> List[Call]:
     """Program ``pid``: its calls, in order."""
     g = random.Random(f"{SALT}-{pid}")
     calls = _set_seed(g)
+    if calls[-1].reseeds:  # a seeded state to compare from
+        calls.extend(_set_seed(g, allow_bad=False))
     saved: List[bool] = []
     for _ in range(g.randint(3, 8)):
         u = g.random()
@@ -366,6 +394,8 @@ def program(pid: int) -> List[Call]:
                 break
         else:
             calls.extend(_set_seed(g))
+            if calls[-1].reseeds:
+                break
     return calls
 
 

@@ -137,10 +137,16 @@ def r_integer_result(values):
     values = np.asarray(values, dtype=np.float64)
     nan = np.isnan(values)
     with np.errstate(invalid="ignore"):
-        if np.any(values[~nan] > _INT_MAX) or np.any(values[~nan] <= -_INT_MAX - 1):
-            # R fills such a vector through C's (int) of each value first, so a
-            # -0 of nmath's arithmetic (qbinom's rounding) is +0 here.
-            return values + 0.0
+        big = ~nan & ((values > _INT_MAX) | (values <= -_INT_MAX - 1))
+        if big.any():
+            # R fills an integer vector ((int) of each value) and switches to
+            # double at the first value out of range, copying the integers
+            # before it: a -0 of nmath's arithmetic (qbinom's rounding) is +0
+            # before that element and stays -0 from it on.
+            first = int(np.argmax(big))
+            out = values.copy()
+            out[:first] += 0.0
+            return out
     if not nan.any():
         return values.astype(np.int64)
     data = np.where(nan, float(_NA_INTEGER), values).astype(np.int64)
