@@ -125,8 +125,15 @@ def test_set_state_fixups_follow_r():
     assert np.array_equal(h.get_state(), rounding)
     bad = st.copy()
     bad[0] = 10499
-    with pytest.raises(ProbcalError, match="not a valid RNG kind"):
+    # R warns, ignores the vector and re-seeds under the default kinds.
+    with pytest.warns(RuntimeWarning, match="not a valid RNG kind so ignored"):
         h.set_state(bad)
+    assert h.rng_kind() == ("Mersenne-Twister", "Inversion", "Rejection")
+    assert h.get_state().size == 626
+    neg = st.copy()
+    neg[1] = -5  # R reads outside the key there: refused
+    with pytest.raises(ProbcalError, match="negative"):
+        h.set_state(neg)
 
 
 def test_seed_arguments():
@@ -141,7 +148,7 @@ def test_seed_arguments():
                         (2147483647.5, 2**31 - 1), (complex(4, 0), 4)):
         g.set_seed(given)
         assert np.array_equal(g.get_state(), RRandom(same).get_state()), given
-    for bad in (float("nan"), "", " ", "NA", [], np.array([]), [[1]], {"a": 1}):
+    for bad in (float("nan"), "", " ", "NA", np.array([]), [[1]], {"a": 1}):
         with pytest.raises(ProbcalError, match="^supplied seed is not a valid integer$"):
             g.set_seed(bad)
     for bad, warning in ((2**31, "to integer range"), (-(2**31), "to integer range"),
