@@ -275,7 +275,7 @@ def _sample_call(g: random.Random) -> Call:
         kw.insert(0, ("replace", logical(replace), "replace"))
         return _call("sample.int", "sample_int", [dbl(nval), integer(size)], kw)
     if u < 0.75:
-        nval = g.choice([3.0, 7.0, 20.0, 1e5])
+        nval = g.choice([3.0, 7.0, 20.0, 1000.0])
         args = [dbl(nval)]
         if g.random() < 0.7:
             size = g.choice([1, 2, 4])
