@@ -357,9 +357,15 @@ def _state_calls(g: random.Random, saved: List[bool]) -> List[Call]:
             pc.set_random_seed(pc._diff_saved)
             return None
         return [Call("{.Random.seed <- .diff_saved; invisible(RNGkind()); NULL}", restore)]
-    if u < 0.8:
+    if u < 0.7:
         kind = g.choice(KINDS + ("default",))
         return [_call("RNGkind", "rng_kind", [string(kind)], [])]
+    if u < 0.8:
+        if g.random() < 0.5:
+            nk = g.choice(NORMAL_KINDS + ("default",))
+            return [_call("RNGkind", "rng_kind", [], [("normal.kind", string(nk), "normal_kind")])]
+        sk = g.choice(SAMPLE_KINDS + ("default",))
+        return [_call("RNGkind", "rng_kind", [], [("sample.kind", string(sk), "sample_kind")])]
     corrupt = g.choice(["double", "one", "badkind", "badnormal"])
     r_expr, make = {
         "double": ("as.double(.diff_saved)", lambda v: v.astype(np.float64)),
