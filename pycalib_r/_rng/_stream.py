@@ -98,8 +98,8 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
         seed : int, float, str, bool, sequence or None
             Coerced as R's ``as.integer`` (see :func:`~pycalib_r._rng.as_seed`):
             ``1.7`` is 1, ``"3"`` is 3, ``True`` is 1, a vector's first
-            element counts. None reseeds from OS entropy, as
-            ``set.seed(NULL)`` does.
+            element counts. None or an empty list (R's ``NULL``) reseeds
+            from OS entropy, as ``set.seed(NULL)`` does.
         kind, normal_kind, sample_kind : str, optional
             Switch kinds first, as :meth:`rng_kind` (R's names, unique
             abbreviations, ``"default"``); ``"Rounding"`` warns
