@@ -559,6 +559,7 @@ def reset_python(pc) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         pc.rng_kind("default", "default", "default")
+    pc.set_seed(0)  # as diff_streams_run() at a program's start
 
 
 def check_program(pc, pid: int, calls: List[Call], r_lines: List[str]) -> Optional[str]:

@@ -202,7 +202,8 @@ class DistributionsFront:
                     bad = np.isnan(df_) | ~_finite(lam) | (df_ < 0.0) | (lam < 0.0)
                 # ncp = 0 draws nothing for df = 0 (0) or Inf (rgamma's Inf).
                 const = ~bad & (lam == 0.0) & ((df_ == 0.0) | (df_ == np.inf))
-                vals = np.where(bad, np.nan, np.where(const, df_, 0.0))
+                # rnchisq returns the literal 0 for df = 0 (so +0 for df = -0).
+                vals = np.where(bad, np.nan, np.where(const, df_ + 0.0, 0.0))
                 draw = ~bad & ~const
                 return vals, draw, self._nchisq_draw
             return self._family(n, [df, ncp], nrule)

@@ -114,9 +114,13 @@ def lgammafn_small(x):
 
 
 def lbeta(a, b):
-    """nmath's ``lbeta(a, b)`` for finite ``a, b > 0``."""
+    """nmath's ``lbeta(a, b)`` for ``a, b > 0``."""
     p = min(a, b)
     q = max(a, b)
+    if p == 0:
+        return math.inf
+    if math.isinf(q):  # qhyper's N = NR + NB can overflow: no lgammacor (nor its warning)
+        return -math.inf
     if p >= 10:
         corr = lgammacor(p) + lgammacor(q) - lgammacor(p + q)
         return (math.log(q) * -0.5 + _M_LN_SQRT_2PI + corr

@@ -4,7 +4,8 @@
 #   diff_streams_run(calls, starts)
 #       `calls` is a character vector of R expressions (one call each),
 #       `starts` a logical vector of the same length that is TRUE where a new
-#       program begins (R's kinds are reset to the defaults there first).
+#       program begins (R's kinds are reset to the defaults and set.seed(0)
+#       run there first, so a program does not depend on the one before).
 #       Each call is evaluated in the global environment; the result is one
 #       line per call, fields separated by a tab:
 #         typeof(value) | dim | values | warnings | error | .Random.seed
@@ -65,7 +66,9 @@ diff_streams_run <- function(calls, starts) {
   out <- character(length(calls))
   for (i in seq_along(calls)) {
     if (starts[[i]]) {
+      # Every program starts from the same state, whatever ran before it.
       suppressWarnings(RNGkind("default", "default", "default"))
+      set.seed(0L)
     }
     out[[i]] <- diff_streams_one(calls[[i]])
   }
