@@ -61,6 +61,15 @@ def _r_binary(op, a, b):
 
 
 @quiet_numpy
+def _r_sqrt(x):
+    """R's ``sqrt``: NaN for a negative argument, with R's "NaNs produced"."""
+    with np.errstate(invalid="ignore"):
+        out = np.sqrt(x)
+    if np.any(np.isnan(out) & ~np.isnan(x)):
+        warnings.warn("NaNs produced", RuntimeWarning, stacklevel=3)
+    return out
+
+
 class DistributionsFront:
     """The R-level distribution functions (see module doc)."""
 
@@ -265,7 +274,7 @@ class DistributionsFront:
         if ncp is not None:
             z = self.rnorm(n, ncp)
             chi = self.rchisq(n, df)
-            return _r_binary(np.divide, z, np.sqrt(_r_binary(np.divide, chi, _as_double(df))))
+            return _r_binary(np.divide, z, _r_sqrt(_r_binary(np.divide, chi, _as_double(df))))
 
         def rule(df_):
             bad = np.isnan(df_) | (df_ <= 0.0)
