@@ -60,7 +60,6 @@ def _r_binary(op, a, b):
         return op(np.resize(a, size), np.resize(b, size))
 
 
-@quiet_numpy
 def _r_sqrt(x):
     """R's ``sqrt``: NaN for a negative argument, with R's "NaNs produced"."""
     with np.errstate(invalid="ignore"):
@@ -70,6 +69,7 @@ def _r_sqrt(x):
     return out
 
 
+@quiet_numpy
 class DistributionsFront:
     """The R-level distribution functions (see module doc)."""
 
