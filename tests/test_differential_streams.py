@@ -8,9 +8,10 @@ Every call must give the same storage type, the same values bit for bit
 (sign of zero included), the same warnings in order, the same error and the
 same ``.Random.seed`` afterwards.
 
-- ``PYCALIB_R_DIFF_STREAMS`` sets the number of live programs (default 300,
-  a few seconds); ``PYCALIB_R_DIFF_STREAMS_START`` the first program id
-  (default 0; a held-out run uses another range, e.g. 1000000).
+- ``PYCALIB_R_DIFF_STREAMS`` sets the number of live programs (default 200,
+  about 20 s); ``PYCALIB_R_DIFF_STREAMS_START`` the first program id
+  (default 1000: the stored sample holds 0-199; a held-out run uses another
+  range, e.g. 1000000).
 - A failure names the program id and its first differing call; rerun one
   program with ``PYCALIB_R_DIFF_STREAMS_START=<id> PYCALIB_R_DIFF_STREAMS=1``.
 - reference/fixtures/diff_streams.json stores R's answers for programs
@@ -30,8 +31,8 @@ from . import _stream_programs as sp
 from ._rcall import REPO
 
 FIXTURE = REPO / "reference" / "fixtures" / "diff_streams.json"
-COUNT = int(os.environ.get("PYCALIB_R_DIFF_STREAMS", "300"))
-START = int(os.environ.get("PYCALIB_R_DIFF_STREAMS_START", "0"))
+COUNT = int(os.environ.get("PYCALIB_R_DIFF_STREAMS", "200"))
+START = int(os.environ.get("PYCALIB_R_DIFF_STREAMS_START", "1000"))
 BATCH = 250
 
 
