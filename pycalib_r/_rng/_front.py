@@ -27,7 +27,6 @@ R equivalent: the R-level functions of ``stats`` and ``base`` named above.
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
@@ -35,6 +34,7 @@ from .._errors import ProbcalError
 from ._args import (
     _as_double,
     _coerce_string,
+    _r_strtod,
     _as_logical_flag,
     _as_int_r,
     _length_one_number,
@@ -303,9 +303,8 @@ class StreamFront:
         R equivalent: ``sample.int(n, size = n, replace = FALSE, prob = NULL, useHash)``.
         """
         out = self._sample_int(n, size, replace, prob, useHash)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # already given by _sample_int
-            dn = _coerce_string(n) if isinstance(n, str) else _length_one_number(n, "first")
+        # The number n stands for (its coercion warning was given by _sample_int).
+        dn = _r_strtod(n)[0] if isinstance(n, str) else _length_one_number(n, "first")
         # R returns doubles when n exceeds its integer range (do_sample, do_sample2).
         return out.astype(np.float64) if dn > _INT_MAX else out
 

@@ -26,12 +26,12 @@ R equivalent: ``qbinom.c``, ``qDiscrete_search.h``, ``qnorm.c``, ``qhyper.c``, `
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
 from scipy import special as _sp
 
+from .. import _warn
 from .._rarith import r_exp, r_log
 from ._dists import qnorm_open1
 from ._toms708 import bratio_w
@@ -101,7 +101,7 @@ def lgammacor(x):
     if x >= _LGAMMACOR_XMAX:
         # nmath's ML_WARNING(ME_UNDERFLOW, "lgammacor"), an R warning (then
         # "allow to underflow below").
-        warnings.warn("underflow occurred in 'lgammacor'", RuntimeWarning, stacklevel=2)
+        _warn.warn("underflow occurred in 'lgammacor'", RuntimeWarning)
     return 1 / (x * 12)
 
 
