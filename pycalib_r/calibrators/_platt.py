@@ -61,6 +61,11 @@ def _seq_sum(v: np.ndarray) -> float:
     return seq_sum(v)
 
 
+# Seconds one compiled pass of the IRLS loop saves per row over the numpy
+# expressions (a 200,000-row fit: about 56 passes, 0.05 s saved).
+_GLM_SAVES = 4e-9
+
+
 def _kernels(n: int):
     """The compiled IRLS loops (``_glm_kernels``) for vectors of ``n`` rows, or None.
 
@@ -69,7 +74,7 @@ def _kernels(n: int):
     """
     if n < JIT_MIN_SIZE:
         return None
-    return _jit.kernels("pycalib_r.calibrators._glm_kernels", float_math=True)
+    return _jit.kernels("pycalib_r.calibrators._glm_kernels", float_math=True, saves=n * _GLM_SAVES)
 
 
 def _ddot(a: np.ndarray, b: np.ndarray) -> float:
