@@ -24,10 +24,12 @@ recurrence is evaluated here without a Python loop per element:
   back to the doubling scan over the replicate matrix.
 
 The canonical form is O(n^2) and is computed in square tiles, so at most a
-bounded block of the n x n matrix exists at a time. Its squared distances
-come from one matrix product (|a|^2 + |b|^2 - 2ab); that identity loses the
-precision of close rows, so wherever the cancellation exceeds ``_CLOSE`` the
-pair is recomputed from coordinate differences.
+bounded block of the n x n matrix exists at a time. Each entry's squared
+distance is the sum of squared coordinate differences and its inner product
+the sum of coordinate products, in column order, and the bootstrap's
+weighted sums run in a fixed order too: loops of this module's own (numpy
+passes, or their compiled twins in ``_canonical_kernels``), never BLAS, so
+the bits do not depend on the CPU kernel OpenBLAS picks.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ import numpy as np
 from ._checks import check_bandwidth, is_matrix, match_arg
 from ._errors import ProbcalError
 from ._forms import input_form
-from ._rarith import r_mean, r_mean2 as _r_mean2, r_sd
+from ._rarith import r_exp, r_mean, r_mean2 as _r_mean2, r_sd
 
 __all__ = [
     "skce",
@@ -273,7 +275,7 @@ class ScalarKernel:
         return 2.0 * self.lower()
 
     def diag(self) -> float:
-        return float(np.dot(self.a, self.a))
+        return _dot(self.a, self.a)
 
     def diag_terms(self) -> np.ndarray:
         """h_ii in the kernel's (sorted) order."""
@@ -284,15 +286,15 @@ class ScalarKernel:
 
     def weighted_diag(self, ws) -> np.ndarray:
         own = self.sort_weights(ws)
-        return (own * own) @ (self.a * self.a)
+        return _mv(own * own, self.a * self.a)
 
     def count_sums(self, counts, distinct: bool) -> np.ndarray:
         cs = self.sort_weights(counts)
         lower = self.weighted_lower(cs)
         a2 = self.a * self.a
-        c2 = (cs * cs) @ a2
+        c2 = _mv(cs * cs, a2)
         if distinct:
-            return 2.0 * lower + (c2 - cs @ a2)
+            return 2.0 * lower + (c2 - _mv(cs, a2))
         return 2.0 * lower + c2
 
     def pair_terms(self, i, j) -> np.ndarray:
@@ -313,7 +315,7 @@ class ScalarKernel:
                 return blocked
         x = _scan_inclusive(self.r, self.a.copy(), self.h)
         f1 = np.exp(-((self.r[1:] - self.r[:-1]) / self.h))
-        return float(np.dot(self.a[1:] * f1, x[:-1]))
+        return _dot(self.a[1:] * f1, x[:-1])
 
     def _lower_blocked(self) -> Optional[float]:
         """``lower()`` for long inputs: the block sums of ``weighted_lower`` for
@@ -435,12 +437,12 @@ class ScalarKernel:
         for s, e, u, v1, g, q, decay in self._blocks:
             wi = ws[:, s:e]
             if s > 0:
-                total += carry * (wi @ g)
+                total += carry * _mv(wi, g)
             if e - s > 1:
                 cum = np.cumsum(wi * u, axis=1)
                 total += np.einsum("ij,ij->i", wi[:, 1:] * v1, cum[:, :-1])
             if q is not None:
-                carry = carry * decay + wi @ q
+                carry = carry * decay + _mv(wi, q)
         return total
 
     def _weighted_lower_scan(self, ws: np.ndarray) -> np.ndarray:
@@ -512,6 +514,17 @@ def scalar_pair_terms(r, e, h: float, i, j) -> np.ndarray:
     return (e[i] * e[j]) * np.exp(-np.abs(r[i] - r[j]) / h)
 
 
+def _dot(x: np.ndarray, y: np.ndarray) -> float:
+    """sum_i x_i y_i by numpy's own loop (einsum), never BLAS ``ddot``, whose
+    reduction order, and so whose last bit, depends on the CPU kernel."""
+    return float(np.einsum("i,i->", x, y))
+
+
+def _mv(m: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """m @ v by numpy's own loop (einsum), never BLAS ``dgemv`` (see :func:`_dot`)."""
+    return np.einsum("ij,j->i", m, v)
+
+
 # ---------------------------------------------------------------------------
 # Canonical form.
 # ---------------------------------------------------------------------------
@@ -547,81 +560,130 @@ def _sq_dist_tile(pi: np.ndarray, pj: np.ndarray, h: Optional[float] = None) -> 
     return out
 
 
-# A pair's squared distance from the Gram identity |a|^2 + |b|^2 - 2 a.b
-# carries an absolute error of a few eps * (|a|^2 + |b|^2); below this share
-# of |a|^2 + max |b|^2 (cancellation beyond 2^5) it is taken from the
-# coordinate differences instead, so the relative error of every squared
-# distance used stays under about 2^5 * 12 eps, and a kernel term's error
-# (<= max_x x e^-x times that, for any bandwidth) is far below R's tolerance.
-_CLOSE = 2.0 ** -5
+# The canonical kernel's matrix work runs in loops of this module's own (or
+# their compiled twins in _canonical_kernels), never through BLAS: a BLAS
+# product's reduction order depends on the CPU kernel OpenBLAS picks
+# (OPENBLAS_CORETYPE), so its last bits would differ from machine to machine,
+# and some pinned kernels are several times slower.
+
+# Seconds a compiled loop saves per tile entry and class (the twin's numpy
+# passes cost about 1 ns each), and per entry and replicate of the weighted
+# sums; pycalib_r._jit.worth weighs them against loading numba.
+_TILE_SAVES = 2e-9
+_QUAD_SAVES = 1.5e-9
 
 
-def _exact_sq_dist(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
-    """sum_k (pa_k - pb_k)^2 row by row, added in column order (as ``_sq_dist_tile``)."""
-    t = pa - pb
-    t *= t
-    acc = t[:, 0].copy()
-    for k in range(1, t.shape[1]):
-        acc += t[:, k]
-    return acc
+def _canonical_kernels(saves):
+    from . import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
+
+    return _jit.kernels("pycalib_r._canonical_kernels", float_math=True, saves=saves)
 
 
-def _kernel_tile(pa, pb, ua, ub, h: float) -> np.ndarray:
-    """exp(-||pa_i - pb_j|| / h) <ua_i, ub_j> for the rows of two blocks.
-
-    The squared distances come from one matrix product of the rows extended
-    by their squared norms, [-2 pa, |pa|^2, 1] [pb, 1, |pb|^2]^T, except for
-    the close pairs (see ``_CLOSE``), whose terms are recomputed from the
-    coordinate differences at the end. Everything else runs in strips of
-    rows that stay in cache; an entry's arithmetic depends only on its two
-    rows and on the block it belongs to, never on timing.
-    """
+def _kernel_tile_twin(pa, pb, ua, ub, h: float) -> np.ndarray:
+    """``_canonical_kernels.kernel_tile`` in numpy passes (the whole block)."""
     a, b = pa.shape[0], pb.shape[0]
-    na = np.einsum("ik,ik->i", pa, pa)
-    nb = np.einsum("ik,ik->i", pb, pb)
-    ext_a = np.empty((a, pa.shape[1] + 2))
-    np.multiply(pa, -2.0, out=ext_a[:, :-2])  # exact: a power of two
-    ext_a[:, -2] = na
-    ext_a[:, -1] = 1.0
-    ext_b = np.empty((pb.shape[1] + 2, b))
-    ext_b[:-2] = pb.T
-    ext_b[-2] = 1.0
-    ext_b[-1] = nb
-    close = _CLOSE * (na + nb.max())
-    ubt = np.ascontiguousarray(ub.T)
     out = np.empty((a, b))
-    flat_out = out.reshape(-1)
+    pbt = np.ascontiguousarray(pb.T)
+    ubt = np.ascontiguousarray(ub.T)
     strip = max(1, min(a, _STRIP_ELEMENTS // max(b, 1)))
     tmp = np.empty((strip, b))
-    near = np.empty((strip, b), dtype=bool)
-    redo = []
-    pending = 0
     for r0 in range(0, a, strip):
         r1 = min(r0 + strip, a)
         o = out[r0:r1]
         t = tmp[:r1 - r0]
-        m = near[:r1 - r0]
-        np.matmul(ext_a[r0:r1], ext_b, out=o)
-        np.less(o, close[r0:r1, None], out=m)
-        if m.any():
-            flat = np.flatnonzero(m)
-            o.reshape(-1)[flat] = 0.0  # replaced below; keeps sqrt off negatives
-            redo.append(flat + r0 * b)
-            pending += flat.size
+        np.subtract(pa[r0:r1, 0:1], pbt[0], out=o)
+        np.multiply(o, o, out=o)
+        for k in range(1, pa.shape[1]):
+            np.subtract(pa[r0:r1, k:k + 1], pbt[k], out=t)
+            np.multiply(t, t, out=t)
+            o += t
         np.sqrt(o, out=o)
         o /= -h  # -(d / h): negation is exact, as R's -distance / bandwidth
-        np.exp(o, out=o)
-        np.matmul(ua[r0:r1], ubt, out=t)
+        o[...] = r_exp(o)
+        np.multiply(ua[r0:r1, 0:1], ubt[0], out=t)
+        for k in range(1, ua.shape[1]):
+            t += ua[r0:r1, k:k + 1] * ubt[k]
         o *= t
-        if pending >= _STRIP_ELEMENTS or (redo and r1 == a):
-            # In batches: few calls when close pairs are rare, bounded
-            # gathers when they are common.
-            flat = np.concatenate(redo)
-            rows, cols = np.divmod(flat, b)
-            d = np.sqrt(_exact_sq_dist(pa[rows], pb[cols]))
-            flat_out[flat] = np.exp(-d / h) * np.einsum("ik,ik->i", ua[rows], ub[cols])
-            redo, pending = [], 0
     return out
+
+
+def _kernel_tile(pa, pb, ua, ub, h: float, diagonal: bool = False) -> np.ndarray:
+    """exp(-||pa_i - pb_j|| / h) <ua_i, ub_j> for the rows of two blocks.
+
+    Each squared distance is the sum of the squared coordinate differences
+    and each inner product the sum of the coordinate products, both in
+    column order; an entry depends only on its two rows. ``diagonal``: the
+    two blocks are the same rows, and the result's diagonal is zero (the
+    compiled loop then computes the upper triangle and mirrors it, which
+    gives the same bits: each entry's arithmetic is symmetric in i and j).
+    """
+    a, b = pa.shape[0], pb.shape[0]
+    kern = _canonical_kernels(a * b * (pa.shape[1] + 2) * _TILE_SAVES) if a * b >= _JIT_MIN_ENTRIES else None
+    if kern is None:
+        out = _kernel_tile_twin(pa, pb, ua, ub, h)
+    else:
+        from . import _jit  # noqa: PLC0415
+
+        out = np.zeros((a, b)) if diagonal else np.empty((a, b))
+        args = (np.ascontiguousarray(pa), np.ascontiguousarray(pb.T), np.ascontiguousarray(ua),
+                np.ascontiguousarray(ub.T), float(h), bool(diagonal))
+        k = _jit.parts() if a * b >= _SPLIT_MIN_WORK // 16 else 1
+        # Rows cut so that the pieces hold equal shares of the (triangular)
+        # work; each entry is computed alone, so the cut changes no bit.
+        share = np.arange(k + 1) / k
+        cuts = np.round(a * (1 - np.sqrt(1 - share)) if diagonal else a * share).astype(np.int64)
+        _jit.run_parts([lambda i0=int(i0), i1=int(i1): kern.kernel_tile(*args, i0, i1, out)
+                        for i0, i1 in zip(cuts[:-1], cuts[1:]) if i1 > i0])
+        if diagonal:
+            out += out.T  # the lower triangle is zero: a copy of the upper one, exactly
+    if diagonal:
+        np.fill_diagonal(out, 0.0)
+    return out
+
+
+# Entries of a block from which the compiled loops run (once numba is loaded),
+# and entries x replicates from which the weighted sums use several cores.
+_JIT_MIN_ENTRIES = 1 << 12
+_SPLIT_MIN_WORK = 1 << 22
+
+
+def _block_quadratic_twin(hm, wat, wbt, diag: bool) -> np.ndarray:
+    """``_canonical_kernels.block_quadratic`` in numpy passes: one per column j."""
+    a, b = hm.shape
+    acc = np.zeros((a, wat.shape[1]))
+    hmt = np.ascontiguousarray(hm.T)
+    for j in range(b):
+        stop = min(j, a) if diag else a
+        if stop:
+            acc[:stop] += hmt[j, :stop, None] * wbt[j]
+    q = np.zeros(wat.shape[1])
+    for i in range(a):
+        q += wat[i] * acc[i]
+    return q
+
+
+def block_quadratic(hm, wa, wb, diag: bool) -> np.ndarray:
+    """For each row r of the weights: sum_i wa_ri sum_j wb_rj H_ij, i and j
+    ascending (j > i on a diagonal block), in a fixed order, without BLAS."""
+    wat = np.ascontiguousarray(np.asarray(wa, dtype=np.float64).T)
+    wbt = wat if diag else np.ascontiguousarray(np.asarray(wb, dtype=np.float64).T)
+    hm = np.ascontiguousarray(hm)
+    n_rep = wat.shape[1]
+    entries = hm.shape[0] * hm.shape[1] // (2 if diag else 1)
+    kern = _canonical_kernels(entries * n_rep * _QUAD_SAVES) if entries * n_rep >= _JIT_MIN_ENTRIES else None
+    if kern is None:
+        return _block_quadratic_twin(hm, wat, wbt, diag)
+    from . import _jit  # noqa: PLC0415
+
+    q = np.zeros(n_rep)
+    acc = np.empty(n_rep)
+    k = _jit.parts() if entries * n_rep >= _SPLIT_MIN_WORK else 1
+    cuts = np.linspace(0, n_rep, k + 1).astype(np.int64)
+    # Each replicate's sum is one thread's, in the same order whatever the
+    # number of pieces.
+    _jit.run_parts([lambda r0=int(r0), r1=int(r1): kern.block_quadratic(hm, wat, wbt, diag, r0, r1, acc, q)
+                    for r0, r1 in zip(cuts[:-1], cuts[1:]) if r1 > r0])
+    return q
 
 
 def canonical_residuals(p_mat: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -677,29 +739,29 @@ class CanonicalKernel:
         return self.hdiag
 
     def weighted_offdiag(self, ws, progress=None) -> np.ndarray:
-        """For each row w: sum_{i != j} w_i w_j h_ij, as matrix products."""
+        """For each row w: sum_{i != j} w_i w_j h_ij = 2 sum_{i < j}, tile by tile
+        in a fixed order (:func:`block_quadratic`)."""
         ws = np.asarray(ws, dtype=np.float64)
         if 8 * self.n * self.n <= _FULL_BYTES:
             full = self._build_full()
-            return np.einsum("bj,bj->b", ws @ full, ws)
+            return 2.0 * block_quadratic(full, ws, ws, True)
         total = np.zeros(ws.shape[0])
         for sa, sb, hab in self._tiles():
-            part = np.einsum("bj,bj->b", ws[:, sa] @ hab, ws[:, sb])
-            total += part if sa.start == sb.start else 2.0 * part
+            total += 2.0 * block_quadratic(hab, ws[:, sa], ws[:, sb], sa.start == sb.start)
             if progress is not None:
                 progress.advance((sb.stop - sb.start) * (sa.stop - sa.start))
         return total
 
     def weighted_diag(self, ws) -> np.ndarray:
         ws = np.asarray(ws, dtype=np.float64)
-        return (ws * ws) @ self.hdiag
+        return _mv(ws * ws, self.hdiag)
 
     def count_sums(self, counts, distinct: bool) -> np.ndarray:
         off = self.weighted_offdiag(counts)
         hd = self.hdiag
-        c2 = (counts * counts) @ hd
+        c2 = _mv(counts * counts, hd)
         if distinct:
-            return off + (c2 - counts @ hd)
+            return off + (c2 - _mv(counts, hd))
         return off + c2
 
     def pair_terms(self, i, j) -> np.ndarray:
@@ -727,10 +789,7 @@ class CanonicalKernel:
         return self._full
 
     def _tile(self, sa: slice, sb: slice) -> np.ndarray:
-        d = _kernel_tile(self.p[sa], self.p[sb], self.u[sa], self.u[sb], self.h)
-        if sa.start == sb.start:
-            np.fill_diagonal(d, 0.0)
-        return d
+        return _kernel_tile(self.p[sa], self.p[sb], self.u[sa], self.u[sb], self.h, sa.start == sb.start)
 
     def _tiles(self):
         """Yield (slice I, slice J, H_IJ) for I <= J, in order; the diagonal of H_II is zero.
