@@ -88,6 +88,39 @@ def _records(path: str, handle, first_line: int = 1):
 _BLOCK_CHARS = 1 << 22
 
 
+class _FlatRows:
+    """A block of plain lines, none blank, as one list of all their fields
+    (``flat``) and each line's field count (``counts``): splitting the whole
+    block at once avoids a Python step per line."""
+
+    __slots__ = ("flat", "counts")
+
+    def __init__(self, flat, counts):
+        self.flat = flat
+        self.counts = counts
+
+    def row(self, i: int) -> List[str]:
+        start = int(self.counts[:i].sum())
+        return self.flat[start:start + int(self.counts[i])]
+
+    def tail(self) -> "_FlatRows":
+        """The block without its first line."""
+        return _FlatRows(self.flat[int(self.counts[0]):], self.counts[1:])
+
+
+def _flat_rows(text: str) -> Optional[_FlatRows]:
+    """``text`` (plain lines) as :class:`_FlatRows`, or None if a line is blank."""
+    body = text[:-1] if text.endswith("\n") else text
+    raw = np.frombuffer(body.encode("utf-8"), dtype=np.uint8)  # "," and "\n" are single bytes in UTF-8
+    ends = np.append(np.flatnonzero(raw == 10), raw.size)
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    if np.any(ends == starts):
+        return None
+    commas = np.concatenate(([0], np.cumsum(raw == 44)))
+    counts = commas[ends] - commas[starts] + 1
+    return _FlatRows(body.replace("\n", ",").split(","), counts)
+
+
 def _record_blocks(path: str, handle):
     """Lists of ``(line numbers, field lists)`` for the non-blank records,
     the same records as :func:`_records` gives one by one.
@@ -113,6 +146,11 @@ def _record_blocks(path: str, handle):
             if records:
                 yield [r[0] for r in records], [r[1] for r in records]
             return
+        flat = _flat_rows(text)
+        if flat is not None:
+            yield list(range(line, line + flat.counts.size)), flat
+            line += flat.counts.size
+            continue
         rows = text.split("\n")
         if text.endswith("\n"):
             rows.pop()
@@ -140,7 +178,9 @@ def read_columns(path: str, columns: Sequence[str]) -> Tuple[Dict[str, List[str]
         if block is None:
             raise CsvError(path, "the file is empty; expected a header line, then one row per "
                                  "observation", line=1)
-        header_line, header = block[0][0], block[1][0]
+        first_rows = block[1]
+        header_line = block[0][0]
+        header = first_rows.row(0) if isinstance(first_rows, _FlatRows) else first_rows[0]
         header = [name.strip() for name in header]
         seen = set()
         for name in header:
@@ -156,16 +196,27 @@ def read_columns(path: str, columns: Sequence[str]) -> Tuple[Dict[str, List[str]
         cells: Dict[str, List[str]] = {name: [] for name in columns}
         lines: List[int] = []
         width = len(header)
-        numbers, rows = block[0][1:], block[1][1:]
+        numbers = block[0][1:]
+        rows = first_rows.tail() if isinstance(first_rows, _FlatRows) else first_rows[1:]
         while True:
-            if any(len(fields) != width for fields in rows):
-                line, fields = next((n, f) for n, f in zip(numbers, rows) if len(f) != width)
-                raise CsvError(path, f"{len(fields)} field{'s' if len(fields) != 1 else ''}, but the "
+            if isinstance(rows, _FlatRows):
+                wrong = np.flatnonzero(rows.counts != width)
+                bad = (numbers[wrong[0]], int(rows.counts[wrong[0]])) if wrong.size else None
+            elif any(len(fields) != width for fields in rows):
+                bad = next((n, len(f)) for n, f in zip(numbers, rows) if len(f) != width)
+            else:
+                bad = None
+            if bad is not None:
+                line, count = bad
+                raise CsvError(path, f"{count} field{'s' if count != 1 else ''}, but the "
                                      f"header has {width}; every row needs one value per column",
                                line=line)
             lines.extend(numbers)
             for name, i in index.items():
-                cells[name].extend([fields[i] for fields in rows])
+                if isinstance(rows, _FlatRows):
+                    cells[name].extend(rows.flat[i::width])
+                else:
+                    cells[name].extend([fields[i] for fields in rows])
             block = next(blocks, None)
             if block is None:
                 break
