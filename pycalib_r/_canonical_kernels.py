@@ -1,6 +1,7 @@
 """Compiled loops of the canonical kernel (loaded through ``pycalib_r._jit.kernels``).
 
-The twins are ``_kernel._kernel_tile_twin`` and ``_kernel._block_quadratic_twin``:
+The twins are ``_kernel_canonical._kernel_tile_twin`` and
+``_kernel_canonical._block_quadratic_twin``:
 every entry and every sum takes the same operations in the same order (no
 BLAS, whose reduction order depends on the CPU kernel it picks, and no
 fused multiply-add), so both give the same bits on every machine

@@ -7,18 +7,17 @@ through BLAS: both paths give the same bits, and so does every BLAS kernel.
 """
 
 import json
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from pycalib_r import _jit
 from pycalib_r import _kernel as K
+from pycalib_r import _kernel_canonical as KC
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.conftest import ORIGINAL_ENV, REPO
 
 
 def _kernels():
@@ -43,7 +42,7 @@ def test_tile_kernel_same_bits_as_twin(k, h):
     kern = _kernels()
     p, u, _ = _data(301, k, 11 + k, duplicates=True)
     for a, b, diag in ((slice(0, 301), slice(0, 301), True), (slice(0, 150), slice(150, 301), False)):
-        want = K._kernel_tile_twin(p[a], p[b], u[a], u[b], h)
+        want = KC._kernel_tile_twin(p[a], p[b], u[a], u[b], h)
         if diag:
             np.fill_diagonal(want, 0.0)
         out = np.zeros((a.stop - a.start, b.stop - b.start))
@@ -59,7 +58,7 @@ def test_tile_kernel_same_bits_as_twin(k, h):
 def test_quadratic_kernel_same_bits_as_twin(weights, monkeypatch):
     _kernels()
     p, u, g = _data(257, 4, 3)
-    hm = K._kernel_tile_twin(p, p, u, u, 0.3)
+    hm = KC._kernel_tile_twin(p, p, u, u, 0.3)
     np.fill_diagonal(hm, 0.0)
     w = {"rademacher": g.choice([-1.0, 1.0], size=(37, 257)),
          "counts": g.multinomial(257, np.full(257, 1 / 257), size=37).astype(float),
@@ -67,17 +66,17 @@ def test_quadratic_kernel_same_bits_as_twin(weights, monkeypatch):
     for diag, hb, wa, wb in ((True, hm, w, w), (False, hm[:100, 100:], w[:, :100], w[:, 100:])):
         compiled = K.block_quadratic(hb, wa, wb, diag)
         wat = np.ascontiguousarray(wa.T)
-        twin = K._block_quadratic_twin(np.ascontiguousarray(hb), wat, wat if diag else np.ascontiguousarray(wb.T),
+        twin = KC._block_quadratic_twin(np.ascontiguousarray(hb), wat, wat if diag else np.ascontiguousarray(wb.T),
                                        diag)
         assert np.array_equal(compiled, twin)
         want = np.einsum("bi,ij,bj->b", wa, np.triu(hb, 1) if diag else hb, wb)
         assert np.allclose(compiled, want, rtol=1e-12, atol=1e-12)
     # The replicates cut into pieces on several cores: the same bits.
     monkeypatch.setattr(_jit, "parts", lambda: 3)
-    monkeypatch.setattr(K, "_SPLIT_MIN_WORK", 1)
+    monkeypatch.setattr(KC, "_SPLIT_MIN_WORK", 1)
     wat = np.ascontiguousarray(w.T)
     assert np.array_equal(K.block_quadratic(hm, w, w, True),
-                          K._block_quadratic_twin(np.ascontiguousarray(hm), wat, wat, True))
+                          KC._block_quadratic_twin(np.ascontiguousarray(hm), wat, wat, True))
 
 
 def test_canonical_kernel_paths_give_the_same_statistics(monkeypatch):
@@ -92,10 +91,10 @@ def test_canonical_kernel_paths_give_the_same_statistics(monkeypatch):
         out = []
         for full in (True, False):
             if not full:
-                monkeypatch.setattr(K, "_FULL_BYTES", 0)
+                monkeypatch.setattr(KC, "_FULL_BYTES", 0)
             kern = K.CanonicalKernel(p, u, 0.25, tile=128)
             out += [kern.offdiag(), *kern.weighted_offdiag(w), *kern.count_sums(c, True)]
-        monkeypatch.setattr(K, "_FULL_BYTES", 256 << 20)
+        monkeypatch.setattr(KC, "_FULL_BYTES", 256 << 20)
         return out
 
     compiled = stats()
@@ -136,7 +135,8 @@ def test_matrix_kernels_same_bits_under_every_openblas_coretype():
     for mode in ("0", "1"):
         for core in _CORETYPES:
             # The core type is set in the child's environment only.
-            env = dict(os.environ, PYTHONPATH=str(REPO), PYCALIB_R_JIT=mode, OPENBLAS_CORETYPE=core)
+            # (ORIGINAL_ENV: the environment before R was loaded into this process.)
+            env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO), PYCALIB_R_JIT=mode, OPENBLAS_CORETYPE=core)
             run = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True, text=True,
                                  timeout=600)
             if run.returncode < 0:  # SIGILL: instructions this CPU lacks

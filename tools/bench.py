@@ -35,6 +35,9 @@ from pathlib import Path
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
+# The environment before R is loaded into this process (rpy2 changes it):
+# the cold column's child processes get this one.
+_ORIGINAL_ENV = dict(__import__("os").environ)
 sys.path.insert(0, str(REPO))
 
 import pycalib_r as pc  # noqa: E402
@@ -169,7 +172,7 @@ def cold_time(setup: str, call: str) -> float:
     code = (f"import sys, time, json\nsys.path.insert(0, {str(REPO / 'tools')!r})\nimport bench\n"
             f"ns = dict(vars(bench))\nexec({setup!r}, ns)\nt = time.perf_counter()\nexec({call!r}, ns)\n"
             f"print(json.dumps(time.perf_counter() - t))")
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env = dict(_ORIGINAL_ENV, PYTHONPATH=str(REPO))
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # installs have bytecode caches
     for _ in range(2):
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
