@@ -415,11 +415,13 @@ def _fround(x: float, digits: float) -> float:
 
 
 # Importing scipy.special costs a new process about 0.3 s; the math module's
-# functions (the same glibc calls) cost about 0.1 us more per element than
-# its ufuncs. Small work uses them until the elements done that way would
-# have paid for the import twice (or one call alone would have).
+# functions (the same glibc calls) cost about 0.25 us more per element than
+# its ufuncs (both measured on a loaded 2-core machine, where both scale
+# alike). Small work uses them until the elements done that way would have
+# paid for the import (or one call alone, or the work an algorithm
+# announces with expect_elementwise, would).
 _SCIPY_COST = 0.3
-_MATH_COST = 1e-7
+_MATH_COST = 2.5e-7
 _math_done = [0]
 
 
@@ -427,7 +429,15 @@ def _by_math(n: int) -> bool:
     if _sp is not None or "scipy.special" in sys.modules:
         return False
     _math_done[0] += n
-    return n * _MATH_COST < _SCIPY_COST and _math_done[0] * _MATH_COST < 2 * _SCIPY_COST
+    return n * _MATH_COST < _SCIPY_COST and _math_done[0] * _MATH_COST < _SCIPY_COST
+
+
+def expect_elementwise(n: int) -> None:
+    """An algorithm is about to take glibc's exp/log/log1p of about ``n``
+    elements in all (an optimiser's evaluations): import scipy.special now
+    if the math module would cost more than that import."""
+    if n * _MATH_COST >= _SCIPY_COST:
+        special()
 
 
 def _math_map(fn, arr: np.ndarray, ok: np.ndarray, edge) -> np.ndarray:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .. import _jit
-from .._rarith import JIT_MIN_SIZE
+from .._rarith import JIT_MIN_SIZE, expect_elementwise
 from .._checks import (
     as_numeric_vector,
     check_binary_y,
@@ -256,6 +256,9 @@ def _binary_objective(z: np.ndarray, y_arr: np.ndarray, jit=None):
     if jit:
         kern = _jit.kernels("pycalib_r.calibrators._loss_kernels", float_math=True,
                             saves=z.size * _LOSS_SAVES)
+    if kern is None:
+        # Brent's 20-30 evaluations, two elementwise passes each.
+        expect_elementwise(z.size * 2 * 26)
     if kern is not None:
         fill = kern.binary_temperature_terms
         # Each term is computed alone, so cutting the rows into pieces that
