@@ -1,7 +1,8 @@
 """The canonical kernel: h_ij = exp(-||p_i - p_j|| / h) <u_i, u_j>, u_i = onehot(y_i) - p_i.
 
 Matrix input for ``skce()``, ``cal_test()`` and ``cal_ci()``
-(:mod:`pycalib_r._kernel`). bounded block of the n x n matrix exists at a time. Each entry's squared
+(:mod:`pycalib_r._kernel`). The form is O(n^2) and is computed in square
+tiles, so at most a bounded block of the n x n matrix exists at a time. Each entry's squared
 distance is the sum of squared coordinate differences and its inner product
 the sum of coordinate products, in column order, and the bootstrap's
 weighted sums run in a fixed order too: loops of this module's own (numpy

@@ -2,7 +2,7 @@
 
 Used for binary input and ``type = "confidence"`` (and for each column of
 ``"classwise"``) by ``skce()``, ``mmce()``, ``cal_test()`` and ``cal_ci()``
-(:mod:`pycalib_r._kernel`). The n x n matrix is never built.
+(:mod:`pycalib_r._kernel`).
 
 The scalar form never builds the n x n matrix. After sorting r, the sum over
 pairs i < j is sum_j a_j L_j with L_j = sum_{i<j} a_i exp(-(r_j - r_i) / h),
@@ -19,7 +19,6 @@ recurrence is evaluated here without a Python loop per element:
   (so cumulative sums cannot overflow for any bandwidth), joined by a carry
   per replicate. A bandwidth so small that the blocks would be tiny falls
   back to the doubling scan over the replicate matrix.
-
 
 Every dot product here is numpy's own loop (``einsum``), never BLAS: a BLAS
 reduction order depends on the CPU kernel OpenBLAS picks.
