@@ -7,7 +7,6 @@ arguments of ``ece()`` (contract section 6).
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import expit
 
 from ._binning import (
     STRATEGIES,
@@ -33,6 +32,7 @@ from ._errors import ProbcalError
 from ._forms import MULTICLASS_TYPES, Form, binary_inputs, confidence_pair, input_form
 from ._kernel import scalar_kernel_sum
 from ._rarith import r_exp, seq_sum
+from ._rarith import special as _special
 from ._rbins import bin_means
 
 __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table",
@@ -108,7 +108,7 @@ def inv_logit(x):
     R: ``inv_logit(c(-2, 0, 2))`` prints ``[1] 0.1192029 0.5000000 0.8807971``.
     """
     arr = as_numeric_vector(x, arg="x")
-    return expit(arr)
+    return _special().expit(arr)
 
 
 def r_sums(x: np.ndarray) -> np.ndarray:
