@@ -27,7 +27,8 @@ import numpy as np
 
 from ._binning import (breaks_between, distinct_sorted, quantile_r, seq01, type8_combine,
                        type8_positions)
-from ._checks import check_bandwidth, check_conf_level, check_count, integer_range_error, match_arg
+from ._checks import (add_note, check_bandwidth, check_conf_level, check_count,
+                      integer_range_error, match_arg)
 from ._errors import ProbcalError
 from ._hints import check_unused_arguments
 from ._format import cli_h1, format_pval, format_r, sprintf_pct1
@@ -270,6 +271,41 @@ def _refuses_classwise(type) -> bool:
     return hits == ["classwise"]
 
 
+def _physical_memory() -> int:
+    """Bytes of RAM on this machine (0 when the system does not say)."""
+    import os  # noqa: PLC0415
+
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return 0
+
+
+def replicate_array(n_boot: int, call: str, attr: str) -> np.ndarray:
+    """The n_boot doubles a resampling call keeps (``res.<attr>``), allocated
+    before any work: the one thing in either call that grows with n_boot.
+
+    A request beyond this machine's RAM fails at once with a ``MemoryError``
+    whose note names the size, instead of running for hours while the pages
+    fill (an overcommitting system grants the address space up front).
+    """
+    size = 8 * n_boot
+    gib = size / 2 ** 30
+    try:
+        ram = _physical_memory()
+        if ram and size > ram:
+            # R's words for a vector it cannot allocate (cal_ci's numeric(n_boot)).
+            raise MemoryError(f"cannot allocate vector of size {gib:0.1f} Gb")
+        return np.empty(n_boot, dtype=np.float64)
+    except MemoryError as exc:
+        ram = _physical_memory()
+        has = f", more than this machine's {ram / 2 ** 30:.1f} GiB" if ram and size > ram else ""
+        add_note(exc, f"{call}(n_boot = {n_boot}) keeps its {n_boot} replicates in "
+                      f"res.{attr} ({gib:.1f} GiB, 8 bytes each{has}); use a smaller n_boot "
+                      "(the default is 999).")
+        raise
+
+
 def _counts(idx: np.ndarray, n: int) -> np.ndarray:
     """Rows of 1-based resample indices -> rows of counts per observation."""
     out = np.empty((idx.shape[0], n))
@@ -423,7 +459,9 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     # Replicates equal to `observed` up to rounding count as >= observed.
     tol = 1e-12 * r_mean(np.abs(kern.diag_terms()))
     exceed = 0
-    null = []  # the bootstrap statistics, kept as res.null_distribution
+    # The bootstrap statistics, kept as res.null_distribution: allocated once
+    # (a list of blocks joined at the end would hold them twice).
+    null = replicate_array(n_boot, "cal_test", "null_distribution")
     rows = kern.batch_rows(n_boot)
     done = 0
     # All of the call's draws are one serial step on a shared stream.
@@ -433,7 +471,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
             w = stream.rademacher(b, n).astype(np.float64)
             reps = kern.weighted_offdiag(w) / denom
             exceed += int(np.count_nonzero(reps >= observed - tol))
-            null.append(reps)
+            null[done:done + b] = reps
             done += b
             bar.advance(b)
     return CalTest(
@@ -443,7 +481,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
         data_name=data_name,
         estimate={"SKCE_uq": observed},
         target=target,
-        null_distribution=np.concatenate(null),
+        null_distribution=null,
     )
 
 
@@ -830,7 +868,7 @@ def _rewind_to_failure(fn, idx, state, stream, n) -> None:
 def _run(fn, n, n_boot, rows, stream, progress) -> np.ndarray:
     """Draw the resamples block by block (R's order) and evaluate ``fn`` on each
     block; blocks are bounded, so memory is too and Ctrl-C is seen between them."""
-    out = np.empty(n_boot)
+    out = replicate_array(n_boot, "cal_ci", "bootstrap_distribution")
     done = 0
     # All of the call's draws (and a rewind) are one serial step on a shared stream.
     with holding(stream), Progress(n_boot, "cal_ci", enabled=progress) as bar:
