@@ -295,7 +295,9 @@ def replicate_array(n_boot: int, call: str, attr: str) -> np.ndarray:
         ram = _physical_memory()
         if ram and size > ram:
             # R's words for a vector it cannot allocate (cal_ci's numeric(n_boot)).
-            raise MemoryError(f"cannot allocate vector of size {gib:0.1f} Gb")
+            from ._rng._args import r_alloc_error  # noqa: PLC0415
+
+            raise MemoryError(str(r_alloc_error(n_boot, 8)))
         return np.empty(n_boot, dtype=np.float64)
     except MemoryError as exc:
         ram = _physical_memory()
@@ -455,7 +457,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
         integer_range_error("n_boot", _TEST_N_BOOT_NA, warn=False)
     stream = resolve_rng(rng)
     denom = n * (n - 1.0)
-    observed = kern.offdiag() / denom
+    observed = kern.offdiag(progress) / denom
     # Replicates equal to `observed` up to rounding count as >= observed.
     tol = 1e-12 * r_mean(np.abs(kern.diag_terms()))
     exceed = 0
@@ -764,7 +766,7 @@ def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None
     n_boot = check_count(n_boot, "n_boot", _CI_N_BOOT_NA, defer=True)
     _check_dots(metric, kwargs)
 
-    bound = _bind(metric, p, y, bins, kwargs)
+    bound = _bind(metric, p, y, bins, kwargs, progress)
     if n_boot is None:
         integer_range_error("n_boot", _CI_N_BOOT_NA, warn=False)
     estimate = bound.estimate
@@ -787,7 +789,9 @@ def _metric_args(metric: str) -> tuple:
 
     fn = {"ece": _metrics.ece, "mce": _metrics.mce, "ace": _metrics.ace,
           "skce": _kernel.skce, "mmce": _metrics.mmce}[metric]
-    return tuple(k for k in inspect.signature(fn).parameters if k not in ("p", "y", "bins"))
+    # progress is cal_ci's own (a Python-only keyword of skce too).
+    return tuple(k for k in inspect.signature(fn).parameters
+                 if k not in ("p", "y", "bins", "progress"))
 
 
 def _check_dots(metric: str, kwargs: dict) -> None:
@@ -805,7 +809,7 @@ class _Bound(NamedTuple):
     signed: bool
 
 
-def _bind(metric, p, y, bins, kwargs) -> _Bound:
+def _bind(metric, p, y, bins, kwargs, progress=False) -> _Bound:
     """Check the input and the metric's arguments once (the metric's own
     checks, in its order) and bind the replicate engine to the result."""
     if metric in ("ece", "mce", "ace"):
@@ -816,7 +820,8 @@ def _bind(metric, p, y, bins, kwargs) -> _Bound:
                       metric == "ece" and bound.debiased)
     if metric == "skce":
         data, bandwidth, estimator = bind_skce(p, y, **kwargs)
-        estimate = float(skce_from_data(data, resolve_bandwidth(data, bandwidth), estimator))
+        estimate = float(skce_from_data(data, resolve_bandwidth(data, bandwidth), estimator,
+                                        progress=progress))
         mm = False
     else:
         form, bandwidth = bind_mmce(p, y, **kwargs)

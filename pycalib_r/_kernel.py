@@ -136,26 +136,27 @@ def _too_few(estimator: str):
     raise ProbcalError(f'Estimator "{estimator}" needs at least two observations.')
 
 
-def estimate(kern, estimator: str) -> float:
+def estimate(kern, estimator: str, progress: bool = False) -> float:
     """One kernel's SKCE estimate: uq, biased, or ul over the pairs (1, 2), (3, 4), ...."""
     n = kern.n
     if estimator == "ul":
         i = 2 * np.arange(n // 2)
         return r_mean(kern.pair_terms(i, i + 1))
     if estimator == "uq":
-        return kern.offdiag() / (n * (n - 1.0))
-    return (kern.offdiag() + kern.diag()) / float(n) ** 2
+        return kern.offdiag(progress) / (n * (n - 1.0))
+    return (kern.offdiag(progress) + kern.diag()) / float(n) ** 2
 
 
-def skce_from_data(data: KernelData, h, estimator: str) -> float:
-    """The SKCE estimate for checked input and a resolved bandwidth."""
+def skce_from_data(data: KernelData, h, estimator: str, progress: bool = False) -> float:
+    """The SKCE estimate for checked input and a resolved bandwidth (with
+    ``progress``, a long canonical sum shows a bar)."""
     if estimator in ("uq", "ul") and data.n < 2:
         _too_few(estimator)
-    per = [estimate(kern, estimator) for kern in kernels(data, h)]
+    per = [estimate(kern, estimator, progress) for kern in kernels(data, h)]
     return per[0] if len(per) == 1 else r_mean(per)
 
 
-def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
+def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical", *, progress=True):
     r"""Squared kernel calibration error (Widmann, Lindsten & Zachariah 2019).
 
     R equivalent: ``probcal::skce(p, y, estimator = c("uq", "ul", "biased"),
@@ -211,6 +212,10 @@ def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
         pairwise distances of the form used (computed exactly).
     type : {"canonical", "confidence", "classwise"}
         Multiclass form; ignored for binary input.
+    progress : bool
+        Keyword-only, Python only. Show a progress bar on stderr (only when
+        it is a terminal) for a long canonical sum: O(n^2) pairs, a bar from
+        about 2^28 / K pairs (n of some ten thousand at K = 10).
 
     Returns
     -------
@@ -234,7 +239,8 @@ def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
     0.0009443504
     """
     data, bandwidth, estimator = bind_skce(p, y, estimator, bandwidth, type)
-    return float(skce_from_data(data, resolve_bandwidth(data, bandwidth), estimator))
+    return float(skce_from_data(data, resolve_bandwidth(data, bandwidth), estimator,
+                                progress=progress))
 
 
 def bind_skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):

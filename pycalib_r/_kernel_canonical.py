@@ -31,6 +31,9 @@ _FLOPS_PER_BLOCK = 1 << 30
 _WORKERS = max(1, min(4, os.cpu_count() or 1))
 # A whole (replicates x n) weight block for the canonical form, if it fits.
 _CANONICAL_WEIGHTS_BYTES = 256 << 20
+# Pair-class terms of a canonical sum above which it shows a progress bar
+# (tens of ns each: a second or more; tqdm's own delay hides quick ones).
+_PROGRESS_WORK = 1 << 28
 
 
 # ---------------------------------------------------------------------------
@@ -229,16 +232,32 @@ class CanonicalKernel:
         self._offdiag = None
 
     # -- the protocol --------------------------------------------------------
-    def offdiag(self) -> float:
+    def offdiag(self, progress: bool = False) -> float:
+        """sum_{i != j} h_ij; with ``progress``, a bar of the pairs done when
+        the sum is long (:func:`long_work`)."""
         if self._offdiag is None:
             if 8 * self.n * self.n <= _FULL_BYTES:
                 self._build_full()
             else:
+                from ._progress import Progress  # noqa: PLC0415
+
                 total = 0.0
-                for sa, sb, hab in self._tiles():
-                    total += _tile_sum(sa, sb, hab)
+                with Progress(self.pair_count(), "skce", enabled=progress and self.long_work(),
+                              unit="pair") as bar:
+                    for sa, sb, hab in self._tiles():
+                        total += _tile_sum(sa, sb, hab)
+                        bar.advance(_tile_pairs(sa, sb))
                 self._offdiag = total
         return self._offdiag
+
+    def pair_count(self) -> int:
+        """Pairs i <= j the tile loop covers."""
+        return self.n * (self.n + 1) // 2
+
+    def long_work(self) -> bool:
+        """True when the tile loop is long enough for a progress bar to help
+        (about a second or more: _PROGRESS_WORK pair-class terms)."""
+        return self.pair_count() * self.p.shape[1] >= _PROGRESS_WORK
 
     def diag(self) -> float:
         return float(np.sum(self.hdiag))
@@ -343,6 +362,11 @@ class CanonicalKernel:
                     yield d[iu]
                 else:
                     yield d.ravel()
+
+
+def _tile_pairs(sa: slice, sb: slice) -> int:
+    a, b = sa.stop - sa.start, sb.stop - sb.start
+    return a * (a + 1) // 2 if sa.start == sb.start else a * b
 
 
 def _tile_sum(sa: slice, sb: slice, hab: np.ndarray) -> float:

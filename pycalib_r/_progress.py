@@ -1,7 +1,8 @@
 """Progress of long resampling loops, shown with tqdm (rate and ETA) when someone is watching.
 
 ``Progress`` is what the resampling loops of ``cal_test()`` and ``cal_ci()``
-advance. It draws tqdm's bar (``tqdm.auto``: a text bar in terminals, a
+advance, and the tile loop of the canonical kernel sum (``skce()`` and the
+observed statistic of ``cal_test()`` on matrix input, O(n^2) pairs). It draws tqdm's bar (``tqdm.auto``: a text bar in terminals, a
 widget in Jupyter) only when
 
 * ``progress=True`` (the default of the functions), and
@@ -55,7 +56,7 @@ class Progress:
     """
 
     def __init__(self, total, label: str = "", enabled: bool = True, stream=None,
-                 delay: float = 0.5, interval: float = 0.1):
+                 delay: float = 0.5, interval: float = 0.1, unit: str = "resample"):
         self.total = max(int(total), 1)
         self.done = 0
         self._bar = None
@@ -64,7 +65,7 @@ class Progress:
         tqdm = _tqdm_class()
         if tqdm is None:  # pragma: no cover - tqdm is a dependency
             return
-        kwargs = dict(total=self.total, desc=label, unit="resample", leave=False,
+        kwargs = dict(total=self.total, desc=label, unit=unit, leave=False,
                       delay=delay, mininterval=interval)
         if stream is not None:
             kwargs["file"] = stream
