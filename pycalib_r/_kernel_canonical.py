@@ -284,6 +284,7 @@ class CanonicalKernel:
         return _mv(ws * ws, self.hdiag)
 
     def count_sums(self, counts, distinct: bool) -> np.ndarray:
+        counts = np.asarray(counts, dtype=np.float64)
         off = self.weighted_offdiag(counts)
         hd = self.hdiag
         c2 = _mv(counts * counts, hd)
@@ -294,7 +295,8 @@ class CanonicalKernel:
     def pair_terms(self, i, j) -> np.ndarray:
         return canonical_pair_terms(self.p, self.u, self.h, i, j)
 
-    def batch_rows(self, n_total: int) -> int:
+    def batch_rows(self, n_total: int, itemsize: int = 8) -> int:
+        # itemsize is ignored: the tiles' products take float64 weights.
         # Bounded memory, and matrix products short enough (about 2^30
         # multiply-adds, a fraction of a second) for Ctrl-C between them.
         n = max(self.n, 1)

@@ -229,6 +229,9 @@ class ScalarKernel:
         return self.a * self.a
 
     def weighted_offdiag(self, ws) -> np.ndarray:
+        # Gathered in their own dtype (int8 +-1 for cal_test) and widened a
+        # block at a time in weighted_lower: exact, the gather's traffic is
+        # the narrow one, and a block holds 8 times the replicates.
         return 2.0 * self.weighted_lower(self.sort_weights(ws))
 
     def weighted_diag(self, ws) -> np.ndarray:
@@ -236,7 +239,9 @@ class ScalarKernel:
         return _mv(own * own, self.a * self.a)
 
     def count_sums(self, counts, distinct: bool) -> np.ndarray:
-        cs = self.sort_weights(counts)
+        # Gathered in the counts' own dtype (int32 from cal_ci: half the
+        # random reads' traffic), widened after (exact).
+        cs = self.sort_weights(counts).astype(np.float64, copy=False)
         lower = self.weighted_lower(cs)
         a2 = self.a * self.a
         c2 = _mv(cs * cs, a2)
@@ -247,8 +252,13 @@ class ScalarKernel:
     def pair_terms(self, i, j) -> np.ndarray:
         return scalar_pair_terms(self._r_given, self._a_given, self.h, i, j)
 
-    def batch_rows(self, n_total: int) -> int:
-        return batch_rows(self.n, n_total)
+    def batch_rows(self, n_total: int, itemsize: int = 8) -> int:
+        # Weights of ``itemsize`` bytes (1: cal_test's int8 signs) take that
+        # share of a block: more rows per numpy call in weighted_lower's
+        # loop over 1,024-point blocks, whose per-call cost per row grew
+        # as the rows per block fell with n (41 at 1e5, 4 at 1e6, 1 at 1e7).
+        per_block = _BATCH_ELEMENTS * 8 // max(int(itemsize), 1)
+        return max(1, min(n_total, per_block // max(self.n, 1)))
 
     # -- one weight vector -------------------------------------------------
     def lower(self) -> float:
@@ -371,7 +381,10 @@ class ScalarKernel:
 
     def weighted_lower(self, ws: np.ndarray) -> np.ndarray:
         """For each row w of ``ws`` (sorted order): sum_{i<j} w_i w_j a_i a_j k_ij."""
-        ws = np.asarray(ws, dtype=np.float64)
+        ws = np.asarray(ws)
+        if ws.dtype.kind not in "iuf":
+            ws = ws.astype(np.float64)
+        wide = ws.dtype == np.float64
         if ws.ndim != 2 or ws.shape[1] != self.n:
             raise ValueError("weights must be a (B, n) matrix")
         n_rep = ws.shape[0]
@@ -382,7 +395,7 @@ class ScalarKernel:
         total = np.zeros(n_rep)
         carry = np.zeros(n_rep)
         for s, e, u, v1, g, q, decay in self._blocks:
-            wi = ws[:, s:e]
+            wi = ws[:, s:e] if wide else ws[:, s:e].astype(np.float64)
             if s > 0:
                 total += carry * _mv(wi, g)
             if e - s > 1:
@@ -393,7 +406,7 @@ class ScalarKernel:
         return total
 
     def _weighted_lower_scan(self, ws: np.ndarray) -> np.ndarray:
-        x = ws * self.a
+        x = ws.astype(np.float64) * self.a
         wa = x.copy()
         _scan_inclusive(self.r, x, self.h)
         f1 = np.exp(-((self.r[1:] - self.r[:-1]) / self.h))

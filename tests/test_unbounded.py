@@ -151,3 +151,29 @@ def test_cal_test_observed_canonical_sum_shows_progress(recorder):
     recorder.made = []
     pc.cal_test(p, y, n_boot=2, rng=pc.RRandom(1), progress=False)
     assert not any(b.enabled for b in recorder.made)
+
+
+def test_cal_test_signs_stay_int8_with_8x_rows_per_block_same_bits():
+    # The resampling's per-row cost grew with n: cal_test's +-1 weights were
+    # widened to float64 before the kernel's sorted-order gather (8 bytes of
+    # random reads per sign), and a block held 2^22 / n replicates (4 at 1e6
+    # rows, 1 at 1e7), so weighted_lower's numpy calls over 1,024-point blocks
+    # covered ever fewer rows. Now the signs are gathered as int8 and a block
+    # holds 8 times the replicates; the sums are the same bits.
+    from pycalib_r._kernel import kernel_data, kernels
+
+    g = pc.RRandom(2)
+    n = 200_000
+    p = g.runif(n)
+    y = (g.runif(n) < p).astype(int)
+    (kern,) = kernels(kernel_data(p, y, "canonical"), 0.2)
+    assert kern.batch_rows(10 ** 6) == (1 << 22) // n
+    assert kern.batch_rows(10 ** 6, itemsize=1) == (8 << 22) // n
+    w = g.rademacher(3, n)
+    assert w.dtype == np.int8
+    assert np.array_equal(kern.weighted_offdiag(w), kern.weighted_offdiag(w.astype(np.float64)))
+    # cal_ci's counts likewise, gathered as int32.
+    counts = np.stack([np.bincount(np.asarray(g.sample(n, n, replace=True)), minlength=n + 1)[1:]
+                       for _ in range(2)]).astype(np.int32)
+    assert np.array_equal(kern.count_sums(counts, True),
+                          kern.count_sums(counts.astype(np.float64), True))
