@@ -62,7 +62,9 @@ from ._hints import python_face as _python_face
 # once, here; the modules keep the plain functions for internal calls.
 ace, ece, mce, mmce, skce, logit, inv_logit = map(
     _python_face, (ace, ece, mce, mmce, skce, logit, inv_logit))
-cal_test, cal_ci = map(_python_face, (cal_test, cal_ci))
+from ._seed_note import seed_note as _seed_note
+
+cal_test, cal_ci = (_python_face(_seed_note(f)) for f in (cal_test, cal_ci))
 reliability_diagram, reliability_table = map(_python_face, (reliability_diagram, reliability_table))
 
 __version__ = "0.2.0"
