@@ -248,6 +248,18 @@ def _encode_labels(y: np.ndarray):
     return np.unique(y, return_inverse=True)
 
 
+def _python_names(args: dict) -> dict:
+    """R's names that are Python keywords (``lambda``) as their Python parameters (``lambda_``)."""
+    from ._rnames import PY_NAMES
+    out = {}
+    for name, value in args.items():
+        py = PY_NAMES.get(name, name)
+        if py in out:
+            raise TypeError(f"got multiple values for argument {py!r} (R's {name!r} and {py!r})")
+        out[py] = value
+    return out
+
+
 def _one_class(classes) -> str:
     return (f"y has one class only ({classes.tolist()[0]!r}); calibration needs at least two "
             "classes, each present in the data.")
@@ -311,7 +323,7 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
 
     def __init__(self, method="platt", **method_args):
         self.method = method
-        self._method_args = dict(method_args)
+        self._method_args = _python_names(method_args)
 
     # -- parameters: `method` plus whatever method_args were given -------------
     def get_params(self, deep=True):
@@ -322,7 +334,7 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
     def set_params(self, **params):
         if "method" in params:
             self.method = params.pop("method")
-        self._method_args.update(params)
+        self._method_args.update(_python_names(params))
         return self
 
     def __getattr__(self, name):

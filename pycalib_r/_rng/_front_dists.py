@@ -23,6 +23,7 @@ import warnings
 
 import numpy as np
 
+from .._rnames import r_keyword_args
 from .._errors import ProbcalError
 from .._rarith import r_exp, r_log
 from ._args import _as_double, _na_warning, _result_length
@@ -349,6 +350,7 @@ class DistributionsFront:
 
     # -- discrete -----------------------------------------------------------------------
 
+    @r_keyword_args
     def rpois(self, n, lambda_):
         """Poisson deviates, as R's ``rpois`` (inversion for lambda < 10,
         Ahrens & Dieter 1982 above).
