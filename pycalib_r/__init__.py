@@ -65,6 +65,12 @@ ace, ece, mce, mmce, skce, logit, inv_logit = map(
 from ._seed_note import seed_note as _seed_note
 
 cal_test, cal_ci = (_python_face(_seed_note(f)) for f in (cal_test, cal_ci))
+
+from ._quadratic import quadratic_warning as _quadratic_warning
+
+# skce, cal_test and cal_ci warn before a long O(n^2) canonical computation:
+# outside the Python face, which collects a call's warnings until it returns.
+skce, cal_test, cal_ci = map(_quadratic_warning, (skce, cal_test, cal_ci))
 reliability_diagram, reliability_table = map(_python_face, (reliability_diagram, reliability_table))
 
 __version__ = "0.2.0"
