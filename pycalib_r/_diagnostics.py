@@ -631,9 +631,12 @@ def _new_figure(figsize):
     plt = sys.modules.get("matplotlib.pyplot")
     if plt is not None:
         return plt.figure(figsize=figsize)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    return Figure(figsize=figsize)
+    fig = Figure(figsize=figsize)
+    FigureCanvasAgg(fig)  # draw(), get_renderer() and savefig() without pyplot
+    return fig
 
 
 def _fit_axis_text(fig, axes, panel_in, span_w, span_h, faceted):
@@ -670,6 +673,7 @@ def _fit_axis_text(fig, axes, panel_in, span_w, span_h, faceted):
         text._pycalib_r_full = full  # the one-line title, kept across layout passes
         text.set_text(full)
         text.set_fontsize(_BASE_SIZE)
+        text.set_linespacing(1.2)
         span = span + 0.1
         length = text.get_window_extent(renderer).width / fig.dpi
         if text.get_rotation() == 90:
@@ -681,6 +685,7 @@ def _fit_axis_text(fig, axes, panel_in, span_w, span_h, faceted):
             cut = min(range(1, len(words)), key=lambda i: abs(len(" ".join(words[:i]))
                                                              - len(" ".join(words[i:]))))
             text.set_text(" ".join(words[:cut]) + "\n" + " ".join(words[cut:]))
+            text.set_linespacing(1.0)  # the second line within the one-line margin
             length *= max(len(" ".join(words[:cut])), len(" ".join(words[cut:]))) / len(full)
         if length > span:
             text.set_fontsize(max(_MIN_LABEL_SIZE, _BASE_SIZE * span / length))
