@@ -9,10 +9,11 @@ O(n log n). R says nothing; here a :class:`UserWarning` gives the estimated
 time and the faster routes before the work starts. Nothing R computes
 changes.
 
-The cost model counts ordered pairs n^2 and uses rates measured with
-``tools``-free timing on the development machine (2 shared cores; numba
-tiles; see the constants below), so the estimate is an order of magnitude,
-not a promise.
+The cost model counts ordered pairs n^2 and uses per-pair rates timed on
+the development machine (2 cores shared with other jobs, load about 7, so
+the rates below are the timings divided by that load; see the constants).
+The estimate is an order of magnitude, not a promise: on a busy machine the
+work takes longer, on a fast one less.
 
 R equivalent: none.
 """
