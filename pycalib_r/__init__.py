@@ -6,6 +6,7 @@ random streams (``set_seed``, ``runif``, ``rbinom``, ...) bit for bit.
 """
 
 from ._diagnostics import reliability_diagram, reliability_table
+from ._ece_interval import EceCI, ece_ci
 from ._errors import ProbcalError
 from ._inference import CalCI, CalTest, cal_ci, cal_test
 from ._kernel import skce
@@ -65,6 +66,7 @@ ace, ece, mce, mmce, skce, logit, inv_logit = map(
 from ._seed_note import seed_note as _seed_note
 
 cal_test, cal_ci = (_python_face(_seed_note(f)) for f in (cal_test, cal_ci))
+ece_ci = _python_face(ece_ci)
 
 from ._quadratic import quadratic_warning as _quadratic_warning
 
@@ -89,6 +91,9 @@ __all__ = [
     "cal_ci",
     "CalTest",
     "CalCI",
+    # inference beyond R (Python-only: no probcal counterpart)
+    "ece_ci",
+    "EceCI",
     # calibrators
     "Calibrator",
     "cal_beta",
