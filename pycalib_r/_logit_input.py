@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import contextvars
 import functools
-import warnings
 
 import numpy as np
+
+from . import _warn
 
 __all__ = ["warn_if_probabilities", "once_per_call"]
 
@@ -44,7 +45,7 @@ def _all_in_unit_interval(values: np.ndarray) -> bool:
 
 
 def warn_if_probabilities(values: np.ndarray, function: str, arg: str = "logits",
-                          matrix: bool = False, stacklevel: int = 3) -> None:
+                          matrix: bool = False) -> None:
     """Warn when every entry of the (checked, finite) ``values`` lies in [0, 1].
 
     Logits of a real model take both signs; a vector or matrix wholly inside
@@ -66,7 +67,8 @@ def warn_if_probabilities(values: np.ndarray, function: str, arg: str = "logits"
     else:
         fix = ("pass logits, e.g. pc.logit(p) of the probabilities p (clip exact 0 and 1 "
                "first), or the model's decision_function")
-    warnings.warn(
+    # At the user's line, once per call (pycalib_r._warn).
+    _warn.warn(
         f"{function}(): every value of `{arg}` lies in [0, 1]: these look like probabilities, "
         f"not logits. They are fitted as logits (as R does), which gives wrong calibrated "
-        f"probabilities; {fix}.", UserWarning, stacklevel=stacklevel)
+        f"probabilities; {fix}.", UserWarning)

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import functools
 import inspect
-import warnings
 
 import numpy as np
+
+from . import _warn
 
 __all__ = ["quadratic_warning", "estimated_seconds", "WARN_SECONDS"]
 
@@ -136,12 +137,12 @@ def quadratic_warning(fn):
             n, k = shape
             seconds = estimated_seconds(name, n, k, given)
             if seconds > WARN_SECONDS:
-                warnings.warn(
+                _warn.warn(  # at once, at the user's line: before the work starts
                     f"{name}() on this {n} x {k} matrix uses the canonical kernel, whose work "
                     f"grows as n^2 ({float(n) * n:.3g} pairs"
                     + ("" if name == "skce" else " per resample")
                     + f"): estimated {_duration(seconds)}. Faster: "
-                    + "; ".join(_routes(name, k, given)) + ".", UserWarning, stacklevel=2)
+                    + "; ".join(_routes(name, k, given)) + ".", UserWarning)
         return fn(*args, **kwargs)
 
     return wrapper

@@ -287,7 +287,7 @@ def _cal_temperature_multiclass(logits, y) -> CalTemperature:
     mat = check_logit_matrix(logits, arg="logits")
     labels = multiclass_labels(mat, y, x_arg="logits")
     codes = labels.codes
-    warn_if_probabilities(mat, "cal_temperature", matrix=True, stacklevel=4)
+    warn_if_probabilities(mat, "cal_temperature", matrix=True)
 
     def objective(temperature: float) -> float:
         return multiclass_log_loss(softmax(mat / temperature), codes)
