@@ -4,8 +4,10 @@ Each ```` ```python ```` block is found by parsing the Markdown (so a new
 block is tested without editing this file) and run in a fresh interpreter
 from the repository root. A block followed directly by a bare ```` ``` ````
 block (the README's convention for "this prints") must print exactly that
-text. A block that uses names it does not define (the rcheck example's
-``p``, ``y``, ``scores``) gets the set-up listed in ``_SETUP``; a block that
+text. Every block starts with ``import numpy as np`` and ``import
+pycalib_r as pc`` (the docs' convention); a block that uses other names it
+does not define (the rcheck example's ``p``, ``y``, ``scores``) gets the
+set-up listed in ``_SETUP``; a block that
 needs R's probcal is marked as such in ``_NEEDS_PROBCAL`` and skips only
 where probcal is not installed. The migration guide's worked example is the
 file ``docs/examples/port.py``, which ``tests/test_migration_guide.py``
@@ -84,8 +86,13 @@ _ELSEWHERE = {
 _NEEDS_PROBCAL = ("from pycalib_r.rcheck import",)
 
 
+# The docs' convention (the README's first example, the guide's table):
+# `pc` is pycalib_r and `np` numpy in every block.
+_PRELUDE = "import numpy as np\nimport pycalib_r as pc\n"
+
+
 def _program(snippet: Snippet) -> str:
-    setup = next((v for k, v in _SETUP.items() if k in snippet.code), "")
+    setup = _PRELUDE + next((v for k, v in _SETUP.items() if k in snippet.code), "")
     after = next((v for k, v in _AFTER.items() if k in snippet.code), "")
     return setup + snippet.code + "\n" + after
 
