@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from typing import Dict
 
-__all__ = ["PY_NAMES", "r_keyword_args"]
+__all__ = ["PY_NAMES", "r_keyword_args", "python_names"]
 
 # R's name -> the Python parameter it is (every R export's keyword names).
 PY_NAMES: Dict[str, str] = {"lambda": "lambda_"}
@@ -37,3 +37,14 @@ def r_keyword_args(fn):
         return fn(*args, **kwargs)
 
     return wrapper
+
+
+def python_names(args: dict) -> dict:
+    """R's names that are Python keywords (``lambda``) as their Python parameters (``lambda_``)."""
+    out = {}
+    for name, value in args.items():
+        py = PY_NAMES.get(name, name)
+        if py in out:
+            raise TypeError(f"got multiple values for argument {py!r} (R's {name!r} and {py!r})")
+        out[py] = value
+    return out

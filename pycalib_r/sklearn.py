@@ -54,6 +54,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without scikit-l
     ) from exc
 
 from . import _kernel, _metrics
+from ._rnames import python_names
 from .calibrators import (
     cal_beta,
     cal_cv,
@@ -271,18 +272,6 @@ def _encode_labels(y: np.ndarray):
     return np.unique(y, return_inverse=True)
 
 
-def _python_names(args: dict) -> dict:
-    """R's names that are Python keywords (``lambda``) as their Python parameters (``lambda_``)."""
-    from ._rnames import PY_NAMES
-    out = {}
-    for name, value in args.items():
-        py = PY_NAMES.get(name, name)
-        if py in out:
-            raise TypeError(f"got multiple values for argument {py!r} (R's {name!r} and {py!r})")
-        out[py] = value
-    return out
-
-
 def _one_class(classes) -> str:
     return (f"y has one class only ({classes.tolist()[0]!r}); calibration needs at least two "
             "classes, each present in the data.")
@@ -350,7 +339,7 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
 
     def __init__(self, method="platt", **method_args):
         self.method = method
-        self._method_args = _python_names(method_args)
+        self._method_args = python_names(method_args)
 
     # -- parameters: `method` plus whatever method_args were given -------------
     def get_params(self, deep=True):
@@ -361,7 +350,7 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
     def set_params(self, **params):
         if "method" in params:
             self.method = params.pop("method")
-        self._method_args.update(_python_names(params))
+        self._method_args.update(python_names(params))
         return self
 
     def __getattr__(self, name):
@@ -517,60 +506,6 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
         """
         proba = self._proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
-
-
-# scikit-learn's check_estimator: the checks that cannot apply, with why.
-# ProbcalCalibrator's X is a model's predictions (one column per class, or a
-# vector / n x 2 for a binary problem); these checks pass a feature matrix of
-# another width, which is refused with a ValueError by design.
-_WIDTH = ("X of a ProbcalCalibrator holds a model's predictions, one column per class (a "
-          "vector or n x 2 for a binary problem); this check passes a feature matrix of another "
-          "width, which is refused with a ValueError")
-_PROBCAL_CALIBRATOR_XFAIL = {name: _WIDTH for name in (
-    "check_estimators_dtypes",
-    "check_dtype_object",
-    "check_estimators_fit_returns_self",
-    "check_readonly_memmap_input",
-    "check_pipeline_consistency",
-    "check_estimators_nan_inf",
-    "check_estimators_overwrite_params",
-    "check_estimators_pickle",
-    "check_classifiers_classes",
-    "check_classifiers_train",
-    "check_n_features_in_after_fitting",
-    "check_positive_only_tag_during_fit",
-)}
-_CALIBRATED_CLASSIFIER_XFAIL = {
-    "check_fit2d_1feature": (
-        "10 rows in 3 classes cannot give every class to each of 5 calibration folds, which "
-        "probcal's calibrators need (R's cal_* stop when a class is absent); fit raises "
-        "'Requesting 5-fold cross-validation but provided less than 5 examples for at least "
-        "one class.' instead of fitting"),
-}
-
-
-def expected_failed_checks(estimator) -> dict:
-    """The scikit-learn estimator checks that do not apply to ``estimator``, with the reason.
-
-    For ``sklearn.utils.estimator_checks.check_estimator(est,
-    expected_failed_checks=expected_failed_checks(est))`` (and
-    ``parametrize_with_checks``): every other check passes (or is skipped by
-    scikit-learn itself). ProbcalCalibrator: 12 checks that pass a feature
-    matrix whose width is not one column per class. CalibratedClassifier:
-    ``check_fit2d_1feature`` (too few rows per class for 5 folds).
-
-    Returns
-    -------
-    dict
-        ``{check name: reason}``.
-
-    R equivalent: none.
-    """
-    if isinstance(estimator, ProbcalCalibrator):
-        return dict(_PROBCAL_CALIBRATOR_XFAIL)
-    if isinstance(estimator, CalibratedClassifier):
-        return dict(_CALIBRATED_CLASSIFIER_XFAIL)
-    return {}
 
 
 _FUNCTIONS = {
@@ -1052,3 +987,6 @@ def squared_kernel_calibration_error(y_true, y_prob, *, estimator="uq", bandwidt
     """
     p, y = _metric_inputs(y_true, y_prob, pos_label, labels)
     return _kernel.skce(p, y, estimator=estimator, bandwidth=bandwidth, type=type)
+
+
+from ._sklearn_checks import expected_failed_checks  # noqa: E402 (public here)
