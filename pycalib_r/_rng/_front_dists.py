@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from .. import _warn
+from .._rnames import r_keyword_args
 from .._errors import ProbcalError
 from .._rarith import r_exp, r_log
 from ._args import _as_double, _na_warning, _result_length, quiet_numpy, r_integer_result
@@ -369,6 +370,7 @@ class DistributionsFront:
 
     # -- discrete -----------------------------------------------------------------------
 
+    @r_keyword_args
     def rpois(self, n, lambda_):
         """Poisson deviates, as R's ``rpois`` (inversion for lambda < 10,
         Ahrens & Dieter 1982 above).

@@ -11,6 +11,7 @@ import threading
 
 import numpy as np
 
+from .._rnames import r_keyword_args
 from ._front_dists import _MISSING
 from ._generator import GeneratorStream
 from ._stream import RRandom
@@ -615,6 +616,7 @@ def rf(n, df1, df2, ncp=None):
     return _global_stream().rf(n, df1, df2, ncp)
 
 
+@r_keyword_args
 def rpois(n, lambda_):
     """R's ``rpois`` on the global stream (see :meth:`RRandom.rpois`).
 
