@@ -51,7 +51,7 @@ from ._rlist import NamedNumber, RList
 from ._rbins import bin_means_rows
 from ._rarith import pnorm_upper as _upper_tail, r_row_means as _row_means
 from ._rng import resolve_rng
-from ._rng._locking import holding
+from ._rng.stream._locking import holding
 
 __all__ = ["cal_test", "cal_ci", "CalTest", "CalCI"]
 

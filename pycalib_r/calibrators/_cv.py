@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from .. import _rng, _warn
-from .._rng._locking import holding
+from .._rng.stream._locking import holding
 from .._checks import (
     ProbcalError,
     _as_matrix,

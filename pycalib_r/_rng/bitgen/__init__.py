@@ -1,4 +1,12 @@
-"""Every ``RNGkind`` of R 4.2.2: uniform generators, normal kinds, sample kinds.
+"""R's bit generators: every ``RNGkind`` of R 4.2.2 (``src/main/RNG.c``).
+
+R's ``src/main/RNG.c``, one module per part: ``_mt`` (Mersenne-Twister on
+numpy's ``MT19937``, the stream's default kind) with its compiled words
+``_mt_kernels``; ``_bitgens`` (Wichmann-Hill, Marsaglia-Multicarry, Super-Duper,
+Mersenne-Twister as a pure generator), ``_knuth`` (Knuth-TAOCP, -2002),
+``_lecuyer`` (L'Ecuyer-CMRG); ``_unif_index`` (``R_unif_index``, ``rbits``);
+``_state`` (the order of ``RNGkind``/``set.seed``/``.Random.seed``). The normal
+kinds (``snorm.c``) are in :mod:`pycalib_r._rng.nmath._snorm`.
 
 A standalone layer (numpy and :mod:`math` only) for the package's R stream:
 
@@ -34,7 +42,8 @@ from ._bitgens import (
 from ._knuth import KnuthTAOCP, KnuthTAOCP2002
 from ._lecuyer import LEcuyerCMRG, next_rng_stream, next_rng_substream
 from ._state import KindState
-from ._draws import NormRand, UniformCursor, rbits, unif_index
+from ..nmath._snorm import NormRand, UniformCursor
+from ._unif_index import rbits, unif_index
 
 __all__ = [
     "BitGenerator", "WichmannHill", "MarsagliaMulticarry", "SuperDuper", "MersenneTwister",

@@ -6,7 +6,7 @@ Two forms of each algorithm:
   when R's C code calls ``unif_rand()`` (the reference, and the path for
   varying parameters and for the rare branches);
 * for the common parameter sets, an *evaluator* for
-  :func:`pycalib_r._rng._chain.run_blocks`: the algorithm evaluated at every
+  :func:`pycalib_r._rng.nmath._chain.run_blocks`: the algorithm evaluated at every
   position of a block of uniforms (length, value, acceptance).
 
 Operations are in C's order, and every ``log``/``exp`` is glibc's
@@ -25,8 +25,8 @@ import math
 
 import numpy as np
 
-from .._rarith import r_exp, r_log
-from ._nmath import _A_DEN, _A_NUM, _B_DEN, _B_NUM, _C_DEN, _C_NUM, _qnorm_open
+from ..._rarith import r_exp, r_log
+from ._qnorm import _A_DEN, _A_NUM, _B_DEN, _B_NUM, _C_DEN, _C_NUM, _qnorm_open
 
 _BIG = 134217728.0  # 2^27, norm_rand's INVERSION
 _DBL_MAX = 1.7976931348623157e308
@@ -149,7 +149,7 @@ def _horner1(r, coef):
 
 def qnorm_open1(p, lower_tail=True):
     """Scalar AS 241, ``qnorm(p, 0, 1, lower_tail, log_p = FALSE)`` for
-    ``0 < p < 1`` (see ``_nmath._qnorm_open``), with nmath's roundings: the
+    ``0 < p < 1`` (see ``_qnorm._qnorm_open``), with nmath's roundings: the
     upper tail works on ``p_ = 0.5 - p + 0.5`` but takes the logarithm of
     ``p`` itself (``R_DT_CIv``), which is not ``1 - p_``."""
     p_ = p if lower_tail else 0.5 - p + 0.5

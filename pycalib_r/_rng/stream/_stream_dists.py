@@ -2,8 +2,10 @@
 
 Each hook receives the drawing elements' parameters in order, as floats
 when they are all equal (then the vectorised block evaluators of
-:mod:`._dists` run through :func:`._chain.run_blocks`) or as arrays (then
-R's loop runs element by element through a :class:`._cursor.UnifCursor`).
+:mod:`pycalib_r._rng.nmath._dists` run through
+:func:`pycalib_r._rng.nmath._chain.run_blocks`) or as arrays (then R's loop
+runs element by element through a
+:class:`pycalib_r._rng.nmath._cursor.UnifCursor`).
 Only ``unif_rand``, ``_snapshot``, ``_restore`` and ``_skip`` of the stream
 are used, so the hooks serve any uniform source. Large ``rexp``, ``rgamma``,
 ``rbeta`` and ``rpois`` calls on R's default stream go to the compiled
@@ -17,12 +19,12 @@ import math
 import numpy as np
 
 from . import _dist_fast
-from . import _dists as D
-from ._chain import run_blocks
-from ._cursor import UnifCursor
-from ._mt import _INT_MAX
-from ._nmath import _BinomSetup
-from ._qdiscrete import qbinom_upper, qhyper_upper
+from ..nmath import _dists as D
+from ..nmath._chain import run_blocks
+from ..nmath._cursor import UnifCursor
+from ..bitgen._mt import _INT_MAX
+from ..nmath._rbinom import _BinomSetup
+from ..nmath._qdiscrete import qbinom_upper, qhyper_upper
 
 
 def _loop(stream, count, one):
@@ -39,6 +41,10 @@ def _at(x, i):
 
 class RDistributions:
     """nmath's samplers on the stream's uniforms (see module doc)."""
+
+    # Whether the class's uniforms are numpy MT19937 words read directly
+    # (RRandom); only then may _dist_fast hand a call to the kernels.
+    _reads_mt_words = False
 
     def _exp_draw(self, count):
         k = _dist_fast.kernels_for(self, count)

@@ -18,7 +18,7 @@ R equivalent: ``walker_ProbSampleReplace``, ``ProbSampleNoReplace``
 from __future__ import annotations
 
 from pycalib_r._jit import njit
-from pycalib_r._rng._sample import _revsort_heap, _walker_alias
+from pycalib_r._rng.do_sample._sample import _revsort_heap, _walker_alias
 
 # The twins' own loops, compiled: one source for both paths.
 revsort = njit(_revsort_heap)

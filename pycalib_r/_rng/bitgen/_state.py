@@ -24,9 +24,10 @@ R equivalent: ``RNGkind()``, ``set.seed()``, ``.Random.seed`` (R 4.2.2,
 from __future__ import annotations
 
 
-from .. import _warn as _warnings
+from ... import _warn as _warnings
 from ._bitgens import KINDS, NORMAL_KINDS, SAMPLE_KINDS, _check_seed
-from ._draws import NormRand, unif_index
+from ..nmath._snorm import NormRand
+from ._unif_index import unif_index
 
 __all__ = ["KindState"]
 

@@ -1,7 +1,7 @@
 """The compiled path of ``rexp``, ``rgamma``, ``rbeta`` and ``rpois`` on R's stream.
 
 The hooks of :class:`._stream_dists.RDistributions` hand a call here when it
-is large enough for the kernels of :mod:`._dist_kernels` to pay (their
+is large enough for the kernels of :mod:`pycalib_r._rng.nmath._dist_kernels` to pay (their
 first load from numba's disk cache costs a few tens of ms) and the stream
 is R's default Mersenne-Twister/Inversion one, whose words the kernels read
 directly. Everything else (small calls, another RNG kind, numba missing or
@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _jit
-from ._mt import on_words
+from ... import _jit
+from ..bitgen._mt import on_words
 
-_MODULE = "pycalib_r._rng._dist_kernels"
+_MODULE = "pycalib_r._rng.nmath._dist_kernels"
 # Below this many draws the twin runs: a kernel's one-time load would dominate.
 _KERNEL_MIN = 1 << 14
 # Seconds a compiled draw saves over the twin's blocks (1-9 us a draw for
@@ -35,10 +35,9 @@ def kernels_for(stream, count):
     """The kernel module when it may serve ``count`` draws of ``stream``, else None."""
     if count < _KERNEL_MIN:
         return None
-    from ._stream import RRandom  # noqa: PLC0415 (the stream module imports the hooks)
-
-    # Another RNG kind replaces the uniform source (KindStream overrides _raw).
-    if type(stream)._raw is not RRandom._raw:
+    # Only a stream that declares it reads the Mersenne-Twister words
+    # directly (RRandom; KindStream, another kind, does not) may take the kernels.
+    if not type(stream)._reads_mt_words:
         return None
     return _jit.kernels(_MODULE, float_math=True, saves=count * _DRAW_SAVES)
 

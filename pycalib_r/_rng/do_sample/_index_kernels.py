@@ -1,21 +1,15 @@
-"""Compiled Mersenne-Twister loops: R's stream consumed word by word in C speed.
+"""Compiled index samplers: ``R_unif_index`` on the Mersenne-Twister words.
 
-numpy's ``MT19937`` holds the state (624 key words and a position); these
-kernels take a copy of the key, the tempered words of the current block and
-the position, run R's loops directly on the words, and hand back the new
-position, so the caller writes the state back and the stream stands exactly
-where R leaves it. The recurrence is the reference one (Matsumoto and
-Nishimura 1998) as numpy and R's ``MT_genrand`` compute it; only integer
-arithmetic is involved, so the words are the same on every CPU.
+``sample()``'s uniform samplers (with replacement, partial Fisher-Yates,
+``sample2``'s hash rejection) and Walker's alias draws, run directly on the
+words (:mod:`pycalib_r._rng.bitgen._mt_kernels`) and handing back the new
+position, so the stream stands exactly where R leaves it. Each has its numpy
+or Python twin in :mod:`pycalib_r._rng.do_sample._sample`, which gives the same
+bits without numba (``PYCALIB_R_JIT=0``; tests/test_rng_kernels.py).
 
-Loaded only through :func:`pycalib_r._jit.kernels`; the numpy paths in
-``_sample.py`` give the same bits without numba.
-
-References
-----------
-Matsumoto, M. and Nishimura, T. (1998). Mersenne Twister: a 623-dimensionally
-equidistributed uniform pseudo-random number generator. *ACM Transactions on
-Modeling and Computer Simulation*, 8(1), 3-30.
+Loaded only through :func:`pycalib_r._jit.kernels`. R equivalent:
+``R_unif_index``, ``do_sample``, ``walker_ProbSampleReplace``
+(``src/main/RNG.c``, ``src/main/random.c``).
 """
 
 from __future__ import annotations
@@ -23,46 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from pycalib_r._jit import njit
-from pycalib_r._rng._mt import _FIX_LOW, _TWO_M32
+from pycalib_r._rng.bitgen._mt import _FIX_LOW, _TWO_M32
+from pycalib_r._rng.bitgen._mt_kernels import N, next_block
 
-N = 624
-_UPPER = np.uint32(0x80000000)
-_LOWER = np.uint32(0x7FFFFFFF)
-_MATRIX_A = np.uint32(0x9908B0DF)
-
-
-@njit(inline="always")
-def _twist(a, b, c):
-    y = (a & _UPPER) | (b & _LOWER)
-    return c ^ (y >> np.uint32(1)) ^ ((-(y & np.uint32(1))) & _MATRIX_A)
-
-
-@njit(inline="always")
-def _temper(y):
-    y ^= y >> np.uint32(11)
-    y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
-    y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
-    y ^= y >> np.uint32(18)
-    return y
-
-
-@njit
-def temper_block(mt, w):
-    """``w[i] = temper(mt[i])``: the words the current block gives."""
-    for i in range(N):
-        w[i] = _temper(mt[i])
-
-
-@njit
-def next_block(mt, w):
-    """Advance ``mt`` by one block (numpy's ``mt19937_gen``) and temper it."""
-    for i in range(N - 397):
-        mt[i] = _twist(mt[i], mt[i + 1], mt[i + 397])
-    for i in range(N - 397, N - 1):
-        mt[i] = _twist(mt[i], mt[i + 1], mt[i - (N - 397)])
-    mt[N - 1] = _twist(mt[N - 1], mt[0], mt[396])
-    for i in range(N):
-        w[i] = _temper(mt[i])
+__all__ = ["hash_fill", "index_fill", "noreplace_fill", "walker_fill"]
 
 
 @njit

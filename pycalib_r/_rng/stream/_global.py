@@ -11,7 +11,7 @@ import threading
 
 import numpy as np
 
-from .._rnames import r_keyword_args
+from ..._rnames import r_keyword_args
 from ._front_dists import _MISSING
 from ._generator import GeneratorStream
 from ._stream import RRandom

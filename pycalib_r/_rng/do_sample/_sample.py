@@ -16,11 +16,11 @@ import math
 
 import numpy as np
 
-from .._errors import ProbcalError
-from ._args import _check_nonneg_int
-from .. import _jit
-from ._mt import (_CHUNK, _INDEX_CHUNK, _INT_MAX, _LITTLE, _Cursor, _index_bits, _words32,
-                  on_words)
+from ..._errors import ProbcalError
+from .._args import _check_nonneg_int
+from ... import _jit
+from ..bitgen._mt import (_CHUNK, _INDEX_CHUNK, _INT_MAX, _LITTLE, _Cursor, _index_bits, _words32,
+                          on_words)
 
 # Below this many values the numpy passes are as fast and need no compilation.
 _KERNEL_MIN = 1 << 14
@@ -125,7 +125,7 @@ def _sample_kernels(n):
     (None when :func:`_worth_compiling` says no, or without kernels)."""
     if not _worth_compiling(n, _WEIGHTED_KERNEL_MIN):
         return None
-    return _jit.kernels("pycalib_r._rng._sample_kernels")
+    return _jit.kernels("pycalib_r._rng.do_sample._sample_kernels")
 
 
 def _revsort_heap(av, ib):
@@ -243,7 +243,7 @@ class SamplingMixin:
         """True when the compiled samplers may read this stream's words
         (default kinds on ``_bg``, numba available and allowed, and the
         kernel module loaded; ``saves``: see :func:`pycalib_r._jit.worth`)."""
-        return _jit.kernels("pycalib_r._rng._mt_kernels", saves=saves) is not None
+        return _jit.kernels("pycalib_r._rng.do_sample._index_kernels", saves=saves) is not None
 
     def _index_cursor(self):
         """A scalar cursor with ``unif()`` and ``unif_index(dn)`` (R_unif_index)."""
@@ -331,8 +331,11 @@ class SamplingMixin:
         return out
 
     def _on_words(self, count, step, call):
-        """:func:`._mt.on_words` on this stream's bit generator."""
-        on_words(self._bg, count, step, call)
+        """:func:`pycalib_r._rng.bitgen._mt.on_words` on this stream's bit generator."""
+        # on_words hands the words' own kernels; the samplers are beside
+        # their twins, in _index_kernels (loaded: _mt_kernels_ok said so).
+        kern = _jit.kernels("pycalib_r._rng.do_sample._index_kernels")
+        on_words(self._bg, count, step, lambda _words, *args: call(kern, *args))
 
     def _unif_index_kernel(self, dn, out, offset):
         """:meth:`_unif_index_fill` by the compiled loop."""

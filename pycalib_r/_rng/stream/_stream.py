@@ -1,9 +1,11 @@
 """The R stream: :class:`RRandom`, R 4.2.2's global generator as an object.
 
-Mersenne-Twister words (:mod:`._mt`), nmath's algorithms on them
-(:mod:`._nmath`, :mod:`._dists`), R's samplers (:mod:`._sample`) and R's
-argument checks (:mod:`._front`) assembled into one stream whose values and
-state after each call equal R's ``.Random.seed``.
+Mersenne-Twister words (:mod:`pycalib_r._rng.bitgen._mt`), nmath's
+algorithms on them (:mod:`pycalib_r._rng.nmath._rbinom`,
+:mod:`pycalib_r._rng.nmath._qnorm`, :mod:`pycalib_r._rng.nmath._dists`), R's
+samplers (:mod:`pycalib_r._rng.do_sample._sample`) and R's argument checks
+(:mod:`._front`) assembled into one stream whose values and state after each
+call equal R's ``.Random.seed``.
 
 R equivalent: the global stream behind ``set.seed()`` / ``.Random.seed``.
 """
@@ -14,11 +16,11 @@ import secrets
 
 import numpy as np
 
-from .._errors import ProbcalError
-from ._args import _check_nonneg_int, as_seed, is_r_null
+from ..._errors import ProbcalError
+from .._args import _check_nonneg_int, as_seed, is_r_null
 from ._front import StreamFront
 from ._front_dists import DistributionsFront
-from ._mt import (
+from ..bitgen._mt import (
     _BIG,
     _CHUNK,
     _INT_MAX,
@@ -29,11 +31,11 @@ from ._mt import (
     _sgenrand_4357,
     _unif_from_words,
 )
-from . import _nmath
-from .._rarith import pow_di_vec as _pow_di_vec
-from ._nmath import _BinomSetup, _btpe_try, _inversion_try
-from ._sample import SamplingMixin
-from ._cursor import UnifCursor
+from ..nmath import _rbinom, _qnorm
+from ..._rarith import pow_di_vec as _pow_di_vec
+from ..nmath._rbinom import _BinomSetup, _btpe_try, _inversion_try
+from ..do_sample._sample import SamplingMixin
+from ..nmath._cursor import UnifCursor
 from ._locking import Locked, StreamLock, serialise
 from ._stream_dists import RDistributions
 
@@ -86,6 +88,10 @@ class RRandom(Locked, RDistributions, SamplingMixin, DistributionsFront, StreamF
 
     R: ``.Random.seed[1:3]`` prints ``[1]      10403          3 1654269195``.
     """
+
+    # The uniforms are R's from the MT19937 words of self._bg, so the
+    # compiled distributions (_dist_fast) may read the words directly.
+    _reads_mt_words = True
 
     # The dispatch for kinds other than R's defaults (module ._kinds), set by
     # that module when it loads (the package's __init__ imports it), so this
@@ -320,7 +326,7 @@ class RRandom(Locked, RDistributions, SamplingMixin, DistributionsFront, StreamF
             u = np.floor(_BIG * u1)
             u += u2
             u /= _BIG
-            z = _nmath._qnorm_open(u)
+            z = _qnorm._qnorm_open(u)
             z += 0.0  # qnorm5 returns mu + sigma * val: -0 becomes +0
             out[start:start + m] = z
         return out
@@ -398,11 +404,11 @@ class RRandom(Locked, RDistributions, SamplingMixin, DistributionsFront, StreamF
             snap = self._snapshot()
             u = self.unif_rand(ntry * cost)
             if s.small and s.n == 1:
-                ix, ok = _nmath._bernoulli_vec(s, u)
+                ix, ok = _rbinom._bernoulli_vec(s, u)
             elif s.small:
-                ix, ok = _nmath._inversion_vec(u, s.qn, s.g, s.r)
+                ix, ok = _rbinom._inversion_vec(u, s.qn, s.g, s.r)
             else:
-                ix, ok = _nmath._btpe_vec(s, u[0::2], u[1::2])
+                ix, ok = _rbinom._btpe_vec(s, u[0::2], u[1::2])
             acc = np.flatnonzero(ok)[:need]
             out[done:done + acc.size] = ix[acc]
             done += acc.size
@@ -423,7 +429,7 @@ class RRandom(Locked, RDistributions, SamplingMixin, DistributionsFront, StreamF
             sl = slice(start, start + m_)
             snap = self._snapshot()
             u = self.unif_rand(m_)
-            ix, ok = _nmath._inversion_vec(u, qn[sl], g[sl], r[sl])
+            ix, ok = _rbinom._inversion_vec(u, qn[sl], g[sl], r[sl])
             if ok.all():
                 out[sl] = ix
                 start += m_

@@ -22,12 +22,12 @@ import math
 
 import numpy as np
 
-from .. import _warn
-from .._rnames import r_keyword_args
-from .._errors import ProbcalError
-from .._rarith import r_exp, r_log
-from ._args import _as_double, _na_warning, _result_length, quiet_numpy, r_integer_result
-from ._mt import _CHUNK, _INT_MAX
+from ... import _warn
+from ..._rnames import r_keyword_args
+from ..._errors import ProbcalError
+from ..._rarith import r_exp, r_log
+from .._args import _as_double, _na_warning, _result_length, quiet_numpy, r_integer_result
+from ..bitgen._mt import _CHUNK, _INT_MAX
 
 _DBL_MAX = 1.7976931348623157e308
 

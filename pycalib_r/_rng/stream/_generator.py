@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._errors import ProbcalError
-from ._args import _check_nonneg_int
+from ..._errors import ProbcalError
+from .._args import _check_nonneg_int
 from ._front import StreamFront
 from ._front_dists import DistributionsFront
 from ._locking import Locked, generator_lock, serialise
-from ._mt import _FIX_LOW, _INT_MAX
-from ._qdiscrete import qhyper_upper
+from ..bitgen._mt import _FIX_LOW, _INT_MAX
+from ..nmath._qdiscrete import qhyper_upper
 
 
 class GeneratorStream(Locked, DistributionsFront, StreamFront):

@@ -29,8 +29,8 @@ import math
 
 import numpy as np
 
-from .. import _warn
-from .._rarith import r_exp, r_log, special as _special
+from ... import _warn
+from ..._rarith import r_exp, r_log, special as _special
 from ._dists import qnorm_open1
 from ._toms708 import bratio_w
 

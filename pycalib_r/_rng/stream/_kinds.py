@@ -5,7 +5,7 @@ Rejection) draws from numpy's ``MT19937`` words and never passes through
 this module. When ``set_seed(..., kind=)``, ``rng_kind()`` or
 ``set_random_seed()`` selects anything else, the stream's class becomes
 :class:`KindStream`, whose uniform source, normal kind and sample kind are
-those of a :class:`pycalib_r._rng_kinds.KindState` (R's global RNG state
+those of a :class:`pycalib_r._rng.bitgen.KindState` (R's global RNG state
 machine); returning to the defaults switches it back. The state crosses
 over as R's ``.Random.seed``, so the values and the stream position after
 each call equal R's whatever the sequence of kind changes.
@@ -13,7 +13,7 @@ each call equal R's whatever the sequence of kind changes.
 Every distribution reaches the kinds through the stream's hooks:
 uniforms through ``unif_rand``/``_snapshot``/``_restore``/``_skip``,
 normals through ``_norm_rand`` (and, in the scalar nmath loops,
-``cursor.norm``, which :func:`pycalib_r._rng._dists.norm_rand1` calls when
+``cursor.norm``, which :func:`pycalib_r._rng.nmath._dists.norm_rand1` calls when
 the normal kind is not Inversion), indices through ``_unif_index_fill`` and
 ``_index_cursor`` (``R_unif_index`` under Rejection or Rounding).
 
@@ -29,14 +29,14 @@ import sys
 
 import numpy as np
 
-from .. import _warn
-from .._errors import ProbcalError
-from .. import _rng_kinds as K
-from .._rng_kinds._draws import _ahrens_dieter, _kinderman_ramage
-from ._args import _check_nonneg_int, as_seed, is_r_null
-from ._cursor import UnifCursor
+from ... import _warn
+from ..._errors import ProbcalError
+from .. import bitgen as K
+from ..nmath._snorm import _ahrens_dieter, _kinderman_ramage
+from .._args import _check_nonneg_int, as_seed, is_r_null
+from ..nmath._cursor import UnifCursor
 from ._locking import serialise
-from ._mt import _CHUNK, _Cursor
+from ..bitgen._mt import _CHUNK, _Cursor
 from ._stream import RRandom
 
 DEFAULT = ("Mersenne-Twister", "Inversion", "Rejection")
@@ -348,6 +348,9 @@ class KindStream(RRandom):
     R equivalent: R's global stream after ``RNGkind(kind, normal.kind,
     sample.kind)``.
     """
+
+    # Another kind's uniforms: no Mersenne-Twister words to hand the kernels.
+    _reads_mt_words = False
 
     # -- state ------------------------------------------------------------------
 

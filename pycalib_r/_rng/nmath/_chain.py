@@ -111,7 +111,7 @@ def run_blocks(stream, count, evaluate, per_draw, scalar_one, out):
     scalar_one : callable(cursor) -> value or None
         One draw (or one attempt: None when rejected) by the scalar port.
     """
-    from ._mt import _CHUNK  # the package's bound on temporaries
+    from ..bitgen._mt import _CHUNK  # the package's bound on temporaries
     from ._cursor import UnifCursor
 
     done = 0

@@ -2,7 +2,7 @@
 
 :class:`StreamFront` implements the R-level functions (``runif``,
 ``rnorm``, ``rbinom``, ``sample.int``, ``sample``, and the distributions of
-:mod:`._dists`): R's coercions, recycling, the elements that draw nothing,
+:mod:`pycalib_r._rng.nmath._dists`): R's coercions, recycling, the elements that draw nothing,
 NaN with "NAs produced", and R's errors, all before a single number is
 drawn. The draws themselves come from hooks a stream implements:
 
@@ -30,8 +30,8 @@ import math
 
 import numpy as np
 
-from .._errors import ProbcalError
-from ._args import (
+from ..._errors import ProbcalError
+from .._args import (
     _as_double,
     _coerce_string,
     _r_strtod,
@@ -50,8 +50,8 @@ from ._args import (
     quiet_numpy,
     r_integer_result,
 )
-from ._mt import _CHUNK, _INT_MAX
-from ._sample import _fixup_prob
+from ..bitgen._mt import _CHUNK, _INT_MAX
+from ..do_sample._sample import _fixup_prob
 
 
 @quiet_numpy

@@ -5,7 +5,7 @@ INVERSION (snorm.c, with ``qnorm5``'s AS 241), ``rgamma`` (GS below shape 1,
 GD from 1), ``rbeta`` (Cheng's BB and BC) and ``rpois`` (table inversion
 below mu 10, Ahrens & Dieter's PTRD from 10), operation for operation as the
 C code, so each draw consumes exactly R's uniforms and returns R's double.
-The stream state is the one :func:`pycalib_r._rng._mt.kernel_words` hands
+The stream state is the one :func:`pycalib_r._rng.bitgen._mt.kernel_words` hands
 over: the key ``mt``, the tempered words ``w`` of its block and the position,
 kept in ``st[0]`` so that nested samplers share it; ``unif_rand()`` is
 ``fixup(word * 2^-32)``.
@@ -20,7 +20,7 @@ Every libm call (``exp``, ``log``, ``expm1``, ``pow``) must be glibc's, as in
 R: this module is loaded only through ``pycalib_r._jit.kernels(...,
 float_math=True)`` (no SVML) and without fastmath (no FMA contraction, no
 reassociation). The numpy/Python twin is :mod:`._dists` with
-:mod:`._stream_dists`.
+:mod:`pycalib_r._rng.stream._stream_dists`.
 
 The kernels are compiled without numba's reference counting (``_nrt=False``):
 they allocate nothing, and with it every call of a helper that takes the
@@ -54,7 +54,7 @@ import numpy as np
 from pycalib_r._jit import njit
 # The constants are the twin's (one copy of every coefficient): numba freezes
 # module-level floats and tuples into the compiled code.
-from pycalib_r._rng._dists import (
+from pycalib_r._rng.nmath._dists import (
     _BIG,
     _DBL_MAX,
     _EXP_A,  # a after k doublings, summed as C sums
@@ -72,9 +72,9 @@ from pycalib_r._rng._dists import (
     _Q0,
     _SQRT32,
 )
-from pycalib_r._rng._mt import _FIX_LOW, _TWO_M32
-from pycalib_r._rng._mt_kernels import next_block
-from pycalib_r._rng._nmath import _A_DEN, _A_NUM, _B_DEN, _B_NUM, _C_DEN, _C_NUM
+from pycalib_r._rng.bitgen._mt import _FIX_LOW, _TWO_M32
+from pycalib_r._rng.bitgen._mt_kernels import next_block
+from pycalib_r._rng.nmath._qnorm import _A_DEN, _A_NUM, _B_DEN, _B_NUM, _C_DEN, _C_NUM
 
 N = 624
 _Q1, _Q2, _Q3, _Q4, _Q5, _Q6, _Q7 = _GQ
