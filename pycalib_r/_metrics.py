@@ -34,7 +34,7 @@ from ._forms import MULTICLASS_TYPES, Form, binary_inputs, confidence_pair, inpu
 from ._kernel import scalar_kernel_sum
 
 __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table",
-           "binned_error", "BinnedMetric", "bind_metric", "bind_mmce", "mmce_value", "r_sums", "r_means", "r_means_masked",
+           "binned_error", "bin_frame", "BinnedMetric", "bind_metric", "bind_mmce", "mmce_value", "r_sums", "r_means", "r_means_masked",
            "confidence_pair", "binary_inputs", "MULTICLASS_TYPES"]
 
 # What R says when a count beyond its integer range reaches seq(length.out =)
@@ -542,19 +542,26 @@ def bin_table(p, y, bins=10, strategy="equal_width"):
     ``strategy="equal_freq"`` the bins are those of ``ece(strategy =
     "equal_freq")`` (tied quantiles merge, so there may be fewer rows).
     """
-    import pandas as pd
-
     p_arr, y_arr = binary_inputs(p, y)
     bins = check_bins(bins)
     breaks, counts, sum_p, sum_y = _bin_sums(p_arr, y_arr.astype(np.float64), bins, strategy)
+    return bin_frame(np.arange(1, counts.size + 1), breaks[:-1], breaks[1:], counts, sum_p, sum_y)
+
+
+def bin_frame(bin_no, lower, upper, counts, sum_p, sum_y):
+    """``bin_stats``'s data frame from per-bin counts and sums (the in-memory
+    and the Dask tables are built here)."""
+    import pandas as pd
+
+    counts = np.asarray(counts)
     nonempty = counts > 0
     safe = np.where(nonempty, counts, 1)
     conf = np.where(nonempty, sum_p / safe, np.nan)
     acc = np.where(nonempty, sum_y / safe, np.nan)
     return pd.DataFrame({
-        "bin": np.arange(1, counts.size + 1),
-        "lower": breaks[:-1],
-        "upper": breaks[1:],
+        "bin": np.asarray(bin_no),
+        "lower": lower,
+        "upper": upper,
         "n": counts.astype(np.int64),
         "confidence": conf,
         "accuracy": acc,
