@@ -41,7 +41,7 @@ from ..calibrators._platt import (
     _platt_calibrator,
 )
 from ..calibrators._temperature import CalTemperature, _LOSS_EPS, _fit_temperature
-from ._collect import is_array, is_dask, map_reduce, pair_inputs, to_array
+from ._collect import is_array, is_dask, is_matrix_input, map_reduce, pair_inputs, to_array
 from ._metrics import _try, needed_ranks, type8_breaks
 from ._pass import Spec, checked_chunk, unpaired, verdict
 from ._select import keys_of, order_statistics, select_chunk
@@ -500,7 +500,7 @@ def predict_lazy(fit, newdata):
     if not is_array(newdata):
         import pandas as pd
 
-        if hasattr(newdata, "columns"):
+        if is_matrix_input(newdata):
             levels = fit.get("levels")
             k = len(levels) if levels is not None else len(newdata.columns)
             meta = pd.DataFrame({str(c): pd.Series(dtype=float) for c in

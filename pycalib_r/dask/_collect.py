@@ -30,8 +30,9 @@ from .._errors import ProbcalError
 _LD = np.longdouble
 # Chunk answers merged per task of the reduction tree.
 _FAN_IN = 8
+_CLIENT_MERGE = 64
 
-__all__ = ["Pairs", "pair_inputs", "map_reduce", "is_dask", "Rank", "raise_first", "vector_meta"]
+__all__ = ["Pairs", "pair_inputs", "is_matrix_input", "map_reduce", "is_dask", "Rank", "raise_first", "vector_meta"]
 
 
 def is_dask(x) -> bool:
@@ -85,17 +86,22 @@ def _merge(*answers: dict) -> dict:
 
 def map_reduce(fn: Callable, pairs: "Pairs", *args) -> dict:
     """``fn(p_chunk, y_chunk, *args)`` on every chunk pair (on the workers),
-    merged in a tree of ``_FAN_IN``-way merges; the merged dict of values."""
+    merged in a tree of ``_FAN_IN``-way merges on the workers down to at most
+    ``_CLIENT_MERGE`` answers, which the client merges (one network hop
+    fewer per pass; the client holds that many O(bins) answers)."""
     import dask
 
-    shared = [dask.delayed(a) if isinstance(a, np.ndarray) and a.size > 64 else a for a in args]
-    parts = [dask.delayed(fn, pure=True)(pp, yy, *shared) for pp, yy in pairs.chunks]
+    if pairs.fused is not None:
+        parts = pairs.fused(fn, args)
+    else:
+        shared = [dask.delayed(a) if isinstance(a, np.ndarray) and a.size > 64 else a for a in args]
+        parts = [dask.delayed(fn, pure=True)(pp, yy, *shared) for pp, yy in pairs.chunks]
     if not parts:
         return {}
-    while len(parts) > 1:
+    while len(parts) > _CLIENT_MERGE:
         parts = [dask.delayed(_merge, pure=True)(*parts[i:i + _FAN_IN])
                  for i in range(0, len(parts), _FAN_IN)]
-    (merged,) = dask.compute(parts[0])
+    merged = _merge(*dask.compute(*parts))
     return {key: value for key, (rule, value) in merged.items()}
 
 
@@ -221,6 +227,35 @@ class Pairs(NamedTuple):
     categories: Optional[list]
     lengths: Optional[List[int]]
     names: tuple
+    fused: Optional[Callable] = None
+
+
+def _apply(p_block, y_block, fn=None, args=()):
+    return fn(p_block, y_block, *args)
+
+
+def _fused(p, y, matrix: bool):
+    """``make(fn, args)``: one task per chunk that reads (or slices) the chunk
+    and applies ``fn`` (Dask fuses the reading into it), as delayed answers."""
+    if is_array(p):
+        import dask.array as da
+
+        P = p.rechunk({1: -1}) if matrix else p
+
+        def make(fn, args):
+            out = da.blockwise(_apply, "i", P, "ij" if matrix else "i", y, "i", dtype=object,
+                               concatenate=True, meta=np.empty((0,), dtype=object), fn=fn, args=args)
+            return list(out.to_delayed())
+
+        return make
+    import dask.dataframe as dd
+
+    def make(fn, args):
+        out = dd.map_partitions(_apply, p, y, fn=fn, args=args, meta=(None, object),
+                                align_dataframes=False, enforce_metadata=False)
+        return list(out.to_delayed())
+
+    return make
 
 
 def is_array(x) -> bool:
@@ -231,11 +266,20 @@ def is_array(x) -> bool:
 
 
 def _is_frame(x) -> bool:
-    return not is_array(x) and hasattr(x, "columns")
+    import dask.dataframe as dd
+
+    return isinstance(x, dd.DataFrame)
 
 
 def _is_series(x) -> bool:
-    return not is_array(x) and not hasattr(x, "columns")
+    import dask.dataframe as dd
+
+    return isinstance(x, dd.Series)
+
+
+def is_matrix_input(x) -> bool:
+    """A Dask DataFrame or a 2-D Dask array (one column per class)."""
+    return _is_frame(x) or (is_array(x) and x.ndim == 2)
 
 
 def vector_meta(x, arg: str, matrix_ok: bool, numeric_message: str) -> bool:
@@ -337,7 +381,8 @@ def pair_inputs(p, y, p_arg: str = "p", y_arg: str = "y", *, matrix_ok: bool = T
         return Pairs([], matrix, k, columns, categories, None, (p, y, p_blocks, y_blocks))
     names = (getattr(p, "name", None), getattr(y, "name", None))
     chunks = [(pb, yb) for pb, yb in zip(p_blocks, y_blocks)]
-    return Pairs(chunks, matrix, k, columns, categories, lengths, names)
+    fused = _fused(p, y, matrix) if is_array(p) == is_array(y) else None
+    return Pairs(chunks, matrix, k, columns, categories, lengths, names, fused)
 
 
 def _length_check_chunk(x, kind, arg, categories):

@@ -22,7 +22,7 @@ from .._errors import ProbcalError
 from .._inference import TEST_METHODS, TEST_TYPES, CalTest, _TARGETS, _refuses_classwise
 from .._kernel import ESTIMATORS, SKCE_TYPES, canonical_pair_terms, canonical_residuals, scalar_pair_terms
 from .._rarith import pnorm_upper
-from ._collect import is_array, map_reduce, pair_inputs
+from ._collect import is_array, is_matrix_input, map_reduce, pair_inputs
 from ._pass import checked_chunk, problems, spec_for, unpaired, verdict
 
 __all__ = ["skce", "cal_test"]
@@ -173,7 +173,7 @@ def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
             'Dask collections. Use estimator="ul" (linear, unbiased), or pycalib_r.skce on a '
             "sample that fits in memory.")
     bandwidth = check_bandwidth(bandwidth, allow_median=True)
-    if hasattr(p, "ndim") and (getattr(p, "ndim", 1) == 2 or hasattr(p, "columns")):
+    if is_matrix_input(p):
         type = match_arg(type, SKCE_TYPES)
     n, moments = _ul(p, y, type, bandwidth, test=False)
     if n < 2:
@@ -236,7 +236,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
         raise ProbcalError("The asymptotic test is degenerate: all pair terms are equal.")
     estimate = float(s / m)
     z = math.sqrt(m) * estimate / sigma
-    form = "binary" if not (hasattr(p, "columns") or getattr(p, "ndim", 1) == 2) else type
+    form = type if is_matrix_input(p) else "binary"
     return CalTest(
         statistic={"z": z},
         p_value=pnorm_upper(z),
