@@ -163,8 +163,11 @@ def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
     >>> import dask.array as da, pycalib_r.dask as pcd
     >>> p = da.from_array([0.2, 0.8, 0.6, 0.3], chunks=3)
     >>> y = da.from_array([0, 1, 1, 1], chunks=3)
-    >>> print(f"{pcd.skce(p, y, estimator='ul'):.7g}")  # R: skce(p, y, "ul")
-    0.007845902
+    >>> print(f"{pcd.skce(p, y, estimator='ul'):.7g}")
+    0.03024248
+
+    As ``pycalib_r.skce(p, y, estimator="ul")`` (probcal 0.2.0's ``skce()``,
+    defined in ``pycalib_r/r/contract.R``).
     """
     estimator = match_arg(estimator, ESTIMATORS)
     if estimator != "ul":
@@ -209,7 +212,10 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     >>> res = pcd.cal_test(da.from_array(p, chunks=70), da.from_array(y, chunks=70),
     ...                    method="asymptotic")
     >>> print(f"{res.p_value:.7g}")
-    0.3101318
+    0.8426357
+
+    As ``pycalib_r.cal_test(p, y, method="asymptotic")`` (probcal 0.2.0's
+    ``cal_test()``, defined in ``pycalib_r/r/contract.R``).
     """
     if data_name is None:
         p_name, y_name = getattr(p, "name", None), getattr(y, "name", None)
