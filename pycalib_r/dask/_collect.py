@@ -283,32 +283,30 @@ def is_matrix_input(x) -> bool:
 
 
 def vector_meta(x, arg: str, matrix_ok: bool, numeric_message: str) -> bool:
-    """Whether ``x`` is a matrix input; refuses what R's ``is.numeric`` refuses
-    from the collection's dtype (no data read)."""
+    """Whether ``x`` is a matrix input; refuses from the collection's dtypes
+    (no data read) what R's ``is.numeric`` refuses, and a matrix of fewer
+    than two columns. ``matrix_ok=False``: a matrix is reported (the caller
+    refuses it), not checked."""
     import pandas as pd
 
     if not is_dask(x):
         raise TypeError(
             f"pycalib_r.dask expects Dask collections; `{arg}` is a {type(x).__name__}. "
-            f"Use pycalib_r.{arg and ''}<function> for in-memory data, or wrap it with "
-            "dask.array.from_array().")
-    if _is_frame(x):
-        if not matrix_ok:
-            _abort(numeric_message)
-        dtypes = list(x.dtypes)
-        if not all(pd.api.types.is_numeric_dtype(t) and not pd.api.types.is_bool_dtype(t) for t in dtypes):
-            _abort(numeric_message.replace("vector", "matrix with one column per class")
-                   if "vector" in numeric_message else numeric_message)
+            "Use the in-memory pycalib_r functions for in-memory data, or wrap it with "
+            "dask.array.from_array() / dask.dataframe.from_pandas().")
+    matrix = is_matrix_input(x)
+    if matrix and not matrix_ok:
         return True
-    dtype = x.dtype
-    if pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_numeric_dtype(dtype):
-        _abort(numeric_message)
-    ndim = 1 if _is_series(x) else x.ndim
-    if ndim == 2:
-        if not matrix_ok:
-            return True
+    dtypes = list(x.dtypes) if _is_frame(x) else [x.dtype]
+    if not all(pd.api.types.is_numeric_dtype(t) and not pd.api.types.is_bool_dtype(t) for t in dtypes):
+        _abort(f"Argument `{arg}` must be a numeric matrix with one column per class."
+               if matrix else numeric_message)
+    if matrix:
+        k = len(x.columns) if _is_frame(x) else x.shape[1]
+        if k < 2:
+            _abort(f"Argument `{arg}` must have at least two columns, one per class.")
         return True
-    if ndim != 1:
+    if is_array(x) and x.ndim != 1:
         _abort(numeric_message)
     return False
 
