@@ -730,10 +730,19 @@ def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None
     interval is for the metric of this sample's model; it does not account
     for refitting a calibrator.
 
+    For the l2 ECE, :func:`~pycalib_r.ece_ci` (Python-only) gives Sun et
+    al.'s (2024) interval for the squared l2 ECE, which is built for the
+    two regimes of the debiased estimate (miscalibrated and near zero) and
+    covers where this percentile interval undercovers (near zero most of all).
+
     References
     ----------
     Efron, B., & Tibshirani, R. J. (1993). *An Introduction to the
     Bootstrap*. Chapman & Hall.
+
+    Sun, Y., Chaudhari, P., Barnett, I. J., & Dobriban, E. (2024). A
+    confidence interval for the l2 expected calibration error.
+    arXiv:2408.08998.
 
     Examples
     --------
