@@ -18,13 +18,11 @@ working residuals and weights, the response) as lazy Dask arrays.
 from __future__ import annotations
 
 import math
-from typing import Optional
 
 import numpy as np
 
 from .._binning import STRATEGIES, find_bins, seq01
 from .._checks import check_bins, check_eps, match_arg
-from .._errors import ProbcalError
 from .._rarith import _ld_seq_sum
 from ..calibrators._base import _warn, clip_eps, format_call, new_calibrator, plogis, r_log, r_log1p
 from ..calibrators._beta import CalBeta
