@@ -487,7 +487,13 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")):
 # ---------------------------------------------------------------------------
 
 def _predict_block(block, fit, frame):
-    out = fit._predict(block)
+    if len(block) == 0:
+        # An empty chunk (a filtered partition) has no rows to predict; R's
+        # "must not be empty" is about the whole input, not a chunk of it.
+        k = fit.get("k") if fit.inherits("cal_multiclass") else None
+        out = np.zeros((0, k)) if k else np.zeros(0)
+    else:
+        out = fit._predict(block)
     if frame:
         import pandas as pd
 
