@@ -49,6 +49,7 @@ from ._progress import Progress
 from ._rlist import NamedNumber, RList
 from ._rarith import pnorm_upper as _upper_tail, r_row_means as _row_means
 from ._rng import resolve_rng
+from ._rng._locking import holding
 
 __all__ = ["cal_test", "cal_ci", "CalTest", "CalCI"]
 
@@ -423,7 +424,8 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     null = []  # the bootstrap statistics, kept as res.null_distribution
     rows = kern.batch_rows(n_boot)
     done = 0
-    with Progress(n_boot, "cal_test", enabled=progress) as bar:
+    # All of the call's draws are one serial step on a shared stream.
+    with holding(stream), Progress(n_boot, "cal_test", enabled=progress) as bar:
         while done < n_boot:
             b = min(rows, n_boot - done)
             w = stream.rademacher(b, n).astype(np.float64)
@@ -889,7 +891,8 @@ def _run(fn, n, n_boot, rows, stream, progress) -> np.ndarray:
     block; blocks are bounded, so memory is too and Ctrl-C is seen between them."""
     out = np.empty(n_boot)
     done = 0
-    with Progress(n_boot, "cal_ci", enabled=progress) as bar:
+    # All of the call's draws (and a rewind) are one serial step on a shared stream.
+    with holding(stream), Progress(n_boot, "cal_ci", enabled=progress) as bar:
         while done < n_boot:
             b = min(rows, n_boot - done)
             state = _stream_state(stream) if b > 1 else None

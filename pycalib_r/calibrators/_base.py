@@ -20,11 +20,12 @@ optimiser's path).
 from __future__ import annotations
 
 import math
-import warnings
+import sys
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .. import _warn as _warnings
 from .. import _format
 from .._align import check_column_order
 from .._hints import python_face
@@ -380,9 +381,8 @@ def format_call(name: str, arrays: Sequence[str] = (), **scalars: Any) -> str:
 
 
 def _wrap_output(out, newdata, levels=None):
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover - pandas is a dependency
+    pd = sys.modules.get("pandas")  # newdata is a pandas object only if pandas is imported
+    if pd is None:
         return out
     if isinstance(out, np.ndarray) and out.ndim == 1 and isinstance(newdata, pd.Series):
         return pd.Series(out, index=newdata.index, name=newdata.name)
@@ -399,7 +399,7 @@ def _is_dask(x) -> bool:
 
 def _warn(message: str) -> None:
     """An R warning (``warning(message, call. = FALSE)``) as a Python RuntimeWarning."""
-    warnings.warn(message, RuntimeWarning, stacklevel=3)
+    _warnings.warn(message, RuntimeWarning)
 
 
 # ---------------------------------------------------------------------------
