@@ -27,17 +27,9 @@ from .._rarith import _ld_seq_sum
 from ..calibrators._base import _warn, clip_eps, format_call, new_calibrator, plogis, r_log, r_log1p
 from ..calibrators._beta import CalBeta
 from ..calibrators._histogram import CalHistogram, _fill_empty_bins
-from ..calibrators._platt import (
-    _DBL_EPS,
-    _EPSILON,
-    _MAXIT,
-    GlmFit,
-    _dev_resids,
-    _exp_eta,
-    _linkinv,
-    _mu_eta,
-    _platt_calibrator,
-)
+from ..calibrators._glm import GlmFit, _dev_resids, _exp_eta, _linkinv, _mu_eta
+from ..calibrators._linpack import _DBL_EPS, _EPSILON, _MAXIT
+from ..calibrators._platt import _platt_calibrator
 from ..calibrators._temperature import CalTemperature, _LOSS_EPS, _fit_temperature
 from ._collect import is_array, is_dask, is_matrix_input, map_reduce, pair_inputs, to_array
 from ._metrics import _try, needed_ranks, type8_breaks
