@@ -11,8 +11,8 @@
   statistics).
 
 The results are the ordinary fitted objects; the ``fit`` of Platt and beta
-calibration keeps R's per-row components (fitted values, linear predictors,
-working residuals and weights, the response) as lazy Dask arrays.
+calibration keeps the coefficients, deviances, ``aic``, ``iter``, ``rank`` and
+``converged``, not R's per-row components nor the QR (they would be n rows).
 """
 
 from __future__ import annotations
