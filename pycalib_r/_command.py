@@ -109,7 +109,7 @@ def read_columns(path: str, columns: Sequence[str]) -> Tuple[Dict[str, List[str]
             seen.add(name)
         for name in columns:
             if name not in seen:
-                raise CsvError(path, f"not in the header; the columns are: {', '.join(header)}",
+                raise CsvError(path, "not in the header" + _header_listing(header),
                                line=header_line, column=name)
         index = {name: header.index(name) for name in columns}
         cells: Dict[str, List[str]] = {name: [] for name in columns}
@@ -127,6 +127,26 @@ def read_columns(path: str, columns: Sequence[str]) -> Tuple[Dict[str, List[str]
     return cells, lines, header
 
 
+def _header_listing(header: List[str]) -> str:
+    """The column names for an error line, when the header is a CSV's.
+
+    A file that is not a CSV (one field in its first line, or long fields)
+    is not echoed: its first line may be anything (a key, a password file),
+    so the message names the file and its shape only.
+    """
+    if len(header) >= 2 and len(header) <= 50 and all(0 < len(n) <= 40 and n.isprintable()
+                                                      for n in header):
+        return f"; the columns are: {', '.join(header)}"
+    return (f" (its first line has {len(header)} field{'s' if len(header) != 1 else ''}; "
+            "is it a CSV file with a header line?)")
+
+
+def _shown_cell(text: str) -> str:
+    """A cell quoted in an error line, cut to 20 characters."""
+    text = text.strip()
+    return repr(text[:20] + "...") if len(text) > 20 else f"'{text}'"
+
+
 _MISSING = {"", "na", "nan", "null", "none"}
 
 
@@ -140,7 +160,7 @@ def _numbers(path: str, column: str, texts: List[str], lines: List[int]) -> np.n
             float(text)
         except ValueError:
             what = ("a missing value; fill it in or drop the row" if text.strip().lower() in _MISSING
-                    else f"'{text}' is not a number")
+                    else f"{_shown_cell(text)} is not a number")
             raise CsvError(path, what, line=line, column=column) from None
     raise CsvError(path, "could not be read as numbers", column=column)  # pragma: no cover
 
@@ -229,7 +249,7 @@ def _labels(path, y_col, texts, lines, p_cols):
     classes = set(p_cols)
     for name, line in zip(names, lines):
         if name not in classes:
-            raise CsvError(path, f"label '{name}' is not one of the probability columns "
+            raise CsvError(path, f"label {_shown_cell(name)} is not one of the probability columns "
                                  f"({', '.join(p_cols)}); labels are 1..K or those names",
                            line=line, column=y_col)
     return pd.Categorical(names, categories=list(p_cols))
