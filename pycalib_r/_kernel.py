@@ -41,7 +41,7 @@ import numpy as np
 from ._checks import check_bandwidth, is_matrix, match_arg
 from ._errors import ProbcalError
 from ._forms import input_form
-from ._rarith import r_mean, r_mean2 as _r_mean2, r_sd
+from ._rarith import quiet_fp, r_mean, r_mean2 as _r_mean2, r_sd
 
 __all__ = [
     "skce",
@@ -456,6 +456,7 @@ def _check_h(bandwidth) -> float:
     return check_bandwidth(bandwidth, allow_median=False)
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def scalar_kernel_sum(r, a, bandwidth) -> float:
     """sum over all i, j of a_i a_j exp(-|r_i - r_j| / bandwidth).
 
@@ -488,6 +489,7 @@ def scalar_kernel_sum(r, a, bandwidth) -> float:
     return ScalarKernel(r, a, h).total()
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def scalar_kernel_sum_batched(r, a, bandwidth, weights) -> np.ndarray:
     """Row-wise ``scalar_kernel_sum(r, w * a, bandwidth)`` for a (B, n) weight matrix.
 
@@ -1129,6 +1131,7 @@ def skce_from_data(data: KernelData, h, estimator: str) -> float:
     return per[0] if len(per) == 1 else r_mean(per)
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
     r"""Squared kernel calibration error (Widmann, Lindsten & Zachariah 2019).
 
@@ -1211,6 +1214,7 @@ def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
     return float(skce_from_data(data, resolve_bandwidth(data, bandwidth), estimator))
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def bind_skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
     """``skce()``'s checks in R's order: ``(data, bandwidth, estimator)``, checked
     once for callers that reuse them (``cal_ci``)."""

@@ -22,6 +22,7 @@ from ._checks import (
     DOUBLE_EPS,
     as_numeric_vector,
     check_bandwidth,
+    check_bin_edges,
     check_bins,
     check_count,
     check_probability,
@@ -32,6 +33,7 @@ from ._checks import (
 from ._errors import ProbcalError
 from ._forms import MULTICLASS_TYPES, Form, binary_inputs, confidence_pair, input_form
 from ._kernel import scalar_kernel_sum
+from ._rarith import quiet_fp
 
 __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table",
            "binned_error", "BinnedMetric", "bind_metric", "bind_mmce", "mmce_value", "r_sums", "r_means", "r_means_masked",
@@ -39,7 +41,7 @@ __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table",
 
 # What R says when a count beyond its integer range reaches seq(length.out =)
 # in probcal 0.2.0's binned metrics.
-LENGTH_OUT_NA = "'length.out' must be a non-negative number"
+from ._checks import LENGTH_OUT_NA  # noqa: E402,F401 - kept under its old name
 
 
 def logit(p, eps: float = DOUBLE_EPS):
@@ -263,6 +265,7 @@ def bind_metric(kind, p, y, bins=10, type="classwise", debiased=False, strategy=
         bins = check_count(bins, "bins", LENGTH_OUT_NA)
     else:
         bins = check_bins(bins)
+    check_bin_edges(bins)
     return BinnedMetric(kind, form, bins, bool(debiased), strategy)
 
 
@@ -545,7 +548,7 @@ def bin_table(p, y, bins=10, strategy="equal_width"):
     import pandas as pd
 
     p_arr, y_arr = binary_inputs(p, y)
-    bins = check_bins(bins)
+    bins = check_bin_edges(check_bins(bins))
     breaks, counts, sum_p, sum_y = _bin_sums(p_arr, y_arr.astype(np.float64), bins, strategy)
     nonempty = counts > 0
     safe = np.where(nonempty, counts, 1)
@@ -562,6 +565,7 @@ def bin_table(p, y, bins=10, strategy="equal_width"):
     })
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def mmce(p, y, bandwidth=0.2):
     """Maximum mean calibration error (Laplacian kernel, V-statistic).
 
@@ -620,12 +624,14 @@ def mmce(p, y, bandwidth=0.2):
     return mmce_value(form, bandwidth)
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def bind_mmce(p, y, bandwidth=0.2):
     """``mmce()``'s checks in R's order: the confidence (or binary) form and the bandwidth."""
     bandwidth = check_bandwidth(bandwidth, allow_median=False)
     return input_form(p, y, "confidence", types=None), bandwidth
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def mmce_value(form: Form, bandwidth: float) -> float:
     """``mmce()`` of checked input."""
     residual = form.c - form.r
