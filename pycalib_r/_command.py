@@ -109,7 +109,7 @@ def read_columns(path: str, columns: Sequence[str]) -> Tuple[Dict[str, List[str]
             seen.add(name)
         for name in columns:
             if name not in seen:
-                raise CsvError(path, "not in the header" + _header_listing(header),
+                raise CsvError(path, "not in the header" + _header_listing(name, header),
                                line=header_line, column=name)
         index = {name: header.index(name) for name in columns}
         cells: Dict[str, List[str]] = {name: [] for name in columns}
@@ -127,18 +127,20 @@ def read_columns(path: str, columns: Sequence[str]) -> Tuple[Dict[str, List[str]
     return cells, lines, header
 
 
-def _header_listing(header: List[str]) -> str:
-    """The column names for an error line, when the header is a CSV's.
+def _header_listing(name: str, header: List[str]) -> str:
+    """What an error line says of the header: its size, and the names close
+    to the one asked for (a typo's fix).
 
-    A file that is not a CSV (one field in its first line, or long fields)
-    is not echoed: its first line may be anything (a key, a password file),
-    so the message names the file and its shape only.
+    The header itself is not echoed: the file may not be a CSV at all, and
+    its first line may be anything (a key, a password file).
     """
-    if len(header) >= 2 and len(header) <= 50 and all(0 < len(n) <= 40 and n.isprintable()
-                                                      for n in header):
-        return f"; the columns are: {', '.join(header)}"
-    return (f" (its first line has {len(header)} field{'s' if len(header) != 1 else ''}; "
-            "is it a CSV file with a header line?)")
+    import difflib
+
+    close = difflib.get_close_matches(name, header, n=3, cutoff=0.6)
+    text = f" ({len(header)} column{'s' if len(header) != 1 else ''})"
+    if close:
+        text += "; did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+    return text
 
 
 def _shown_cell(text: str) -> str:

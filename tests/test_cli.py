@@ -359,7 +359,7 @@ BAD_CSVS = [
     ("text label", "prob,label\n0.1,no\n0.3,yes\n",
      "text label.csv, line 2, column 'label': 'no' is not a number"),
     ("unknown column", "p,label\n0.1,0\n",
-     "unknown column.csv, line 1, column 'prob': not in the header; the columns are: p, label"),
+     "unknown column.csv, line 1, column 'prob': not in the header (2 columns)"),
     ("twice", "prob,prob,label\n0.1,0.1,0\n",
      "twice.csv, line 1, column 'prob': this name appears twice in the header"),
 ]
