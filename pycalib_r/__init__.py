@@ -6,6 +6,7 @@ random streams (``set_seed``, ``runif``, ``rbinom``, ...) bit for bit.
 """
 
 from ._diagnostics import reliability_diagram, reliability_table
+from ._ece_interval import EceCI, ece_ci
 from ._errors import ProbcalError
 from ._inference import CalCI, CalTest, cal_ci, cal_test
 from ._kernel import skce
@@ -62,7 +63,7 @@ from ._hints import python_face as _python_face
 # once, here; the modules keep the plain functions for internal calls.
 ace, ece, mce, mmce, skce, logit, inv_logit = map(
     _python_face, (ace, ece, mce, mmce, skce, logit, inv_logit))
-cal_test, cal_ci = map(_python_face, (cal_test, cal_ci))
+cal_test, cal_ci, ece_ci = map(_python_face, (cal_test, cal_ci, ece_ci))
 reliability_diagram, reliability_table = map(_python_face, (reliability_diagram, reliability_table))
 
 __version__ = "0.2.0"
@@ -81,6 +82,9 @@ __all__ = [
     "cal_ci",
     "CalTest",
     "CalCI",
+    # inference beyond R (Python-only: no probcal counterpart)
+    "ece_ci",
+    "EceCI",
     # calibrators
     "Calibrator",
     "cal_beta",

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 from typing import NamedTuple, Optional, Sequence
 
 import numpy as np
 
+from . import _warn
 from ._errors import ProbcalError
 from ._format import cli_abort_message
 
@@ -370,7 +370,7 @@ def integer_range_error(arg: str, message: str, stacklevel: int = 3, warn: bool 
     # base R's errors (not cli's): raised as they are.
     """R's as.integer() warning, then ``message`` (what R says next), with a hint."""
     if warn:
-        warnings.warn(COERCION_WARNING, RuntimeWarning, stacklevel=stacklevel + 1)
+        _warn.warn(COERCION_WARNING, RuntimeWarning)
     err = ProbcalError(message)
     add_note(err, f"`{arg}` must be at most {R_INT_MAX} (2^31 - 1), R's largest integer.")
     raise err
@@ -437,7 +437,7 @@ def check_count(x, arg: str, overflow_message: str, defer: bool = False) -> Opti
         _abort(f"Argument `{arg}` must be a single positive integer.")
     if _beyond_int_range(value):
         if defer:
-            warnings.warn(COERCION_WARNING, RuntimeWarning, stacklevel=2)
+            _warn.warn(COERCION_WARNING, RuntimeWarning)
             return None
         integer_range_error(arg, overflow_message)
     return int(value)
@@ -612,7 +612,7 @@ def _class_codes(values: np.ndarray, arg: str) -> np.ndarray:
     # NA (an error in if ()) if some code is only out of range.
     if fractional:
         if out_of_range:
-            warnings.warn(COERCION_WARNING, RuntimeWarning, stacklevel=4)
+            _warn.warn(COERCION_WARNING, RuntimeWarning)
         _abort(f"Argument `{arg}` must contain integer class codes or a factor.")
     if out_of_range:
         integer_range_error(arg, NA_CONDITION, stacklevel=4)

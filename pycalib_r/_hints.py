@@ -14,13 +14,12 @@ The wrapper changes nothing R-visible, it only adds what Python users need:
   0-based class codes, a two-column matrix with 0/1 labels, string labels,
   R's ``match.arg`` errors (which name no argument), rows that miss summing
   to 1 (by how much the worst row misses).
-* **Warnings.** The warnings a call raises (R's ``glm.fit`` warnings, ...)
-  are collected and re-issued when it returns, pointing at the caller's line
-  (not at a line inside the package), each distinct warning once; one that
-  occurred k > 1 times says so in R's summary words ("There were k
-  warnings"). Collecting uses :func:`warnings.catch_warnings`, which is
-  process-wide: warnings raised by other threads during the call are
-  collected with this call's.
+* **Warnings.** The package's warnings a call raises (R's ``glm.fit``
+  warnings, ...) are collected in this thread's collector and issued when
+  it returns, at the caller's line, each distinct one once, with R's count
+  line where R prints one (more than 10); see :mod:`pycalib_r._warn`.
+  Nothing process-wide (filters, ``showwarning``) is touched, so threads
+  calling at once see their own warnings and nobody else's.
 
 R equivalent: none; R's ``conditionMessage()`` and warning texts are kept.
 """
@@ -29,19 +28,17 @@ from __future__ import annotations
 
 import functools
 import inspect
-import threading
-import warnings
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from . import _warn
 from ._align import category_names, check_column_order
 from ._errors import ProbcalError
 
 __all__ = ["python_face", "add_note", "hints_for"]
 
 _MATRIX_ARGS = ("p", "x", "logits")
-_local = threading.local()
 
 
 def add_note(err: BaseException, note: str) -> None:
@@ -191,33 +188,6 @@ def hints_for(err: ProbcalError, bound: Dict[str, Any], fn: Callable) -> List[st
 
 
 # ---------------------------------------------------------------------------
-# Warnings
-# ---------------------------------------------------------------------------
-
-class _Counter:
-    """Counts the warnings of one call by (category, text), in order of first appearance.
-
-    Installed as ``warnings.showwarning`` for the call, so memory stays
-    bounded by the number of distinct warnings, however many repeat.
-    """
-
-    def __init__(self):
-        self.counts: Dict[Tuple[type, str], int] = {}
-
-    def __call__(self, message, category, filename, lineno, file=None, line=None):
-        key = (category, str(message))
-        self.counts[key] = self.counts.get(key, 0) + 1
-
-    def reissue(self, stacklevel: int) -> None:
-        for (category, text), count in self.counts.items():
-            if count > 1:
-                # R's summary words; R prints them instead of the messages when
-                # there are more than 10, here each distinct message is kept.
-                text = f"{text}\nThere were {count} warnings (identical; reported once)"
-            warnings.warn(text, category, stacklevel=stacklevel + 1)
-
-
-# ---------------------------------------------------------------------------
 # The wrapper
 # ---------------------------------------------------------------------------
 
@@ -244,35 +214,28 @@ def python_face(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        if getattr(_local, "depth", 0):
+        if _warn.collecting():  # a nested call: the outer one reports
             return fn(*args, **kwargs)
-        _local.depth = 1
-        try:
-            counter = _Counter()
-            with warnings.catch_warnings():
-                warnings.simplefilter("always")
-                warnings.showwarning = counter
+        with _warn.collect() as collected:
+            try:
+                if x_name is not None and "y" in positions:
+                    y = _arg(args, kwargs, "y")
+                    check_column_order(_arg(args, kwargs, x_name), category_names(y), x_name,
+                                       "the categories of `y`",
+                                       "list(y.cat.categories)" if hasattr(y, "cat")
+                                       else "list(y.categories)")
+                result = fn(*args, **kwargs)
+            except ProbcalError as err:
                 try:
-                    if x_name is not None and "y" in positions:
-                        y = _arg(args, kwargs, "y")
-                        check_column_order(_arg(args, kwargs, x_name), category_names(y), x_name,
-                                           "the categories of `y`",
-                                           "list(y.cat.categories)" if hasattr(y, "cat")
-                                           else "list(y.categories)")
-                    result = fn(*args, **kwargs)
-                except ProbcalError as err:
-                    try:
-                        notes = hints_for(err, _bound(args, kwargs), fn)
-                    except Exception:  # noqa: BLE001 - a hint must never hide R's error
-                        notes = []
-                    for note in notes:
-                        add_note(err, note)
-                    error = err
-                else:
-                    error = None
-        finally:
-            _local.depth = 0
-        counter.reissue(stacklevel=2)
+                    notes = hints_for(err, _bound(args, kwargs), fn)
+                except Exception:  # noqa: BLE001 - a hint must never hide R's error
+                    notes = []
+                for note in notes:
+                    add_note(err, note)
+                error = err
+            else:
+                error = None
+        _warn.flush(collected)
         if error is not None:
             raise error
         return result
@@ -327,8 +290,8 @@ def warn_unused_dots(function: str, method: str, kwargs: Dict[str, Any],
     what = f'method "{method}"'
     if multiclass and method == "ovr":
         what += f' (base_method "{kwargs.get("base_method") or "platt"}")'
-    warnings.warn(
+    _warn.warn(
         f"{function}() ignored the argument{'s' if plural else ''} {listed}: {what} "
         f"does not use {'them' if plural else 'it'} (R's `...` drops "
         f"{'them' if plural else 'it'} silently). Check the spelling against "
-        f"help({function}).", UserWarning, stacklevel=3)
+        f"help({function}).", UserWarning)

@@ -49,6 +49,7 @@ from ._progress import Progress
 from ._rlist import NamedNumber, RList
 from ._rarith import pnorm_upper as _upper_tail, quiet_fp, r_row_means as _row_means
 from ._rng import resolve_rng
+from ._rng._locking import holding
 
 __all__ = ["cal_test", "cal_ci", "CalTest", "CalCI"]
 
@@ -424,7 +425,8 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     null = []  # the bootstrap statistics, kept as res.null_distribution
     rows = kern.batch_rows(n_boot)
     done = 0
-    with Progress(n_boot, "cal_test", enabled=progress) as bar:
+    # All of the call's draws are one serial step on a shared stream.
+    with holding(stream), Progress(n_boot, "cal_test", enabled=progress) as bar:
         while done < n_boot:
             b = min(rows, n_boot - done)
             w = stream.rademacher(b, n).astype(np.float64)
@@ -732,10 +734,19 @@ def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None
     interval is for the metric of this sample's model; it does not account
     for refitting a calibrator.
 
+    For the l2 ECE, :func:`~pycalib_r.ece_ci` (Python-only) gives Sun et
+    al.'s (2024) interval for the squared l2 ECE, which is built for the
+    two regimes of the debiased estimate (miscalibrated and near zero) and
+    covers where this percentile interval undercovers (near zero most of all).
+
     References
     ----------
     Efron, B., & Tibshirani, R. J. (1993). *An Introduction to the
     Bootstrap*. Chapman & Hall.
+
+    Sun, Y., Chaudhari, P., Barnett, I. J., & Dobriban, E. (2024). A
+    confidence interval for the l2 expected calibration error.
+    arXiv:2408.08998.
 
     Examples
     --------
@@ -882,7 +893,8 @@ def _run(fn, n, n_boot, rows, stream, progress) -> np.ndarray:
     block; blocks are bounded, so memory is too and Ctrl-C is seen between them."""
     out = np.empty(n_boot)
     done = 0
-    with Progress(n_boot, "cal_ci", enabled=progress) as bar:
+    # All of the call's draws (and a rewind) are one serial step on a shared stream.
+    with holding(stream), Progress(n_boot, "cal_ci", enabled=progress) as bar:
         while done < n_boot:
             b = min(rows, n_boot - done)
             state = _stream_state(stream) if b > 1 else None

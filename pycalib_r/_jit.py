@@ -22,6 +22,9 @@ accelerator, never a source of different numbers:
   cores (:func:`run_parts`); every element is computed by the same code in
   whichever piece holds it, and sums stay one sequential pass afterwards,
   so the number of cores changes the time, never a bit (tested).
+* Fork-safe: a forked child drops the parent's pool and lock
+  (``os.register_at_fork``) and builds its own on first use, so a fork
+  pool after a large call does not wait on workers that do not exist.
 
 Nothing here is public.
 """
@@ -94,10 +97,10 @@ def kernels(name, float_math=False):
         except Exception as exc:  # a numba that refuses an option, a broken llvmlite
             # The twins give the same bits, so the call goes on without the
             # kernels; the warning says why it is slower.
-            import warnings  # noqa: PLC0415
+            from . import _warn  # noqa: PLC0415
 
-            warnings.warn(f"pycalib_r: compiled kernels {name} unavailable ({type(exc).__name__}: {exc}); "
-                          f"using the numpy paths (same results, slower)", RuntimeWarning, stacklevel=3)
+            _warn.warn(f"pycalib_r: compiled kernels {name} unavailable ({type(exc).__name__}: {exc}); "
+                       f"using the numpy paths (same results, slower)", RuntimeWarning)
             _modules[name] = None
     return _modules[name]
 
@@ -139,3 +142,31 @@ def run_parts(calls):
     calls[0]()
     for f in futures:
         f.result()
+
+
+def _after_fork_in_child():
+    # A forked child has only the forking thread: the pool's workers (and any
+    # thread that held the lock) are gone, so a pool inherited from the
+    # parent would take work and never run it. The child starts afresh and
+    # makes its own pool on first use.
+    global _pool, _lock
+    _pool = None
+    _lock = threading.Lock()
+    # numba compiles (or loads its disk cache) under one process-wide RLock;
+    # a fork while another thread held it would leave the child unable to
+    # load any kernel. The child has no other thread, so a held lock there
+    # is a dead thread's (numba has no public reset; its attribute is used
+    # only when present).
+    if _numba:
+        glock = getattr(getattr(_numba.core, "compiler_lock", None), "global_compiler_lock", None)
+        inner = getattr(glock, "_lock", None)
+        try:
+            mine = inner._is_owned()
+        except Exception:  # noqa: BLE001 - another numba: leave it as it is
+            mine = True
+        if not mine:
+            glock._lock = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -251,7 +251,8 @@ def test_cal_ovr_and_cv_ovr_warn_once_naming_the_function():
 
 
 # ---------------------------------------------------------------------------
-# Warnings point at the caller, identical ones reported once with R's count
+# Warnings point at the caller, each distinct one once, R's count line where R
+# prints one (more than 10 warnings in the call)
 # ---------------------------------------------------------------------------
 
 XS = np.array([[0.9, 0.05, 0.05], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6], [0.7, 0.2, 0.1],
@@ -260,10 +261,20 @@ YS = np.array([1, 2, 3, 1, 2, 3, 3])
 GLM_WARNING = "glm.fit: fitted probabilities numerically 0 or 1 occurred"
 
 
-def _ovr_beta_warnings():
+def _block_problem():
+    """XS's problem four times over 12 classes: 12 glm.fit warnings in R."""
+    e = 1e-3
+    big = np.full((28, 12), e)
+    for b in range(4):
+        big[7 * b:7 * b + 7, 3 * b:3 * b + 3] = XS * (1 - 3 * e)
+    big /= big.sum(axis=1, keepdims=True)
+    return big, np.concatenate([YS + 3 * b for b in range(4)])
+
+
+def _ovr_beta_warnings(x=XS, y=YS):
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")
-        pc.cal_ovr(XS, YS, method="beta")
+        pc.cal_ovr(x, y, method="beta")
     return rec
 
 
@@ -272,24 +283,30 @@ def test_repeated_warnings_are_reported_once_at_the_callers_line():
     assert len(rec) == 1
     w = rec[0]
     assert w.category is RuntimeWarning and w.filename == __file__
-    lines = str(w.message).split("\n")
-    assert lines[0] == GLM_WARNING
-    assert lines[1] == "There were 3 warnings (identical; reported once)"
+    # 3 warnings: R lists them ("1: glm.fit: ..."), it prints no count line.
+    assert str(w.message) == GLM_WARNING
+    (w,) = _ovr_beta_warnings(*_block_problem())
+    assert str(w.message) == f"{GLM_WARNING}\nThere were 12 warnings (each distinct one reported once)"
+    assert w.filename == __file__
 
 
 @pytest.mark.r_parity
 def test_warning_count_is_rs(probcal_r):
-    r_assign(probcal_r, xs=XS)
+    big, yb = _block_problem()
+    r_assign(probcal_r, xs=XS, big=big, yb=yb.astype(np.float64))
     count = probcal_r.r("""local({
-        n <- 0L; msgs <- character()
-        withCallingHandlers(cal_ovr(xs, c(1, 2, 3, 1, 2, 3, 3), method = "beta"),
-          warning = function(w) { n <<- n + 1L; msgs <<- c(msgs, conditionMessage(w));
-                                  invokeRestart("muffleWarning") })
-        c(as.character(n), unique(msgs))
+        count <- function(expr) { n <- 0L; msgs <- character()
+          withCallingHandlers(expr, warning = function(w) { n <<- n + 1L;
+            msgs <<- c(msgs, conditionMessage(w)); invokeRestart("muffleWarning") })
+          c(as.character(n), unique(msgs)) }
+        c(count(cal_ovr(xs, c(1, 2, 3, 1, 2, 3, 3), method = "beta")),
+          count(cal_ovr(big, yb, method = "beta")))
     })""")
-    assert list(count) == ["3", GLM_WARNING]
+    assert list(count) == ["3", GLM_WARNING, "12", GLM_WARNING]
     (w,) = _ovr_beta_warnings()
-    assert str(w.message) == f"{GLM_WARNING}\nThere were {count[0]} warnings (identical; reported once)"
+    assert str(w.message) == GLM_WARNING  # R's top level lists 3 warnings, no count line
+    (w,) = _ovr_beta_warnings(*_block_problem())
+    assert str(w.message) == f"{GLM_WARNING}\nThere were {count[2]} warnings (each distinct one reported once)"
 
 
 def test_a_single_warning_keeps_rs_text():

@@ -205,12 +205,14 @@ def _calls():
 CLASSES = {"CalTest": "cal_test", "CalCI": "cal_ci", "Calibrator": "cal_platt",
            "ProbcalError": "raises", "get_random_seed": "Random.seed",
            "set_random_seed": "Random.seed"}
+# Python-only exports: same_as_r refuses them (no R function to compare with).
+PYTHON_ONLY = {"ece_ci", "EceCI"}
 # Exports checked through a fitted calibrator (test_calibrator_methods_match_r).
 METHODS = {"predict", "summary"}
 
 
 def test_every_export_is_covered():
-    covered = {c[0] for c in _calls()} | set(CLASSES) | METHODS
+    covered = {c[0] for c in _calls()} | set(CLASSES) | METHODS | PYTHON_ONLY
     assert covered == set(pc.__all__), sorted(set(pc.__all__) ^ covered)
 
 
@@ -241,6 +243,12 @@ def test_export_matches_r(case, live):
 @pytest.mark.parametrize("name", sorted(CLASSES))
 def test_class_exports_are_refused_with_the_function_to_check(name, live):
     with pytest.raises(NotExpressibleInR, match=CLASSES[name]):
+        same_as_r(getattr(pc, name))
+
+
+@pytest.mark.parametrize("name", sorted(PYTHON_ONLY))
+def test_python_only_exports_are_refused_as_having_no_r_counterpart(name):
+    with pytest.raises(NotExpressibleInR, match="Python-only addition"):
         same_as_r(getattr(pc, name))
 
 

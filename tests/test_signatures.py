@@ -7,6 +7,11 @@ choice vector may be the vector itself or its first element, the default
 that ``match.arg()`` picks), Python-only arguments (``rng``, ``progress``,
 ``data_name``) only after R's. The ``r_parity`` test re-reads ``formals()``
 from R so the stored file cannot drift from R.
+
+Exported functions with no R counterpart are listed in ``PYTHON_ONLY`` with
+the R functions whose argument names they follow: they must not appear in
+R's formals (if probcal gains one, its formals rule), and their leading
+arguments are those relatives' names and order.
 """
 
 from __future__ import annotations
@@ -23,6 +28,12 @@ from tests.conftest import ORIGINAL_ENV, REPO
 
 STORED = REPO / "reference" / "formals.json"
 FORMALS = json.loads(STORED.read_text(encoding="utf-8"))["functions"]
+# Python-only exports (no probcal function): name -> (why, the R arguments it
+# leads with, from which R functions).
+PYTHON_ONLY = {
+    "ece_ci": ("Sun et al.'s (2024) interval for the squared l2 ECE; probcal has none",
+               ("p", "y", "bins", "conf_level"), ("ece", "cal_ci")),
+}
 # R argument names that are Python keywords.
 PY_NAME = {"lambda": "lambda_"}
 
@@ -59,6 +70,16 @@ def test_signature_is_rs(name):
     has_dots = "..." in formals or any(a in PY_NAME for a in r_args)
     has_kwargs = any(p.kind is p.VAR_KEYWORD for p in params)
     assert has_kwargs <= has_dots, f"{name} takes **kwargs that R's formals have no `...` for"
+
+
+@pytest.mark.parametrize("name", sorted(PYTHON_ONLY))
+def test_python_only_exports_follow_their_r_relatives(name):
+    _, leading, relatives = PYTHON_ONLY[name]
+    assert name in pc.__all__ and name not in FORMALS, name
+    params = list(inspect.signature(getattr(pc, name)).parameters)
+    assert params[:len(leading)] == list(leading), (name, params)
+    for arg in leading:
+        assert any(arg in FORMALS[r]["formals"] for r in relatives), (name, arg)
 
 
 def test_every_export_with_r_formals_is_checked():

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Speed of pycalib_r against R doing the same work, with a PASS/FAIL per target.
 
-R runs in this process through rpy2: ``pycalib_r/r/contract.R`` (the 0.2.0
-contract in plain R) for ``skce``, ``cal_test`` and ``cal_ci``, and the
-probcal R package for the calibrators and ``mmce``. Both sides get the same
+R runs in this process through rpy2: ``reference/r/bench.R`` for ``skce``,
+``cal_test`` and ``cal_ci`` (the 0.2.0 definitions of ``pycalib_r/r/contract.R``
+written the fastest reasonable way in base R: one matrix-vector product per
+bootstrap replicate, compiled distances, per-bin sums; tests/test_bench_r.py
+checks it gives contract.R's values), and the probcal R package for the
+calibrators and ``mmce``. Each R figure names the code it times. Both sides get the same
 data, the same n and the same number of replicates. Where R at full size
 takes too long, R is timed at two replicate counts B1 < B2 and its time at
 the full count B is extrapolated linearly, setup included:
@@ -106,8 +109,10 @@ class R:
         self.ro = ro
         ro.r('RNGkind("Mersenne-Twister", "Inversion", "Rejection")')
         ro.r(f'source("{(REPO / "pycalib_r" / "r" / "contract.R").as_posix()}")')
+        ro.r(f'source("{(REPO / "reference" / "r" / "bench.R").as_posix()}")')
         has = ro.r('as.integer(suppressWarnings(requireNamespace("probcal", quietly = TRUE)))')[0]
         self.has_probcal = has == 1
+        self.direct = False
 
     def put(self, name, x):
         ro = self.ro
@@ -129,8 +134,17 @@ class R:
             runs += 1
         return best
 
+    def blas(self) -> str:
+        return str(self.ro.r('as.character(extSoftVersion()[["BLAS"]])')[0]) or "R's internal BLAS"
+
     def extrapolated(self, template: str, b1: int, b2: int, b: int):
-        """R's time at ``b`` replicates from runs at b1 and b2: (total, setup, per replicate)."""
+        """R's time at ``b`` replicates from runs at b1 and b2: (total, setup, per replicate).
+
+        With ``--direct-r`` R runs the full ``b`` instead (setup and per-replicate cost are
+        then reported as 0 and the total alone is the figure).
+        """
+        if self.direct:
+            return self.time(template.format(B=b)), 0.0, 0.0
         t1 = self.time(template.format(B=b1))
         t2 = self.time(template.format(B=b2))
         per = max(t2 - t1, 0.0) / (b2 - b1)
@@ -156,13 +170,42 @@ class Report:
         self.rows.append((work, ours, r_side, verdict, status))
 
 
+# What the cal_test lines' R figure times (reference/r/bench.R).
+BENCH_R_MATVEC = " (bench.R: one matrix-vector product per resample)"
+
+
 def ratio_target(rep, work, t_py, t_r, r_note, need):
     ratio = t_r / t_py
     rep.target(work, f"{t_py:.3g} s", f"{t_r:.3g} s{r_note}", f"{ratio:.1f}x (target >= {need:g}x)",
                ratio >= need)
 
 
+def machine_note(rr) -> str:
+    """The load and the BLAS kernels this run used (both move every figure)."""
+    import os
+
+    parts = [f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"]
+    try:
+        from threadpoolctl import threadpool_info
+
+        for lib in threadpool_info():
+            if lib.get("user_api") == "blas":
+                owner = next((name for name in ("numpy", "scipy") if name in lib.get("filepath", "")),
+                             "a library's")
+                parts.append(f"{owner} BLAS {lib.get('internal_api')} {lib.get('version')}"
+                             f" (kernel {lib.get('architecture')}, {lib.get('num_threads')} threads)")
+    except ImportError:
+        parts.append("numpy's BLAS: threadpoolctl not installed")
+    pinned = [f"{k}={os.environ[k]}" for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE") if k in os.environ]
+    parts.append("OpenBLAS pinned by " + " ".join(pinned) if pinned else "OpenBLAS not pinned")
+    if rr is not None:
+        parts.append(f"R's BLAS {rr.blas()}")
+    return "; ".join(parts)
+
+
 def extrap_note(b1, b2, setup, per):
+    if setup == 0.0 and per == 0.0:
+        return " (timed at the full count)"
     return (f" (extrapolated from {b1} and {b2} resamples: setup {setup:.2f} s"
             f" + {per * 1000:.1f} ms per resample)")
 
@@ -216,6 +259,8 @@ def main(argv=None) -> int:
     ap.add_argument("--readme", action="store_true", help="rewrite README.md's speed table from this run")
     ap.add_argument("--only-stream", action="store_true",
                     help="run only the sample.int stream target (R's draws inside cal_ci)")
+    ap.add_argument("--direct-r", action="store_true",
+                    help="time R at the full replicate counts instead of extrapolating (slow)")
     args = ap.parse_args(argv)
     repeat = args.repeat
     try:
@@ -223,7 +268,11 @@ def main(argv=None) -> int:
     except Exception as exc:  # rpy2 or R missing
         print(f"R is not available through rpy2 ({type(exc).__name__}: {exc}); use --no-r", file=sys.stderr)
         return 2
+    if rr is not None:
+        rr.direct = args.direct_r
     rep = Report()
+    rep.machine = [machine_note(rr)]
+    rep.line(f"machine at the start: {rep.machine[0]}")
     rep.line(f"pycalib_r {pc.__version__}, numpy {np.__version__}, {platform.machine()}; times are the"
              f" minimum of {repeat} runs (Python) and of up to {R_RUNS} runs (R, fewer when one run"
              f" takes over {R_SHORT:g} s)")
@@ -251,9 +300,10 @@ def main(argv=None) -> int:
         p2, y2 = binary_data(4000, 3)
         rr.put("pp", p2)
         rr.put("yy", y2)
-        t_r = rr.time("skce(pp, yy)")
+        t_r = rr.time("bench_skce(pp, yy)")
         t_py = best_time(lambda: pc.skce(p2, y2), repeat)
-        note = f"{t_r:.2f} s at 4,000 rows (n x n matrix) vs {t_py * 1000:.1f} ms: {t_r / t_py:.0f}x"
+        note = (f"{t_r * 1000:.1f} ms at 4,000 rows (bench.R: sorted cumulative sums) vs"
+                f" {t_py * 1000:.1f} ms: {t_r / t_py:.1f}x")
     rep.target("`skce`, 1,000,000 binary rows", f"{t:.2f} s", note, "target < 2 s", t < 2.0)
 
     # -- cal_test bootstrap, binary -------------------------------------------------------
@@ -266,9 +316,12 @@ def main(argv=None) -> int:
     if rr is not None:
         rr.put("pp", p2)
         rr.put("yy", y2)
-        t_r, setup, per = rr.extrapolated("set.seed(1); cal_test(pp, yy, n_boot = {B})", 19, 59, 999)
+        t_r, setup, per = rr.extrapolated("set.seed(1); bench_cal_test(pp, yy, n_boot = {B})", 19, 59, 999)
         ratio_target(rep, "`cal_test`, 2,000 binary rows, 999 resamples", t_py, t_r,
-                     extrap_note(19, 59, setup, per), 50)
+                     BENCH_R_MATVEC + extrap_note(19, 59, setup, per), 50)
+        t_b = rr.time("set.seed(1); bench_cal_test_batched(pp, yy, n_boot = 999)")
+        rep.line(f"    R with all 999 replicates in one matrix product (bench_cal_test_batched):"
+                 f" {t_b:.3g} s, {t_b / t_py:.0f}x")
 
     # -- cal_test canonical K = 10 ------------------------------------------------------------
     for n, need in ((1500, 20), (5000, 10)):
@@ -281,8 +334,8 @@ def main(argv=None) -> int:
         rr.put("pp", pm)
         rr.put("yy", ym)
         b1, b2 = (5, 45) if n <= 2000 else (1, 5)
-        t_r, setup, per = rr.extrapolated("set.seed(1); cal_test(pp, yy, n_boot = {B})", b1, b2, 199)
-        ratio_target(rep, work, t_py, t_r, extrap_note(b1, b2, setup, per), need)
+        t_r, setup, per = rr.extrapolated("set.seed(1); bench_cal_test(pp, yy, n_boot = {B})", b1, b2, 199)
+        ratio_target(rep, work, t_py, t_r, BENCH_R_MATVEC + extrap_note(b1, b2, setup, per), need)
 
     # -- skce canonical at 20,000 rows --------------------------------------------------------
     pm, ym = multiclass_data(20_000, 10, 6)
@@ -301,8 +354,8 @@ def main(argv=None) -> int:
     if rr is not None:
         rr.put("pp", p)
         rr.put("yy", y)
-        t_r, setup, per = rr.extrapolated("set.seed(1); cal_ci(pp, yy, 'ece', n_boot = {B})", 3, 13, 999)
-        r_note = f"{t_r:.3g} s{extrap_note(3, 13, setup, per)}, {t_r / t:.0f}x"
+        t_r, setup, per = rr.extrapolated("set.seed(1); bench_cal_ci(pp, yy, n_boot = {B})", 3, 13, 999)
+        r_note = f"{t_r:.3g} s (bench.R: per-bin sums){extrap_note(3, 13, setup, per)}, {t_r / t:.0f}x"
     rep.target('`cal_ci(metric = "ece")`, 100,000 binary rows', f"{t:.2f} s", r_note, "target < 5 s", t < 5)
     stream_draw_target(rep, rr, repeat)
     p, y = binary_data(20_000, 8)
@@ -334,10 +387,12 @@ def main(argv=None) -> int:
 
     rep.failed += bench_sklearn_overhead(args.quick, rep.line)
 
+    rep.machine.append(machine_note(rr))
+    rep.line(f"machine at the end: {rep.machine[1]}")
     rep.line("")
     rep.line("all targets met" if rep.failed == 0 else f"{rep.failed} target(s) missed")
     if args.readme:
-        write_readme(rep.rows, repeat)
+        write_readme(rep.rows, repeat, rep.machine)
     return 1 if rep.failed else 0
 
 
@@ -391,7 +446,7 @@ _START = "<!-- bench:start -->"
 _END = "<!-- bench:end -->"
 
 
-def write_readme(rows, repeat):
+def write_readme(rows, repeat, machine):
     path = REPO / "README.md"
     text = path.read_text(encoding="utf-8")
     if _START not in text or _END not in text:
@@ -402,6 +457,12 @@ def write_readme(rows, repeat):
         _START,
         f"Generated by `python tools/bench.py --readme` on {when} (a shared 2-core machine; each"
         f" time is the minimum of {repeat} Python runs and of up to {R_RUNS} R runs).",
+        "",
+        f"Machine at the start: {machine[0]}. At the end: {machine[-1]}.",
+        "",
+        "R code timed: `skce`, `cal_test` and `cal_ci` against `reference/r/bench.R` (contract.R's"
+        " definitions written for speed in base R; `tests/test_bench_r.py` checks they agree);"
+        " the calibrators and `cal_cv` against the probcal R package; the streams against base R.",
         "",
         "| work | pycalib_r | R (same work) | result |",
         "| --- | --- | --- | --- |",

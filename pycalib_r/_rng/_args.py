@@ -13,10 +13,10 @@ from __future__ import annotations
 import math
 import numbers
 import re
-import warnings
 
 import numpy as np
 
+from .. import _warn
 from .._errors import ProbcalError
 from ._mt import _INT_MAX, _R_XLEN_T_MAX
 
@@ -81,7 +81,7 @@ def _recycle(a, count):
 
 
 def _na_warning():
-    warnings.warn("NAs produced", RuntimeWarning, stacklevel=3)
+    _warn.warn("NAs produced", RuntimeWarning)
 
 
 def _scalar_value(x):
@@ -263,19 +263,18 @@ def as_seed(seed):
     if isinstance(value, str):
         x, warn = _r_strtod(value)
         if warn:
-            warnings.warn("NAs introduced by coercion", RuntimeWarning, stacklevel=3)
+            _warn.warn("NAs introduced by coercion", RuntimeWarning)
             raise ProbcalError(bad)
     elif isinstance(value, complex):
         if math.isnan(value.real) or math.isnan(value.imag):
             raise ProbcalError(bad)
         x = value.real
         if value.imag != 0:
-            warnings.warn("imaginary parts discarded in coercion", RuntimeWarning, stacklevel=3)
+            _warn.warn("imaginary parts discarded in coercion", RuntimeWarning)
     elif isinstance(value, numbers.Integral):
         x = int(value)
         if not -_INT_MAX <= x <= _INT_MAX:
-            warnings.warn("NAs introduced by coercion to integer range", RuntimeWarning,
-                          stacklevel=3)
+            _warn.warn("NAs introduced by coercion to integer range", RuntimeWarning)
             raise ProbcalError(bad)
         return x
     elif isinstance(value, numbers.Real):
@@ -285,7 +284,7 @@ def as_seed(seed):
     if math.isnan(x):
         raise ProbcalError(bad)
     if x >= _INT_MAX + 1.0 or x <= -(_INT_MAX + 1.0):
-        warnings.warn("NAs introduced by coercion to integer range", RuntimeWarning, stacklevel=3)
+        _warn.warn("NAs introduced by coercion to integer range", RuntimeWarning)
         raise ProbcalError(bad)
     return int(x)
 

@@ -19,10 +19,10 @@ R equivalent: ``rexp``, ``rgamma``, ``rbeta``, ``rchisq``, ``rt``, ``rf``,
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
+from .. import _warn
 from .._errors import ProbcalError
 from .._rarith import r_exp, r_log
 from ._args import _as_double, _na_warning, _result_length
@@ -44,8 +44,7 @@ def _r_binary(op, a, b):
         return np.empty(0)
     size = max(a.size, b.size)
     if size % a.size or size % b.size:
-        warnings.warn("longer object length is not a multiple of shorter object length",
-                      RuntimeWarning, stacklevel=3)
+        _warn.warn("longer object length is not a multiple of shorter object length", RuntimeWarning)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         return op(np.resize(a, size), np.resize(b, size))
 
@@ -140,7 +139,7 @@ class DistributionsFront:
             rr = _arith(rate)
             ss = _arith(scale)
             if np.all(np.abs(rr * ss - 1) < 1e-15):
-                warnings.warn("specify 'rate' or 'scale' but not both", UserWarning, stacklevel=2)
+                _warn.warn("specify 'rate' or 'scale' but not both", UserWarning)
             else:
                 raise ProbcalError("specify 'rate' or 'scale' but not both")
         if scale is None:

@@ -11,11 +11,12 @@ from .._errors import ProbcalError
 from ._args import _check_nonneg_int
 from ._front import StreamFront
 from ._front_dists import DistributionsFront
+from ._locking import Locked, generator_lock, serialise
 from ._mt import _FIX_LOW, _INT_MAX
 from ._qdiscrete import qhyper_upper
 
 
-class GeneratorStream(DistributionsFront, StreamFront):
+class GeneratorStream(Locked, DistributionsFront, StreamFront):
     """The stream interface on a ``numpy.random.Generator``.
 
     Same method names as :class:`RRandom` so the package's functions accept
@@ -29,6 +30,11 @@ class GeneratorStream(DistributionsFront, StreamFront):
         if not isinstance(generator, np.random.Generator):
             raise TypeError("`generator` must be a numpy.random.Generator")
         self.generator = generator
+        # The generator's lock, shared by every wrapper of it (module ._locking).
+        self._lock = generator_lock(generator)
+
+    def _new_lock(self):
+        return generator_lock(self.generator)
 
     def unif_rand(self, n):
         """``n`` uniforms in (0, 1) from numpy. R equivalent: none (numpy)."""
@@ -154,3 +160,5 @@ class GeneratorStream(DistributionsFront, StreamFront):
     def __repr__(self):
         return f"<GeneratorStream on {self.generator!r} (not R-identical)>"
 
+
+serialise(GeneratorStream)

@@ -6,6 +6,8 @@ R equivalent: the global ``.Random.seed`` and the functions drawing on it.
 from __future__ import annotations
 
 import numbers
+import os
+import threading
 
 import numpy as np
 
@@ -13,14 +15,28 @@ from ._generator import GeneratorStream
 from ._stream import RRandom
 
 _GLOBAL = None
+# Creating or replacing the global stream is one step for all threads (its
+# draws serialise on the stream's own lock, module ._locking).
+_create = threading.Lock()
 
 
 def _global_stream():
     global _GLOBAL
     if _GLOBAL is None:
-        # As R without .Random.seed: seeded from entropy on first use.
-        _GLOBAL = RRandom(None)
+        with _create:
+            if _GLOBAL is None:
+                # As R without .Random.seed: seeded from entropy on first use.
+                _GLOBAL = RRandom(None)
     return _GLOBAL
+
+
+def _after_fork_in_child():
+    global _create
+    _create = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def set_seed(seed, kind=None, normal_kind=None, sample_kind=None):
@@ -80,9 +96,11 @@ def set_seed(seed, kind=None, normal_kind=None, sample_kind=None):
     """
     global _GLOBAL
     if _GLOBAL is None:
-        _GLOBAL = RRandom(seed, kind, normal_kind, sample_kind)
-    else:
-        _GLOBAL.set_seed(seed, kind, normal_kind, sample_kind)
+        with _create:
+            if _GLOBAL is None:
+                _GLOBAL = RRandom(seed, kind, normal_kind, sample_kind)
+                return
+    _GLOBAL.set_seed(seed, kind, normal_kind, sample_kind)
 
 
 def runif(n, min=0, max=1):  # noqa: A002

@@ -26,15 +26,16 @@ from __future__ import annotations
 
 import math
 import sys
-import warnings
 
 import numpy as np
 
+from .. import _warn
 from .._errors import ProbcalError
 from .. import _rng_kinds as K
 from .._rng_kinds._draws import _ahrens_dieter, _kinderman_ramage
 from ._args import _check_nonneg_int, as_seed
 from ._cursor import UnifCursor
+from ._locking import serialise
 from ._mt import _CHUNK, _Cursor
 from ._stream import RRandom
 
@@ -91,11 +92,10 @@ def rng_kind(stream, kind=None, normal_kind=None, sample_kind=None):
         return stream._ks.kinds() if type(stream) is KindStream else DEFAULT
     ks = _enter(stream)
     _match(ks, kind, normal_kind, sample_kind)  # R checks every name before changing any
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with _warn.collect() as caught:  # R's warnings come after the switch
         before = ks.rng_kind(kind, normal_kind, sample_kind)
     _settle(stream, ks)
-    _rewarn(caught)
+    _warn.flush(caught)
     return before
 
 
@@ -106,17 +106,10 @@ def set_seed(stream, seed, kind=None, normal_kind=None, sample_kind=None):
     if nk == "Buggy Kinderman-Ramage":
         raise ProbcalError(K.MESSAGES["buggy_kr_seed"])
     value = None if seed is None else as_seed(seed)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with _warn.collect() as caught:
         ks.set_seed(value, kind, normal_kind, sample_kind)
     _settle(stream, ks)
-    _rewarn(caught)
-
-
-def _rewarn(caught):
-    # R's warnings, re-raised here so they point at the caller's line.
-    for w in caught:
-        warnings.warn(str(w.message), w.category, stacklevel=4)
+    _warn.flush(caught)  # at the caller's line (module .._warn)
 
 
 def set_random_seed(stream, vec):
@@ -367,6 +360,8 @@ class KindStream(RRandom):
     def __repr__(self):
         return f"<RRandom {'/'.join(self._ks.kinds())}>"
 
+
+serialise(KindStream)
 
 # RRandom reaches this dispatch through its class attribute (no import of
 # this module from ._stream, so the two do not import each other).

@@ -34,12 +34,13 @@ from .._rarith import pow_di_vec as _pow_di_vec
 from ._nmath import _BinomSetup, _btpe_try, _inversion_try
 from ._sample import SamplingMixin
 from ._cursor import UnifCursor
+from ._locking import Locked, StreamLock, serialise
 from ._stream_dists import RDistributions
 
 _min = min
 
 
-class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
+class RRandom(Locked, RDistributions, SamplingMixin, DistributionsFront, StreamFront):
     """An R random-number stream: Mersenne-Twister, Inversion, Rejection.
 
     Every method returns R 4.2.2's values bit for bit and leaves the stream
@@ -59,6 +60,13 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
 
     R equivalent: the global stream behind ``set.seed()`` / ``.Random.seed``
     with ``RNGkind("Mersenne-Twister", "Inversion", "Rejection")``.
+
+    Notes
+    -----
+    Thread-safe: calls on one stream serialise on its lock, so threads
+    sharing it get the draws of some serial order; a stream per thread runs
+    in parallel and gives each thread its serial results. A forked child
+    renews the lock.
 
     Examples
     --------
@@ -85,6 +93,8 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
     _kind_dispatch = None
 
     def __init__(self, seed=None, kind=None, normal_kind=None, sample_kind=None):
+        # Calls on one stream serialise on this lock (module ._locking).
+        self._lock = StreamLock()
         self._bg = np.random.MT19937(0)
         self.set_seed(seed, kind, normal_kind, sample_kind)
 
@@ -439,3 +449,7 @@ class RRandom(RDistributions, SamplingMixin, DistributionsFront, StreamFront):
         pos = self._bg.state["state"]["pos"]
         return f"<RRandom Mersenne-Twister/Inversion/Rejection, position {pos}>"
 
+
+# Every public method (those of the mixins included) runs under the stream's
+# lock, so threads sharing a stream get the draws of some serial order.
+serialise(StreamFront, DistributionsFront, SamplingMixin, RDistributions, RRandom)

@@ -23,8 +23,8 @@ R equivalent: ``RNGkind()``, ``set.seed()``, ``.Random.seed`` (R 4.2.2,
 
 from __future__ import annotations
 
-import warnings
 
+from .. import _warn as _warnings
 from ._bitgens import KINDS, NORMAL_KINDS, SAMPLE_KINDS, _check_seed
 from ._draws import NormRand, unif_index
 
@@ -34,7 +34,7 @@ _DEFAULT = ("Mersenne-Twister", "Inversion", "Rejection")
 
 
 def _warn(text):
-    warnings.warn(text, RuntimeWarning, stacklevel=3)
+    _warnings.warn(text, RuntimeWarning)
 
 
 class KindState:

@@ -20,11 +20,11 @@ optimiser's path).
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .. import _warn as _warnings
 from .. import _format
 from .._align import check_column_order
 from .._hints import python_face
@@ -392,7 +392,7 @@ def _wrap_output(out, newdata, levels=None):
 
 def _warn(message: str) -> None:
     """An R warning (``warning(message, call. = FALSE)``) as a Python RuntimeWarning."""
-    warnings.warn(message, RuntimeWarning, stacklevel=3)
+    _warnings.warn(message, RuntimeWarning)
 
 
 # ---------------------------------------------------------------------------

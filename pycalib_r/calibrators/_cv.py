@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _rng
+from .._rng._locking import holding
 from .._checks import (
     ProbcalError,
     _as_matrix,
@@ -66,13 +67,18 @@ def stratified_folds(y, folds: int, seed=None, rng=None) -> np.ndarray:
     stream = _rng.RRandom(seed) if seed is not None else _rng.resolve_rng(rng)
     labels = np.asarray(y)
     fold_id = np.zeros(labels.size, dtype=np.int64)
+    with holding(stream):  # the folds' draws as one serial step on a shared stream
+        _assign(stream, labels, folds, fold_id)
+    return fold_id
+
+
+def _assign(stream, labels, folds, fold_id):
     for cls in _classes(labels):
         idx = np.flatnonzero(labels == cls)
         # sample(idx) is idx[sample.int(length(idx))]; every class has at
         # least `folds` >= 2 rows here, so R's length-one rule never applies.
         perm = np.asarray(stream.sample_int(idx.size, idx.size), dtype=np.int64) - 1
         fold_id[idx[perm]] = np.arange(idx.size) % folds + 1
-    return fold_id
 
 
 def _classes(labels: np.ndarray) -> np.ndarray:

@@ -31,11 +31,11 @@ so moves its own Dirichlet results by a similar small amount.)
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Callable, Tuple
 
 import numpy as np
 
+from .. import _warn
 from .. import _jit
 from .._errors import ProbcalError
 from .._rarith import quiet_fp
@@ -343,7 +343,7 @@ def optim_brent(fn: Callable[[float], float], lower: float, upper: float) -> Tup
     def guarded(x: float) -> float:
         val = float(fn(x))
         if not math.isfinite(val):
-            warnings.warn("NA/Inf replaced by maximum positive value", RuntimeWarning, stacklevel=3)
+            _warn.warn("NA/Inf replaced by maximum positive value", RuntimeWarning)
             return _DBL_MAX
         return val
 

@@ -128,6 +128,9 @@ def _specs():
         pc.Calibrator: ("Calibrator is the base class of fitted calibrators; check the function "
                         "that fits one, e.g. same_as_r(pc.cal_platt, x, y)"),
         pc.ProbcalError: "ProbcalError is an exception class; check the call that raises it",
+        pc.ece_ci: ("ece_ci() is a Python-only addition (Sun et al. 2024): probcal has no such "
+                    "interval to compare with; check pc.ece or pc.cal_ci"),
+        pc.EceCI: "EceCI is the result of ece_ci(), a Python-only addition with no R counterpart",
         pc.get_random_seed: ("get_random_seed() is R's .Random.seed: every report already "
                              "compares it after the call on both sides"),
         pc.set_random_seed: ("set_random_seed() assigns R's .Random.seed: check the draws that "

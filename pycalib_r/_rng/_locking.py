@@ -1,0 +1,118 @@
+"""One lock per stream: calls on a shared stream serialise, separate streams never wait.
+
+The compiled samplers release the GIL while they run on a copy of the
+stream's words and write the state back afterwards, and the numpy paths
+read, rewind and skip the state in several steps. Two threads on one stream
+would start from the same state and return the same draws. So every public
+method of a stream (``runif``, ``sample_int``, ``rademacher``, ``set_seed``,
+``get_state`` ...) runs under the stream's own re-entrant lock: the methods
+call one another, and a resampling loop (``cal_test``, ``cal_ci``,
+``cal_cv``'s folds) holds the lock for all of its draws (:func:`holding`),
+so the values are those of some serial order of the calls, with no value
+drawn twice. Threads with streams of their own (``RRandom(seed)`` each)
+share no lock and run in parallel.
+
+A :class:`~pycalib_r._rng.GeneratorStream` takes the lock of its numpy
+``Generator`` (one per generator, however many wrappers ``rng=`` makes), so
+one Generator shared by threads serialises the same way.
+
+Fork: a child has only the forking thread, so a lock another thread held at
+the fork would stay held for ever; every stream lock is made anew in the
+child (``os.register_at_fork``), and the stream keeps the state its last
+completed call left.
+
+R equivalent: none (R's interpreter is single-threaded).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import threading
+import weakref
+
+_ALL = weakref.WeakSet()  # every lock, to be renewed in a forked child
+_BY_GENERATOR = weakref.WeakValueDictionary()  # id(numpy Generator) -> its StreamLock
+_registry = threading.Lock()
+
+
+class StreamLock:
+    """A stream's re-entrant lock (``rlock``), renewed in a forked child."""
+
+    __slots__ = ("rlock", "__weakref__")
+
+    def __init__(self):
+        self.rlock = threading.RLock()
+        with _registry:
+            _ALL.add(self)
+
+
+def generator_lock(generator) -> StreamLock:
+    """The lock of a numpy ``Generator``: one per generator object. The wrapper
+    holding it keeps the generator alive, so its id cannot be reused while the
+    lock is in use."""
+    key = id(generator)
+    with _registry:
+        lock = _BY_GENERATOR.get(key)
+    if lock is None:
+        made = StreamLock()
+        with _registry:
+            lock = _BY_GENERATOR.setdefault(key, made)
+    return lock
+
+
+class Locked:
+    """Base of the stream classes: a ``_lock`` per stream, dropped when pickled
+    (a lock is process-local) and made anew when unpickled or copied."""
+
+    def _new_lock(self):
+        return StreamLock()
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_lock", None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = self._new_lock()
+
+
+def holding(stream):
+    """A context holding ``stream``'s lock (several draws as one serial step);
+    a stream of another kind (duck-typed) is used as it is."""
+    lock = getattr(stream, "_lock", None)
+    return lock.rlock if isinstance(lock, StreamLock) else contextlib.nullcontext()
+
+
+def _serialised(fn):
+    @functools.wraps(fn)
+    def method(self, *args, **kwargs):
+        with self._lock.rlock:
+            return fn(self, *args, **kwargs)
+
+    method._serialised = True
+    return method
+
+
+def serialise(*classes):
+    """Run every public method defined in ``classes`` under the stream's lock."""
+    for cls in classes:
+        for name, value in list(vars(cls).items()):
+            if name.startswith("_") or not callable(value) or isinstance(value, (staticmethod, classmethod, type)):
+                continue
+            if getattr(value, "_serialised", False):
+                continue
+            setattr(cls, name, _serialised(value))
+
+
+def _after_fork_in_child():
+    global _registry
+    _registry = threading.Lock()
+    for lock in list(_ALL):
+        lock.rlock = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
