@@ -401,7 +401,7 @@ INTEGER_OVERFLOW_WARNING = "NAs produced by integer overflow"
 LENGTH_OUT_NA = "'length.out' must be a non-negative number"
 
 
-def check_bin_edges(bins: int, stacklevel: int = 3) -> int:
+def check_bin_edges(bins: int) -> int:
     """R's ``seq(0, 1, length.out = bins + 1L)`` for a checked ``bins``.
 
     At R's largest integer (2^31 - 1) the edge count ``bins + 1L`` overflows:
@@ -412,7 +412,7 @@ def check_bin_edges(bins: int, stacklevel: int = 3) -> int:
     allocated.
     """
     if bins >= R_INT_MAX:
-        warnings.warn(INTEGER_OVERFLOW_WARNING, RuntimeWarning, stacklevel=stacklevel)
+        _warn.warn(INTEGER_OVERFLOW_WARNING, RuntimeWarning)
         err = ProbcalError(LENGTH_OUT_NA)
         add_note(err, f"`bins` + 1 (the number of bin edges) is beyond {R_INT_MAX} (2^31 - 1), "
                       "R's largest integer; use fewer bins.")
