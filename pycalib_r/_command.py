@@ -31,8 +31,10 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from . import _command_faults
 from ._command_faults import (PROG, OutputError, check_output, cli_hints, error,
-                              memory_message, open_output, show_warning, writing)
+                              memory_message, open_output, probability_warning, show_warning,
+                              writing)
 from .calibrators._methods import CV_METHODS, OVR_METHODS
 
 
@@ -718,6 +720,10 @@ def _removed_if_unfinished(path: str):
         raise
 
 
+# The methods whose --p are logits; R fits probabilities as logits silently.
+_LOGIT_METHODS = ("temperature", "vector_scaling")
+
+
 def _run_calibrate(args) -> int:
     from .calibrators import predict
 
@@ -728,6 +734,8 @@ def _run_calibrate(args) -> int:
         args._parser.error("argument -o/--output: would overwrite an input file")
     x, y = read_csv(args.fit, args.p, args.y)
     new, _ = read_csv(args.apply, args.p, None)
+    if args.method in _LOGIT_METHODS and np.all((x >= 0) & (x <= 1)):
+        probability_warning(args.p, args.method)
     fit = _fit_calibrator(args, x, y)
     calibrated = np.asarray(predict(fit, new), dtype=np.float64)
     _, _, header = read_columns(args.apply, [])
@@ -921,6 +929,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     # The library's warnings (R's, and the Python-side ones such as
     # temperature scaling on probabilities) as one readable line each, not
     # Python's "file:line: UserWarning" with a source line of the package.
+    _command_faults.reset()
     with warnings.catch_warnings():
         warnings.showwarning = show_warning
         try:

@@ -85,10 +85,35 @@ def error(message: str, hints: Sequence[str] = ()) -> int:
     return 2
 
 
+_said = {"probabilities": False}
+
+
 def show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """``warnings.showwarning`` for the command: the warning's text, without
     the package's file and source line."""
-    print(f"{PROG}: warning: {message}", file=sys.stderr)
+    text = str(message)
+    if _said["probabilities"] and "logit" in text and "[0, 1]" in text:
+        return  # the library's Python-worded twin of probability_warning()
+    print(f"{PROG}: warning: {text}", file=sys.stderr)
+
+
+def reset() -> None:
+    """Forget what an earlier run of ``main()`` in this process said."""
+    _said["probabilities"] = False
+
+
+def probability_warning(p_cols: Sequence[str], method: str) -> None:
+    """``calibrate --method temperature`` (or vector_scaling) on columns that
+    are all in [0, 1]: they are fitted as logits, as in R, which is rarely
+    what was meant. The fix in the command's terms."""
+    _said["probabilities"] = True
+    cols = ",".join(p_cols)
+    fix = ("give the logit, log(p / (1 - p)), in --p" if len(p_cols) == 1
+           else "give log(p) of each class's column in --p")
+    print(f"{PROG}: warning: every value of --p {cols} lies in [0, 1], but --method {method} "
+          f"takes logits (the probabilities are fitted as logits, as in R): {fix}, or use "
+          f"--method {'platt' if len(p_cols) == 1 else 'dirichlet'}, which takes "
+          f"probabilities", file=sys.stderr)
 
 
 def memory_message(args, exc: MemoryError) -> str:

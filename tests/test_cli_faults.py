@@ -318,3 +318,25 @@ def test_library_warnings_are_readable_lines(tmp_path, monkeypatch, capsys):
     assert _command.main(["metrics", str(path), "--p", "prob", "--y", "label"]) == 0
     err = capsys.readouterr().err
     assert err == "pycalib-r: warning: a library warning\n"
+
+
+def test_a_real_library_warning_is_one_readable_line(csv_path, tmp_path):
+    out = _run("calibrate", "--method", "cv", "--eps", "0.1", "--fit", csv_path, "--apply",
+               csv_path, "-o", tmp_path / "out.csv", "--p", "prob", "--y", "label")
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.startswith("pycalib-r: warning: cal_cv() ignored the argument `eps`")
+    assert out.stderr.count("\n") == 1 and ".py:" not in out.stderr
+
+
+@pytest.mark.parametrize("method,cols,fix", [("temperature", "prob", "--method platt"),
+                                             ("vector_scaling", "0,1,2", "--method dirichlet")])
+def test_temperature_on_probabilities_warns_with_the_cli_fix(csv_path, tmp_path, method, cols,
+                                                              fix):
+    path = csv_path if cols == "prob" else _digits(tmp_path)[0]
+    y = "label" if cols == "prob" else "digit"
+    out = _run("calibrate", "--method", method, "--fit", path, "--apply", path, "-o",
+               tmp_path / "out.csv", "--p", cols, "--y", y)
+    assert out.returncode == 0, out.stderr
+    warned = [line for line in out.stderr.splitlines() if line.startswith("pycalib-r: warning:")]
+    assert len(warned) == 1 and "lies in [0, 1]" in warned[0] and fix in warned[0]
+    assert "np.log" not in out.stderr and "logits_from_proba" not in out.stderr
