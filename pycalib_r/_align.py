@@ -18,6 +18,7 @@ with other names (``0..K-1``, ``"prob_a"``): R's positional rule, as before.
 
 from __future__ import annotations
 
+import sys
 from typing import Optional, Sequence
 
 from ._errors import ProbcalError
@@ -26,14 +27,15 @@ __all__ = ["column_names", "category_names", "check_column_order"]
 
 
 def _pandas():
-    import pandas as pd  # a dependency; imported late to keep import time low
-    return pd
+    # Only asked whether an object is a pandas one: that needs pandas to be
+    # imported already, so a call on arrays never pays pandas' import.
+    return sys.modules.get("pandas")
 
 
 def column_names(x) -> Optional[list]:
     """The column labels of a DataFrame, else None (arrays carry no names)."""
     pd = _pandas()
-    if isinstance(x, pd.DataFrame):
+    if pd is not None and isinstance(x, pd.DataFrame):
         return list(x.columns)
     return None
 
@@ -41,6 +43,8 @@ def column_names(x) -> Optional[list]:
 def category_names(y) -> Optional[list]:
     """The categories of a pandas Categorical (or categorical Series/Index), else None."""
     pd = _pandas()
+    if pd is None:
+        return None
     if isinstance(y, pd.Categorical):
         return list(y.categories)
     if isinstance(y, (pd.Series, pd.CategoricalIndex)) and isinstance(y.dtype, pd.CategoricalDtype):

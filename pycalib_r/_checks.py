@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from typing import NamedTuple, Optional, Sequence
 
 import numpy as np
@@ -113,11 +114,9 @@ def add_note(err: BaseException, note: str) -> None:
 
 
 def _pandas():
-    try:
-        import pandas as pd  # noqa: WPS433 (optional at import time)
-    except ImportError:  # pragma: no cover - pandas is a dependency
-        return None
-    return pd
+    # Used only to ask whether an object is a pandas one, which it can be
+    # only once pandas is imported: arrays never pay pandas' import.
+    return sys.modules.get("pandas")
 
 
 def is_matrix(x) -> bool:

@@ -72,19 +72,100 @@ def _open_text(path: str):
         raise CsvError(path, "permission denied") from None
 
 
-def _records(path: str, handle):
+def _records(path: str, handle, first_line: int = 1):
     """``(first line number, fields)`` of each non-blank record, as pandas skips blank lines."""
     reader = csv.reader(handle)
-    start = 1
+    start = first_line
+    offset = first_line - 1
     try:
         for fields in reader:
-            line, start = start, reader.line_num + 1
+            line, start = start, reader.line_num + offset + 1
             if fields:
                 yield line, fields
     except csv.Error as exc:
-        raise CsvError(path, f"not a readable CSV ({exc})", line=reader.line_num) from None
+        raise CsvError(path, f"not a readable CSV ({exc})", line=reader.line_num + offset) from None
     except UnicodeDecodeError:
-        raise CsvError(path, "not UTF-8 text", line=reader.line_num + 1) from None
+        raise CsvError(path, "not UTF-8 text", line=reader.line_num + offset + 1) from None
+
+
+# Characters of lines read at once by the block reader.
+_BLOCK_CHARS = 1 << 22
+
+
+class _FlatRows:
+    """A block of plain lines, none blank, as one list of all their fields
+    (``flat``) and each line's field count (``counts``): splitting the whole
+    block at once avoids a Python step per line."""
+
+    __slots__ = ("flat", "counts")
+
+    def __init__(self, flat, counts):
+        self.flat = flat
+        self.counts = counts
+
+    def row(self, i: int) -> List[str]:
+        start = int(self.counts[:i].sum())
+        return self.flat[start:start + int(self.counts[i])]
+
+    def tail(self) -> "_FlatRows":
+        """The block without its first line."""
+        return _FlatRows(self.flat[int(self.counts[0]):], self.counts[1:])
+
+
+def _flat_rows(text: str) -> Optional[_FlatRows]:
+    """``text`` (plain lines) as :class:`_FlatRows`, or None if a line is blank."""
+    body = text[:-1] if text.endswith("\n") else text
+    raw = np.frombuffer(body.encode("utf-8"), dtype=np.uint8)  # "," and "\n" are single bytes in UTF-8
+    ends = np.append(np.flatnonzero(raw == 10), raw.size)
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    if np.any(ends == starts):
+        return None
+    commas = np.concatenate(([0], np.cumsum(raw == 44)))
+    counts = commas[ends] - commas[starts] + 1
+    return _FlatRows(body.replace("\n", ",").split(","), counts)
+
+
+def _record_blocks(path: str, handle):
+    """Lists of ``(line numbers, field lists)`` for the non-blank records,
+    the same records as :func:`_records` gives one by one.
+
+    A block of lines with no quote, carriage return or NUL is one record per
+    line, its fields split at the commas (what the csv module does with such
+    lines), which is several times faster than the csv module row by row;
+    from the first block that has one, the csv module reads the rest.
+    """
+    line = 1
+    while True:
+        try:
+            chunk = handle.readlines(_BLOCK_CHARS)
+        except UnicodeDecodeError:
+            raise CsvError(path, "not UTF-8 text", line=line) from None
+        if not chunk:
+            return
+        text = "".join(chunk)
+        if '"' in text or "\r" in text or "\0" in text:
+            import itertools  # noqa: PLC0415
+
+            records = list(_records(path, itertools.chain(chunk, handle), line))
+            if records:
+                yield [r[0] for r in records], [r[1] for r in records]
+            return
+        flat = _flat_rows(text)
+        if flat is not None:
+            yield list(range(line, line + flat.counts.size)), flat
+            line += flat.counts.size
+            continue
+        rows = text.split("\n")
+        if text.endswith("\n"):
+            rows.pop()
+        numbers = range(line, line + len(rows))
+        line += len(rows)
+        if "" in rows:  # blank lines: no record, as the csv module and pandas
+            kept = [(n, r) for n, r in zip(numbers, rows) if r]
+            numbers = [n for n, _ in kept]
+            rows = [r for _, r in kept]
+        if rows:
+            yield list(numbers), [r.split(",") for r in rows]
 
 
 def read_columns(path: str, columns: Sequence[str]) -> Tuple[Dict[str, List[str]], List[int], List[str]]:
@@ -96,12 +177,14 @@ def read_columns(path: str, columns: Sequence[str]) -> Tuple[Dict[str, List[str]
     not the file.
     """
     with _open_text(path) as handle:
-        records = _records(path, handle)
-        first = next(records, None)
-        if first is None:
+        blocks = _record_blocks(path, handle)
+        block = next(blocks, None)
+        if block is None:
             raise CsvError(path, "the file is empty; expected a header line, then one row per "
                                  "observation", line=1)
-        header_line, header = first
+        first_rows = block[1]
+        header_line = block[0][0]
+        header = first_rows.row(0) if isinstance(first_rows, _FlatRows) else first_rows[0]
         header = [name.strip() for name in header]
         seen = set()
         for name in header:
@@ -116,14 +199,32 @@ def read_columns(path: str, columns: Sequence[str]) -> Tuple[Dict[str, List[str]
         index = {name: header.index(name) for name in columns}
         cells: Dict[str, List[str]] = {name: [] for name in columns}
         lines: List[int] = []
-        for line, fields in records:
-            if len(fields) != len(header):
-                raise CsvError(path, f"{len(fields)} field{'s' if len(fields) != 1 else ''}, but the "
-                                     f"header has {len(header)}; every row needs one value per column",
+        width = len(header)
+        numbers = block[0][1:]
+        rows = first_rows.tail() if isinstance(first_rows, _FlatRows) else first_rows[1:]
+        while True:
+            if isinstance(rows, _FlatRows):
+                wrong = np.flatnonzero(rows.counts != width)
+                bad = (numbers[wrong[0]], int(rows.counts[wrong[0]])) if wrong.size else None
+            elif any(len(fields) != width for fields in rows):
+                bad = next((n, len(f)) for n, f in zip(numbers, rows) if len(f) != width)
+            else:
+                bad = None
+            if bad is not None:
+                line, count = bad
+                raise CsvError(path, f"{count} field{'s' if count != 1 else ''}, but the "
+                                     f"header has {width}; every row needs one value per column",
                                line=line)
-            lines.append(line)
+            lines.extend(numbers)
             for name, i in index.items():
-                cells[name].append(fields[i])
+                if isinstance(rows, _FlatRows):
+                    cells[name].extend(rows.flat[i::width])
+                else:
+                    cells[name].extend([fields[i] for fields in rows])
+            block = next(blocks, None)
+            if block is None:
+                break
+            numbers, rows = block
     if not lines:
         raise CsvError(path, "no data rows after the header", line=header_line + 1)
     return cells, lines, header

@@ -9,10 +9,20 @@ a numpy (or plain Python) twin that gives the same bits, so numba stays an
 accelerator, never a source of different numbers:
 
 * ``PYCALIB_R_JIT=0`` in the environment turns every kernel off (the twins
-  run); the test suite runs both and compares them bit for bit.
-* numba is imported the first time a kernel is needed, not at
-  ``import pycalib_r``, and callers use kernels only above a size where the
-  one-time compilation (cached on disk afterwards) cannot dominate.
+  run); ``PYCALIB_R_JIT=1`` loads numba at the first kernel a call could
+  use, whatever its size; the test suite runs both and compares them bit
+  for bit.
+* By default numba is loaded only when it pays for itself in this process
+  (:func:`worth`). Its import and the first load of kernels from the disk
+  cache take about 0.35 s in a new process, more than most single calls
+  save: ``cal_platt`` on 50,000 rows saves about 0.05 s. So each place that
+  could run a kernel says how much time the kernel would save it; numba is
+  loaded when one use would save more than the load costs, or when the
+  savings given up so far in this process reach twice that cost (a
+  ski-rental rule: a long session ends up compiled, a short script never
+  pays for numba it does not need). Once loaded, kernels run from their
+  callers' size thresholds. Nothing is ever compiled or loaded at
+  ``import pycalib_r``.
 * Kernels that call libm (``exp``, ``log``, ``log1p`` ...) must give glibc's
   values, as R does. numba then calls the C library, except when Intel's SVML
   is installed and loops get vectorised with it; :func:`libm_exact` says
@@ -38,13 +48,30 @@ _lock = threading.Lock()
 _numba = None  # the numba module once imported; False when unavailable
 _JIT_ENV = "PYCALIB_R_JIT"
 
+# What taking the compiled path first costs a new process, in seconds:
+# numba's import and the first kernels' load from the disk cache (0.3-0.5 s
+# on a 2-core x86-64; tools/cold_start.py measures it), and the cache load
+# alone when something else has imported numba already.
+LOAD_COST = 0.35
+LOAD_COST_IMPORTED = 0.12
+# Compiling a kernel module in memory, when numba has nowhere to cache it.
+COMPILE_COST = 5.0
+# Savings given up across uses, in units of the load cost, before numba is
+# loaded anyway (so a long session ends up on the compiled path).
+_RENT = 2.0
+_forgone = 0.0
+
+
+def _mode():
+    return os.environ.get(_JIT_ENV, "").strip()
+
 
 def _load():
     global _numba
     if _numba is None:
         with _lock:
             if _numba is None:
-                if os.environ.get(_JIT_ENV, "1").strip() == "0":
+                if _mode() == "0":
                     _numba = False
                 else:
                     try:
@@ -54,6 +81,39 @@ def _load():
                     else:
                         _numba = numba
     return _numba
+
+
+def loaded():
+    """True when numba has been loaded for this process's kernels (no import)."""
+    return bool(_numba)
+
+
+def worth(saves):
+    """Whether a use whose compiled kernel would save ``saves`` seconds over
+    its twin should take the compiled path (loading numba if need be).
+
+    True once numba is loaded (callers keep their own size thresholds); False
+    when kernels are off or unavailable. Before that, numba is loaded only
+    when this use alone saves more than the load costs, or when the savings
+    given up so far reach ``_RENT`` times that cost; otherwise the twin runs
+    (the same bits) and its savings are counted as given up.
+    """
+    global _forgone
+    state = _numba
+    if state is not None:
+        return bool(state)
+    mode = _mode()
+    if mode == "0":
+        return bool(_load())
+    if mode != "1":
+        import sys  # noqa: PLC0415
+
+        cost = LOAD_COST_IMPORTED if "numba" in sys.modules else LOAD_COST
+        with _lock:
+            if saves < cost and _forgone + saves < _RENT * cost:
+                _forgone += saves
+                return False
+    return bool(_load())
 
 
 def available():
@@ -76,18 +136,68 @@ def njit(fn=None, **opts):
         raise ImportError("numba is not available; import kernel modules through pycalib_r._jit.kernels()")
     opts = {"nogil": True, "cache": True, "error_model": "numpy", **opts}
     if fn is None:
-        return nb.njit(**opts)
+        return lambda f: _njit_cached(nb, f, opts)
+    return _njit_cached(nb, fn, opts)
+
+
+def _njit_cached(nb, fn, opts):
+    """``nb.njit(**opts)(fn)``, cached on disk when numba finds a writable
+    place for the cache, in memory otherwise (an installed package read-only
+    to its user, with ``HOME`` unset, unwritable or ``/nonexistent``): the
+    same machine code, compiled again in each process, without a warning."""
+    if opts.get("cache"):
+        try:
+            return nb.njit(**opts)(fn)
+        except RuntimeError as exc:  # "cannot cache function ...: no locator available"
+            if "cannot cache" not in str(exc):
+                raise
+        opts = {**opts, "cache": False}
     return nb.njit(**opts)(fn)
 
 
 _modules = {}
+_cache_ok = {}
 
 
-def kernels(name, float_math=False):
+def _cacheable(name):
+    """Whether numba can keep module ``name``'s kernels in a disk cache (one of
+    its cache locators finds a writable place for that source file). A
+    numba whose internals differ answers True: the kernels then compile as
+    before, cached if numba manages to."""
+    if name not in _cache_ok:
+        ok = True
+        try:
+            import importlib.util  # noqa: PLC0415
+
+            from numba.core import caching  # noqa: PLC0415
+
+            origin = importlib.util.find_spec(name).origin
+
+            def probe():
+                return None
+
+            probe.__code__ = probe.__code__.replace(co_filename=origin)
+            ok = any(cls.from_function(probe, origin) is not None
+                     for cls in caching.CacheImpl._locator_classes)
+        except Exception:  # a numba without these internals
+            ok = True
+        _cache_ok[name] = ok
+    return _cache_ok[name]
+
+
+def kernels(name, float_math=False, saves=None):
     """The kernel module ``name`` (it imports numba at its top), or ``None``
-    when compiled kernels are unavailable, disabled, or (``float_math``) could
-    not call glibc's libm. Callers then run their numpy twin."""
+    when compiled kernels are unavailable, disabled, (``float_math``) could
+    not call glibc's libm, or not worth loading numba for a use that would
+    save ``saves`` seconds (:func:`worth`; ``None``: always worth it).
+    Callers then run their numpy twin."""
+    if saves is not None and not worth(saves):
+        return None
     if not _load() or (float_math and not libm_exact()):
+        return None
+    if saves is not None and _mode() != "1" and saves < COMPILE_COST and not _cacheable(name):
+        # Without a disk cache every process compiles the module again
+        # (seconds): only a use that saves more than that takes it.
         return None
     if name not in _modules:
         import importlib  # noqa: PLC0415

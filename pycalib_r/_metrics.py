@@ -7,7 +7,6 @@ arguments of ``ece()`` (contract section 6).
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import expit
 
 from ._binning import (
     STRATEGIES,
@@ -33,7 +32,7 @@ from ._checks import (
 from ._errors import ProbcalError
 from ._forms import MULTICLASS_TYPES, Form, binary_inputs, confidence_pair, input_form
 from ._kernel import scalar_kernel_sum
-from ._rarith import quiet_fp
+from ._rarith import quiet_fp, special as _special
 
 __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table",
            "binned_error", "BinnedMetric", "bind_metric", "bind_mmce", "mmce_value", "r_sums", "r_means", "r_means_masked",
@@ -108,7 +107,7 @@ def inv_logit(x):
     R: ``inv_logit(c(-2, 0, 2))`` prints ``[1] 0.1192029 0.5000000 0.8807971``.
     """
     arr = as_numeric_vector(x, arg="x")
-    return expit(arr)
+    return _special().expit(arr)
 
 
 def r_sums(x: np.ndarray) -> np.ndarray:

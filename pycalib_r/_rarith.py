@@ -19,9 +19,9 @@ from __future__ import annotations
 import functools
 import math
 import platform
+import sys
 
 import numpy as np
-from scipy import special as _sp
 
 __all__ = [
     "quiet_fp",
@@ -44,9 +44,26 @@ __all__ = [
 
 _LD = np.longdouble
 
-# Elements from which loops over vectors are compiled ones (pycalib_r._jit):
-# the gate's one-time import and load of numba cannot dominate a call this long.
+_sp = None
+
+
+def special():
+    """scipy.special, imported at its first use: it takes about 0.3 s (most
+    of it array-API machinery), more than the rest of ``import pycalib_r``."""
+    global _sp
+    if _sp is None:
+        from scipy import special as sp  # noqa: PLC0415
+
+        _sp = sp
+    return _sp
+
+# Elements from which loops over vectors are compiled ones once numba is
+# loaded (pycalib_r._jit.worth decides when loading it pays).
 JIT_MIN_SIZE = 20_000
+# Seconds a compiled pass saves per element over its numpy twin (measured
+# at 10^6 elements on a 2-core x86-64): the long-double sum, glibc's log.
+_X87_SAVES = 6e-9
+_LIBM_SAVES = 3e-9
 
 
 # --- long-double sums and means (src/main/summary.c, array.c, cov.c) ---------
@@ -118,7 +135,7 @@ def r_sum(x) -> float:
     if arr.size == 0:
         return 0.0
     if arr.size >= JIT_MIN_SIZE:
-        kern = _x87_kernels()
+        kern = _x87_kernels(arr.size)
         if kern is not None:
             return float(kern.ld_seq_sum(np.ascontiguousarray(arr)))
     return float(_ld_seq_sum(arr))
@@ -132,7 +149,7 @@ _X87 = (platform.machine().lower() in ("x86_64", "amd64", "i386", "i686", "x86")
 _x87_state = {}
 
 
-def _x87_kernels():
+def _x87_kernels(n=None):
     """The compiled x87 sum (``_x87_kernels``), or None (not x86, no numba, disabled).
 
     The first use checks it against the numpy twin on a sum whose partial
@@ -143,7 +160,7 @@ def _x87_kernels():
         return None
     from . import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
 
-    if not _jit.available():
+    if not (_jit.available() if n is None else _jit.worth(n * _X87_SAVES)):
         return None
     if "kern" not in _x87_state:
         kern = None
@@ -398,12 +415,67 @@ def _fround(x: float, digits: float) -> float:
 
 # --- the C library's exp, log and log1p, elementwise ------------------------------
 
-    return sgn * (xu if (du < dd or (math.fmod(i10, 2.0) == 1 and du == dd)) else xd)
+
+# Importing scipy.special costs a new process about 0.3 s; the math module's
+# functions (the same glibc calls) cost about 0.25 us more per element than
+# its ufuncs (both measured on a loaded 2-core machine, where both scale
+# alike). Small work uses them until the elements done that way would have
+# paid for the import (or one call alone, or the work an algorithm
+# announces with expect_elementwise, would).
+_SCIPY_COST = 0.3
+_MATH_COST = 2.5e-7
+_math_done = [0]
+
+
+def _by_math(n: int) -> bool:
+    if _sp is not None or "scipy.special" in sys.modules:
+        return False
+    _math_done[0] += n
+    return n * _MATH_COST < _SCIPY_COST and _math_done[0] * _MATH_COST < _SCIPY_COST
+
+
+def expect_elementwise(n: int) -> None:
+    """An algorithm is about to take glibc's exp/log/log1p of about ``n``
+    elements in all (an optimiser's evaluations): import scipy.special now
+    if the math module would cost more than that import."""
+    if n * _MATH_COST >= _SCIPY_COST:
+        special()
+
+
+def _math_map(fn, arr: np.ndarray, ok: np.ndarray, edge) -> np.ndarray:
+    """``fn`` (a math-module function: glibc's) of each element where ``ok``
+    (finite results, no exception), ``edge`` (numpy, exact there) elsewhere."""
+    out = np.empty(arr.shape)
+    flat, res = arr.reshape(-1), out.reshape(-1)
+    if ok.all():
+        res[:] = np.fromiter(map(fn, flat.tolist()), dtype=np.float64, count=flat.size)
+        return out
+    good = ok.reshape(-1)
+    res[good] = np.fromiter(map(fn, flat[good].tolist()), dtype=np.float64)
+    with np.errstate(all="ignore"):
+        res[~good] = edge(flat[~good])
+    return out
+
+
+def _exp_edge(x: np.ndarray) -> np.ndarray:
+    # Above log(DBL_MAX) only the few values just below 709.7828 stay finite.
+    out = np.full(x.shape, np.inf)
+    for i, v in enumerate(x.tolist()):
+        try:
+            out[i] = math.exp(v)
+        except OverflowError:
+            pass
+    return out
 
 
 def r_exp(x) -> np.ndarray:
     """The C library's ``exp`` elementwise (scipy's ``inv_boxcox(x, 0)`` calls it directly)."""
-    return _sp.inv_boxcox(np.asarray(x, dtype=np.float64), 0.0)
+    arr = np.asarray(x, dtype=np.float64)
+    if _by_math(arr.size):
+        with np.errstate(invalid="ignore"):
+            ok = ~(arr > 709.78)
+        return _math_map(math.exp, arr, ok, _exp_edge)
+    return special().inv_boxcox(arr, 0.0)
 
 
 def _libm_loop(arr: np.ndarray, name: str):
@@ -412,7 +484,7 @@ def _libm_loop(arr: np.ndarray, name: str):
         return None
     from . import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
 
-    kern = _jit.kernels("pycalib_r._libm_kernels", float_math=True)
+    kern = _jit.kernels("pycalib_r._libm_kernels", float_math=True, saves=arr.size * _LIBM_SAVES)
     if kern is None:
         return None
     if arr.flags.f_contiguous and not arr.flags.c_contiguous:
@@ -427,14 +499,21 @@ def r_log(x) -> np.ndarray:
     """The C library's ``log`` elementwise (``xlogy(1, x)`` is ``1 * log(x)``)."""
     arr = np.asarray(x, dtype=np.float64)
     out = _libm_loop(arr, "log_into")
-    return _sp.xlogy(1.0, arr) if out is None else out
+    if out is None and _by_math(arr.size):
+        with np.errstate(invalid="ignore"):
+            # log(0) is -inf and log(x < 0) NaN, exactly, whatever computes them.
+            return _math_map(math.log, arr, ~(arr <= 0.0), np.log)
+    return special().xlogy(1.0, arr) if out is None else out
 
 
 def r_log1p(x) -> np.ndarray:
     """The C library's ``log1p`` elementwise (``boxcox1p(x, 0)`` returns ``log1p(x)``)."""
     arr = np.asarray(x, dtype=np.float64)
     out = _libm_loop(arr, "log1p_into")
-    return _sp.boxcox1p(arr, 0.0) if out is None else out
+    if out is None and _by_math(arr.size):
+        with np.errstate(invalid="ignore"):
+            return _math_map(math.log1p, arr, ~(arr <= -1.0), np.log1p)
+    return special().boxcox1p(arr, 0.0) if out is None else out
 
 
 def quiet_fp(fn):

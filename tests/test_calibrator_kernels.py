@@ -109,9 +109,9 @@ def test_glm_fits_same_bits_both_paths(monkeypatch, method, seed):
     p[:3] = [0.0, 1.0, 0.5]  # clipped by cal_beta's eps
     fit = (lambda: pc.cal_platt(z, y)) if method == "platt" else (lambda: pc.cal_beta(p, y))
     from pycalib_r import _jit
-    from pycalib_r.calibrators import _platt
+    from pycalib_r.calibrators import _linpack
 
-    monkeypatch.setattr(_platt, "JIT_MIN_SIZE", 1)
+    monkeypatch.setattr(_linpack, "JIT_MIN_SIZE", 1)
     fast = fit()
     monkeypatch.setattr(_jit, "_numba", False)
     slow = fit()
@@ -125,7 +125,7 @@ def test_glm_family_kernels_same_bits(monkeypatch, seed, extreme):
     """The family's pieces on extreme linear predictors (both thresholds, exp's clip,
     NaN) and on predictors inside the thresholds (numpy's branch-free path)."""
     from pycalib_r import _jit
-    from pycalib_r.calibrators import _platt
+    from pycalib_r.calibrators import _glm as _platt, _linpack
 
     g = np.random.default_rng(seed)
     if extreme:
@@ -135,7 +135,7 @@ def test_glm_family_kernels_same_bits(monkeypatch, seed, extreme):
     y = np.where(g.random(eta.size) < 0.5, 0.0, 1.0)
     y[:40] = g.random(40)
     wt = g.random(eta.size) + 0.5
-    monkeypatch.setattr(_platt, "JIT_MIN_SIZE", 1)
+    monkeypatch.setattr(_linpack, "JIT_MIN_SIZE", 1)
     with np.errstate(all="ignore"):
         got = [_platt._exp_eta(eta), _platt._linkinv(eta), _platt._mu_eta(eta)]
         mu = got[1]

@@ -450,3 +450,36 @@ def test_demo_prints_the_metrics_as_r_does(probcal_r):
     out = _ok(_run("demo"))
     for text in want:
         assert text in out.stdout
+
+
+@pytest.mark.parametrize("block", [20, 1 << 22])
+def test_block_reader_gives_the_csv_modules_records(tmp_path, monkeypatch, block):
+    """The fast reader of plain lines (issue 23) against the csv module row by row:
+    blank lines, no final newline, stripped header names, quotes (also in a
+    later block), carriage returns, short and long rows."""
+    import csv as _csv
+
+    from pycalib_r import _command
+
+    monkeypatch.setattr(_command, "_BLOCK_CHARS", block)
+    cases = ["a,b\n1,2\n\n3,4\n", "a,b\n1,2\n3,4", "a,b\n\n\n1,2\n", 'a,b\n1,"2"\n3,4\n',
+             'a,b\n1,"2\n5"\n3,4\n', "a,b\r\n1,2\r\n", " a ,b\n 1, 2 \n", "a,b\n1,2,3\n",
+             "a,b\n1\n", "\n\na,b\n1,2\n", "a,b\n1,2\n" * 300 + 'x,"y"\n' + "5,6\n" * 10,
+             "a,b\n1,2\n3\n4,5,6\n", "é,b\nü,2\n", "a\n1\n2"]
+    for i, text in enumerate(cases):
+        path = tmp_path / f"c{i}.csv"
+        path.write_text(text, newline="")
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            reader = _csv.reader(handle)
+            want, start = [], 1
+            for fields in reader:
+                line, start = start, reader.line_num + 1
+                if fields:
+                    want.append((line, fields))
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            got = []
+            for numbers, rows in _command._record_blocks(str(path), handle):
+                if isinstance(rows, _command._FlatRows):
+                    rows = [rows.row(i) for i in range(rows.counts.size)]
+                got += list(zip(numbers, rows))
+        assert got == want, text

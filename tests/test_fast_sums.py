@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import pycalib_r as pc
-from pycalib_r.calibrators import _platt
+from pycalib_r.calibrators import _glm_lockstep
 from pycalib_r._rarith import _LD, r_mean, r_row_means, r_sum, seq_sum
 
 
@@ -53,8 +53,8 @@ def test_seq_sum_is_left_to_right():
 def test_lockstep_column_sums(order):
     rng = np.random.default_rng(2)
     a = np.asarray(_values(rng, 3000).reshape(300, 10), order=order)
-    assert np.array_equal(_platt._seq_colsums(a), [float(np.cumsum(a[:, j])[-1]) for j in range(10)])
-    assert np.array_equal(_platt._ld_colsums(a), [r_sum(a[:, j]) for j in range(10)])
+    assert np.array_equal(_glm_lockstep._seq_colsums(a), [float(np.cumsum(a[:, j])[-1]) for j in range(10)])
+    assert np.array_equal(_glm_lockstep._ld_colsums(a), [r_sum(a[:, j]) for j in range(10)])
 
 
 def _flat(fit):
@@ -82,8 +82,8 @@ def test_ovr_platt_lockstep_equals_one_fit_per_class(monkeypatch):
     p[:, 5] = np.where(y == 6, 0.9, 0.05)
     p[:, 4] = 0.25
     redone = []
-    plain = _platt._glm_irls
-    monkeypatch.setattr(_platt, "_glm_irls", lambda x, y: redone.append(1) or plain(x, y))
+    plain = _glm_lockstep._glm_irls
+    monkeypatch.setattr(_glm_lockstep, "_glm_irls", lambda x, y: redone.append(1) or plain(x, y))
     fit = pc.cal_ovr(p, y)
     assert len(redone) == 1
     assert fit.calibrators[4].fit.rank == 1

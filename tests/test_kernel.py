@@ -14,6 +14,9 @@ import pandas as pd
 import pytest
 
 import pycalib_r._kernel as K
+import pycalib_r._kernel_canonical as KC
+import pycalib_r._kernel_median as KM
+import pycalib_r._kernel_scalar as KS
 from pycalib_r._errors import ProbcalError
 from pycalib_r._kernel import (
     CanonicalKernel,
@@ -167,11 +170,15 @@ def test_canonical_gram_tile_equals_differences_entrywise(kind):
     u = canonical_residuals(p, codes)
     for h in (0.003, 0.2, 5.0):
         want = _tile_from_differences(p, codes, h)
-        got = K._kernel_tile(p, p, u, u, h)
+        got = KC._kernel_tile(p, p, u, u, h)
         assert np.all(np.abs(got - want) <= 1e-15 + 1e-13 * np.abs(want))
         same = np.all(p[:, None, :] == p[None, :, :], axis=-1)
-        # Identical rows: exactly exp(0) <u_i, u_j>, as from the differences.
-        assert np.array_equal(got[same], np.einsum("ik,jk->ij", u, u)[same])
+        # Identical rows: exactly exp(0) <u_i, u_j>, the inner product summed
+        # in column order.
+        dots = u[:, None, 0] * u[None, :, 0]
+        for c in range(1, k):
+            dots = dots + u[:, None, c] * u[None, :, c]
+        assert np.array_equal(got[same], dots[same])
 
 
 def test_canonical_offdiag_does_not_depend_on_threads(monkeypatch):
@@ -179,10 +186,10 @@ def test_canonical_offdiag_does_not_depend_on_threads(monkeypatch):
     p = g.dirichlet(np.ones(5), size=700)
     codes = g.integers(1, 6, size=700)
     u = canonical_residuals(p, codes)
-    monkeypatch.setattr(K, "_FULL_BYTES", 0)
+    monkeypatch.setattr(KC, "_FULL_BYTES", 0)
     values = set()
     for workers in (1, 2, 4):
-        monkeypatch.setattr(K, "_WORKERS", workers)
+        monkeypatch.setattr(KC, "_WORKERS", workers)
         values.add(CanonicalKernel(p, u, 0.2, tile=96).offdiag())
     assert len(values) == 1
 
@@ -278,8 +285,8 @@ def test_median_scalar_exact(seed):
 @pytest.mark.parametrize("digits", [None, 3, 1])
 def test_median_scalar_selection_path_exact(monkeypatch, digits):
     """The counting selection used for large n, forced on a size we can check."""
-    monkeypatch.setattr(K, "_ENUM_CAP", 500)
-    monkeypatch.setattr(K, "_SAMPLE", 256)
+    monkeypatch.setattr(KM, "_ENUM_CAP", 500)
+    monkeypatch.setattr(KM, "_SAMPLE", 256)
     g = np.random.default_rng(14)
     r = g.random(1500)
     if digits is not None:
@@ -290,14 +297,14 @@ def test_median_scalar_selection_path_exact(monkeypatch, digits):
     rs = np.sort(r)
     ds = np.sort(rs[iu[1]] - rs[iu[0]])
     for k in (1, 2, 777, ds.size // 2, ds.size - 1, ds.size):
-        assert K._select_sorted_pairs(rs, k) == ds[k - 1]
+        assert KM._select_sorted_pairs(rs, k) == ds[k - 1]
 
 
 @pytest.mark.parametrize("cap,sample", [(1 << 21, 1 << 17), (300, 128), (20, 8), (5, 3)])
 def test_median_canonical_exact(monkeypatch, cap, sample):
     """Small caps force the pivot histogram and its refinement between pivots."""
-    monkeypatch.setattr(K, "_ENUM_CAP", cap)
-    monkeypatch.setattr(K, "_SAMPLE", sample)
+    monkeypatch.setattr(KM, "_ENUM_CAP", cap)
+    monkeypatch.setattr(KM, "_SAMPLE", sample)
     g = np.random.default_rng(15)
     p = g.dirichlet(np.ones(3), size=160)
     p[:20] = np.round(p[:20] * 4) / 4
@@ -433,7 +440,7 @@ def test_stable_argsort_is_the_stable_order():
 def test_stable_argsort_by_blocks_with_payload(monkeypatch):
     # The interruptible path (blocks sorted separately, then merged) gives the
     # stable order exactly; the payload is gathered in that order.
-    monkeypatch.setattr(K, "_SORT_BLOCK", 1000)
+    monkeypatch.setattr(KS, "_SORT_BLOCK", 1000)
     g = np.random.default_rng(26)
     for x in (g.random(25_000), np.round(g.random(25_000), 2), np.repeat(g.standard_normal(50), 401),
               0.5 + g.integers(-3, 3, 9_001) * 1e-16):
@@ -445,7 +452,7 @@ def test_stable_argsort_by_blocks_with_payload(monkeypatch):
         assert np.array_equal(ps, a[want])
     key = g.permutation(np.arange(30_000, dtype=np.uint64) * np.uint64(7919))
     blocked = key.copy()
-    K._sort_distinct(blocked)
+    KS._sort_distinct(blocked)
     assert np.array_equal(blocked, np.sort(key))
 
 
@@ -499,11 +506,11 @@ def test_canonical_full_and_tiled_paths_agree(monkeypatch):
     full = CanonicalKernel(p, u, 0.3, tile=64)
     want_w = full.weighted_offdiag(w)
     want = full.offdiag()
-    monkeypatch.setattr(K, "_FULL_BYTES", 0)
+    monkeypatch.setattr(KC, "_FULL_BYTES", 0)
     tiled = CanonicalKernel(p, u, 0.3, tile=64)
     assert tiled.offdiag() == want  # the same tile sums either way
     assert np.allclose(tiled.weighted_offdiag(w), want_w, rtol=1e-12, atol=1e-12)
-    monkeypatch.setattr(K, "_WORKERS", 1)
+    monkeypatch.setattr(KC, "_WORKERS", 1)
     serial = CanonicalKernel(p, u, 0.3, tile=64)
     assert serial.offdiag() == want
 
@@ -512,8 +519,8 @@ def test_long_binary_sum_by_blocks_equals_scan(monkeypatch):
     g = np.random.default_rng(25)
     r = np.round(g.random(50_000), 4)
     a = g.standard_normal(50_000)
-    monkeypatch.setattr(K, "_SCAN_MAX", 1 << 30)
+    monkeypatch.setattr(KS, "_SCAN_MAX", 1 << 30)
     scan = ScalarKernel(r, a, 0.05).lower()
-    monkeypatch.setattr(K, "_SCAN_MAX", 1000)
+    monkeypatch.setattr(KS, "_SCAN_MAX", 1000)
     blocks = ScalarKernel(r, a, 0.05).lower()
     assert blocks == pytest.approx(scan, rel=1e-11, abs=1e-12 * np.abs(a).sum() ** 2 / 50_000)

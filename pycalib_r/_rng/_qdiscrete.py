@@ -29,9 +29,7 @@ import math
 
 import numpy as np
 
-from scipy import special as _sp
-
-from .._rarith import r_exp, r_log
+from .._rarith import r_exp, r_log, special as _special
 from ._dists import qnorm_open1
 from ._toms708 import bratio_w
 
@@ -181,7 +179,7 @@ def pbinom_upper(x, n, pr):
         return 0.0
     a, b = x + 1, n - x
     w = bratio_w(a, b, pr, 0.5 - pr + 0.5)
-    return float(_sp.betainc(a, b, pr)) if w is None else w
+    return float(_special().betainc(a, b, pr)) if w is None else w
 
 
 def _search_upper(y, z, p, n, pr, incr):

@@ -106,12 +106,18 @@ class _IndexJoin:
 
 
 
+# Seconds a compiled loop saves per item over the Python loop it replaces
+# (about 1.5 us a draw), and per value over the numpy passes of R_unif_index.
+_LOOP_SAVES = 1.5e-6
+_INDEX_SAVES = 2e-8
+
+
 def _worth_compiling(size, low):
-    """Whether a call of ``size`` items should take a compiled loop. The
-    first one in a process pays about 0.5 s (numba's import and the disk
-    cache), so before that only calls of ``_KERNEL_MIN`` items or more do;
-    afterwards calls from ``low`` items do."""
-    return size >= _KERNEL_MIN or (size >= low and bool(_jit._numba))
+    """Whether a call of ``size`` items should take a compiled loop: from
+    ``low`` items once numba is loaded; before that when
+    :func:`pycalib_r._jit.worth` says loading it pays (the first load costs
+    a process about 0.35 s)."""
+    return size >= low and _jit.worth(size * _LOOP_SAVES)
 
 
 def _sample_kernels(n):
@@ -233,11 +239,11 @@ def _fixup_prob(prob, n, k, replace):
 class SamplingMixin:
     """The sampling methods of :class:`~pycalib_r._rng.RRandom`."""
 
-    def _mt_kernels_ok(self):
+    def _mt_kernels_ok(self, saves=None):
         """True when the compiled samplers may read this stream's words
         (default kinds on ``_bg``, numba available and allowed, and the
-        kernel module loaded)."""
-        return _jit.kernels("pycalib_r._rng._mt_kernels") is not None
+        kernel module loaded; ``saves``: see :func:`pycalib_r._jit.worth`)."""
+        return _jit.kernels("pycalib_r._rng._mt_kernels", saves=saves) is not None
 
     def _index_cursor(self):
         """A scalar cursor with ``unif()`` and ``unif_index(dn)`` (R_unif_index)."""
@@ -269,7 +275,7 @@ class SamplingMixin:
         if dn <= 0:
             out[:] = offset
             return out
-        if count >= _KERNEL_MIN and self._mt_kernels_ok():
+        if count >= _KERNEL_MIN and self._mt_kernels_ok(count * _INDEX_SAVES):
             return self._unif_index_kernel(dn, out, offset)
         join = _IndexJoin(_index_bits(dn), dn)
         nchunk = join.nchunk

@@ -20,6 +20,7 @@ optimiser's path).
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
@@ -378,9 +379,8 @@ def format_call(name: str, arrays: Sequence[str] = (), **scalars: Any) -> str:
 
 
 def _wrap_output(out, newdata, levels=None):
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover - pandas is a dependency
+    pd = sys.modules.get("pandas")  # newdata is a pandas object only if pandas is imported
+    if pd is None:
         return out
     if isinstance(out, np.ndarray) and out.ndim == 1 and isinstance(newdata, pd.Series):
         return pd.Series(out, index=newdata.index, name=newdata.name)

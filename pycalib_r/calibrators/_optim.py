@@ -57,6 +57,10 @@ _RELTEST = 10.0
 # Parameters from which vmmin's direction and update run compiled: below,
 # numpy's few array operations cost less than loading numba in a process.
 _BFGS_KERNEL_MIN = 40
+# Seconds the compiled direction and update save over a whole minimisation,
+# per squared parameter count (cal_dirichlet, K = 10, 110 parameters: about
+# 0.3 s): pycalib_r._jit.worth weighs it against loading numba.
+_BFGS_SAVES = 2.5e-5
 
 
 # ---------------------------------------------------------------------------
@@ -150,7 +154,7 @@ def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: flo
     # the diagonal: ``sym`` is that symmetric matrix, each entry of the lower
     # triangle mirrored (the same double, so row i's terms are column i's).
     kern = None
-    if n >= _BFGS_KERNEL_MIN or (n >= 2 and _jit._numba):
+    if n >= 2 and (_jit.loaded() or (n >= _BFGS_KERNEL_MIN and _jit.worth(n * n * _BFGS_SAVES))):
         kern = _jit.kernels("pycalib_r.calibrators._bfgs_kernels")
     if kern is not None:
         B = np.eye(n)  # R's lower triangle; the upper part is never read

@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Speed as users meet it (issue 23): new processes, any machine's BLAS.
+
+Every figure comes from child processes started for it, with the numba
+cache and the bytecode cache written by a warm-up run first (as after an
+install), and is the median of ``--runs`` runs (the machine may be shared):
+
+* the first call of the four cases below in a new process, by default and
+  under ``PYCALIB_R_JIT=0`` (target: default <= 1.10 x twins + 50 ms);
+* ``import pycalib_r`` against ``import numpy`` (target: <= numpy + 0.15 s);
+* ``pycalib-r metrics`` on a 100,000-row CSV, wall time of the whole
+  process (target: <= 1.5 s);
+* the canonical kernel and ``mmce`` under ``OPENBLAS_CORETYPE`` values this
+  CPU runs: the same bits, and ``cal_test`` (K = 10, 1,500 rows, 199
+  resamples) under ``OPENBLAS_CORETYPE=Haswell OPENBLAS_L2_SIZE=512`` within
+  2x of its time under the machine's own BLAS kernel.
+
+The core-type variables are set in the children's environment only.
+
+Usage:  python tools/cold_start.py [--runs 5] [--only rows|import|cli|blas]
+The exit status is 1 if any target failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+_DATA = r"""
+import numpy as np
+def binary_scores(n, seed=11):
+    g = np.random.default_rng(seed)
+    z = g.normal(0, 2, n)
+    y = (g.random(n) < 1 / (1 + np.exp(-z / 2))).astype(np.int64)
+    return 1 / (1 + np.exp(-z)), z, y
+"""
+
+# name, rows, the call (p, z, y are the data; pc is pycalib_r)
+CASES = [
+    ("cal_platt, 50,000 rows", 50_000, "pc.cal_platt(z, y)"),
+    ("cal_temperature, binary, 100,000 rows", 100_000, "pc.cal_temperature(z, y)"),
+    ('cal_cv(method = "platt"), 50,000 rows', 50_000, 'pc.cal_cv(z, y, method="platt", seed=1)'),
+    ('cal_ci(metric = "ece"), 50,000 rows, 99 resamples', 50_000,
+     'pc.cal_ci(p, y, "ece", n_boot=99, rng=pc.RRandom(1), progress=False)'),
+]
+
+_FIRST_CALL = _DATA + r"""
+import sys, time, json
+import pycalib_r as pc
+p, z, y = binary_scores({n})
+t0 = time.perf_counter()
+{call}
+t1 = time.perf_counter()
+print(json.dumps({{"first": t1 - t0, "numba": "numba" in sys.modules}}))
+"""
+
+
+def child_env(**extra):
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    # Users' installs have bytecode caches; without them every module would
+    # be compiled from source in each new process.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    for key in ("PYCALIB_R_JIT", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+        env.pop(key, None)
+    env.update(extra)
+    return env
+
+
+def run_child(code, **extra):
+    out = subprocess.run([sys.executable, "-c", code], env=child_env(**extra), capture_output=True,
+                         text=True, timeout=900)
+    if out.returncode != 0:
+        raise RuntimeError(f"child failed ({out.returncode}): {out.stderr.strip()[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def first_call(call, n, **extra):
+    """Seconds of ``call``'s first run in a new process (data made before the clock starts)."""
+    return run_child(_FIRST_CALL.format(n=n, call=call), **extra)
+
+
+class Table:
+    def __init__(self):
+        self.failed = 0
+
+    def row(self, what, figures, target, ok):
+        self.failed += not ok
+        print(f"  {what}: {figures}; {target}  {'PASS' if ok else 'FAIL'}", flush=True)
+
+
+def check_rows(tab, runs):
+    print(f"First call in a new process (median of {runs}; numba cache and bytecode written first)")
+    for name, n, call in CASES:
+        first_call(call, n, PYCALIB_R_JIT="1")  # writes every cache this call could use
+        first_call(call, n)
+        default, twins, loaded = [], [], []
+        for _ in range(runs):  # interleaved, so a burst of load hits both alike
+            r = first_call(call, n)
+            default.append(r["first"])
+            loaded.append(r["numba"])
+            twins.append(first_call(call, n, PYCALIB_R_JIT="0")["first"])
+        d, t = statistics.median(default), statistics.median(twins)
+        tab.row(f"`{name}`", f"default {d:.3f} s, PYCALIB_R_JIT=0 {t:.3f} s"
+                f" (numba loaded in {sum(loaded)} of {runs})",
+                "target default <= 1.10 x + 0.05 s", d <= 1.10 * t + 0.05)
+
+
+def check_import(tab, runs):
+    code_np = "import time; t = time.perf_counter(); import numpy; print(time.perf_counter() - t)"
+    code_pc = ("import time, sys; t = time.perf_counter(); import pycalib_r; d = time.perf_counter() - t;"
+               " print(d); print([m for m in ('scipy', 'pandas', 'numba') if m in sys.modules], file=sys.stderr)")
+
+    def once(code):
+        out = subprocess.run([sys.executable, "-c", code], env=child_env(), capture_output=True, text=True,
+                             check=True)
+        return float(out.stdout.split()[-1]), out.stderr.strip()
+
+    once(code_pc)
+    t_np, t_pc, heavy = [], [], ""
+    for _ in range(runs):
+        t_np.append(once(code_np)[0])
+        value, heavy = once(code_pc)
+        t_pc.append(value)
+    a, b = statistics.median(t_np), statistics.median(t_pc)
+    print(f"Import (median of {runs} new processes)")
+    tab.row("`import pycalib_r`", f"{b:.3f} s against `import numpy` {a:.3f} s (+{b - a:.3f} s;"
+            f" heavy modules loaded: {heavy})", "target <= numpy + 0.15 s", b <= a + 0.15)
+
+
+def check_cli(tab, runs):
+    import numpy as np
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "preds.csv"
+        g = np.random.default_rng(1)
+        p = g.random(100_000)
+        y = (g.random(100_000) < p).astype(int)
+        with open(path, "w") as f:
+            f.write("prob,label\n")
+            f.writelines(f"{a!r},{b}\n" for a, b in zip(p.tolist(), y.tolist()))
+        cmd = [sys.executable, "-m", "pycalib_r", "metrics", str(path), "--p", "prob", "--y", "label"]
+        subprocess.run(cmd, env=child_env(), capture_output=True, check=True)
+        walls = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            subprocess.run(cmd, env=child_env(), capture_output=True, check=True)
+            walls.append(time.perf_counter() - t)
+    w = statistics.median(walls)
+    print(f"Command line (median of {runs} runs, wall time of the whole process)")
+    tab.row("`pycalib-r metrics`, 100,000-row CSV", f"{w:.3f} s", "target <= 1.5 s", w <= 1.5)
+
+
+_BLAS_CHILD = _DATA + r"""
+import json, time
+import threadpoolctl
+import pycalib_r as pc
+from pycalib_r import _jit
+_jit._load()  # steady state: a process whose kernels are loaded (the warm speed)
+g = np.random.default_rng(5)
+n, k = 1500, 10
+pm = g.dirichlet(np.ones(k), size=n)
+u = g.random(n)[:, None]
+ym = np.minimum((u > np.cumsum(pm, axis=1)).sum(axis=1) + 1, k)
+f = lambda: pc.cal_test(pm, ym, n_boot=199, rng=pc.RRandom(1), progress=False)
+r = f()
+best = float("inf")
+for _ in range(3):
+    t = time.perf_counter(); r = f(); best = min(best, time.perf_counter() - t)
+bits = [float(v).hex() for v in (r.statistic["SKCE_uq"], r.p_value, pc.skce(pm, ym), pc.mmce(pm, ym),
+                                 pc.skce(pm, ym, type="confidence"))]
+arch = [i.get("architecture") for i in threadpoolctl.threadpool_info() if i.get("user_api") == "blas"]
+print(json.dumps({"time": best, "bits": bits, "arch": arch}))
+"""
+
+
+def check_blas(tab, runs):
+    print("BLAS kernels (children with OPENBLAS_CORETYPE set; cal_test K = 10, 1,500 rows, 199 resamples,"
+          f" best of 3 in each process, median of {runs} processes)")
+    results = {}
+    for core in (None, "Prescott", "Nehalem", "Sandybridge", "Haswell", "SkylakeX"):
+        extra = {} if core is None else {"OPENBLAS_CORETYPE": core}
+        try:
+            results[core] = run_child(_BLAS_CHILD, **extra)
+        except RuntimeError as exc:
+            if "(-4)" in str(exc) or "(-" in str(exc):  # killed by a signal: this CPU lacks the instructions
+                print(f"  OPENBLAS_CORETYPE={core}: not runnable on this CPU")
+                continue
+            raise
+    bits = {json.dumps(v["bits"]) for v in results.values()}
+    kinds = sorted({a for v in results.values() for a in v["arch"]})
+    tab.row("canonical kernel, skce, mmce, cal_test bits", f"{len(results)} BLAS settings ({', '.join(kinds)}),"
+            f" {len(bits)} distinct result(s)", "target one", len(bits) == 1)
+    native, pinned = [], []
+    for _ in range(runs):
+        native.append(run_child(_BLAS_CHILD)["time"])
+        pinned.append(run_child(_BLAS_CHILD, OPENBLAS_CORETYPE="Haswell", OPENBLAS_L2_SIZE="512")["time"])
+    a, b = statistics.median(native), statistics.median(pinned)
+    tab.row("`cal_test` canonical under OPENBLAS_CORETYPE=Haswell OPENBLAS_L2_SIZE=512",
+            f"{b:.3f} s against {a:.3f} s natively ({b / a:.2f}x)", "target <= 2x", b <= 2 * a)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5, help="new processes per figure (median kept)")
+    ap.add_argument("--only", choices=("rows", "import", "cli", "blas"), action="append",
+                    help="run only these checks (repeatable)")
+    args = ap.parse_args(argv)
+    only = set(args.only or ("rows", "import", "cli", "blas"))
+    tab = Table()
+    print(f"{sys.executable}; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at start")
+    if "rows" in only:
+        check_rows(tab, args.runs)
+    if "import" in only:
+        check_import(tab, args.runs)
+    if "cli" in only:
+        check_cli(tab, args.runs)
+    if "blas" in only:
+        check_blas(tab, args.runs)
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+    print("all targets met" if tab.failed == 0 else f"{tab.failed} target(s) missed")
+    return 1 if tab.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
