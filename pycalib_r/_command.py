@@ -509,34 +509,33 @@ def _add_demo(sub) -> None:
 def _run_demo(_args) -> int:
     import pycalib_r as pc
 
-    def show(code: str, value) -> None:
-        print("\n".join("> " + line for line in code.strip().splitlines()))
-        print(value)
+    # The calls are printed as a Python session (``>>>``), so the output is a
+    # doctest that runs as shown (tests/test_first_hour.py runs it).
+    env = {"np": np, "pc": pc}
 
-    print("# The examples of probcal 0.2.0's help pages, with R's random streams.\n")
-    pc.set_seed(40)
-    p = pc.runif(300)
-    y = pc.rbinom(300, 1, p)
-    show("set_seed(40); p = runif(300); y = rbinom(300, 1, p)\ncal_test(p, y)", pc.cal_test(p, y))
-    pc.set_seed(41)
-    p2 = pc.runif(300)
-    y2 = pc.rbinom(300, 1, np.clip(p2 - 0.25, 0, 1))
-    show("set_seed(41); p2 = runif(300); y2 = rbinom(300, 1, clip(p2 - 0.25, 0, 1))\n"
-         "cal_test(p2, y2, data_name=\"p2 and y2\")",
-         pc.cal_test(p2, y2, data_name="p2 and y2"))
-    pc.set_seed(42)
-    p = pc.runif(300)
-    y = pc.rbinom(300, 1, p)
-    show("set_seed(42); p = runif(300); y = rbinom(300, 1, p)\n"
-         "cal_ci(p, y, metric=\"ece\", bins=10, n_boot=199)",
-         pc.cal_ci(p, y, metric="ece", bins=10, n_boot=199))
-    show("cal_ci(p, y, metric=\"skce\", n_boot=199)", pc.cal_ci(p, y, metric="skce", n_boot=199))
-    print()
-    from ._format import format_r
+    def show(code: str) -> None:
+        for line in code.strip().splitlines():
+            print((">>> " if not line.startswith(" ") else "... ") + line)
+            try:
+                value = eval(compile(line, "<demo>", "eval"), env)
+            except SyntaxError:
+                exec(compile(line, "<demo>", "exec"), env)
+                continue
+            if value is not None:
+                print(repr(value) if not hasattr(value, "r_class") else value)
 
+    print("# The examples of probcal 0.2.0's help pages, with R's random streams,")
+    print("# as Python calls (each prints what R prints).\n")
+    show("import numpy as np\nimport pycalib_r as pc")
+    show("pc.set_seed(40); p = pc.runif(300); y = pc.rbinom(300, 1, p)\n"
+         "print(pc.cal_test(p, y))")
+    show("pc.set_seed(41); p2 = pc.runif(300); y2 = pc.rbinom(300, 1, np.clip(p2 - 0.25, 0, 1))\n"
+         "print(pc.cal_test(p2, y2, data_name=\"p2 and y2\"))")
+    show("pc.set_seed(42); p = pc.runif(300); y = pc.rbinom(300, 1, p)\n"
+         "print(pc.cal_ci(p, y, metric=\"ece\", bins=10, n_boot=199))\n"
+         "print(pc.cal_ci(p, y, metric=\"skce\", n_boot=199))")
     # As R prints a number: 7 significant digits.
-    print(f"> ece(p, y)\n[1] {format_r(pc.ece(p, y))}")
-    print(f"> mmce(p, y)\n[1] {format_r(pc.mmce(p, y))}")
+    show("print(f\"{pc.ece(p, y):.7g}\")\nprint(f\"{pc.mmce(p, y):.7g}\")")
     return 0
 
 

@@ -29,6 +29,7 @@ from ._binning import (breaks_between, distinct_sorted, quantile_r, seq01, type8
                        type8_positions)
 from ._checks import check_bandwidth, check_conf_level, check_count, integer_range_error, match_arg
 from ._errors import ProbcalError
+from ._hints import check_unused_arguments
 from ._format import cli_h1, format_pval, format_r, sprintf_pct1
 from ._kernel import (
     batch_rows,
@@ -47,6 +48,7 @@ from ._kernel import (
 from ._metrics import BinnedMetric, bind_metric, bind_mmce, binned_error, mmce_value
 from ._progress import Progress
 from ._rlist import NamedNumber, RList
+from ._rbins import bin_means_rows
 from ._rarith import pnorm_upper as _upper_tail, quiet_fp, r_row_means as _row_means
 from ._rng import resolve_rng
 from ._rng._locking import holding
@@ -478,28 +480,18 @@ def _int_counts(idx: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
-def _weighted_bin_sums(item, w, out) -> None:
-    """One resample's bin counts, prediction sums and outcome sums into ``out``
-    (3 x bins), each a sequential pass over the observations in their order."""
-    n_ids, ids, pair = item["n_ids"], item["ids"], item.get("pair")
-    out[1] = np.bincount(ids, weights=w * item["r"], minlength=n_ids)
-    if pair is None:
-        out[0] = np.bincount(ids, weights=w, minlength=n_ids)
-        out[2] = np.bincount(ids, weights=w * item["c"], minlength=n_ids)
-        return
-    both = np.bincount(pair, weights=w, minlength=2 * n_ids).reshape(n_ids, 2)
-    np.add(both[:, 0], both[:, 1], out=out[0])
-    out[2] = both[:, 1]
-
-
 class _BinnedEngine:
     """A bound binned metric over resamples given as rows of 1-based indices.
 
-    A resample is a vector of counts per observation. Equal-width bins do not
-    depend on the resample, so its bin sums are count-weighted sums over the
-    data's bins (only the occupied ones when bins outnumber rows); a block
-    of resamples needs O(rows * (n + bins)) memory, never n * bins.
-    Equal-frequency edges depend on the resample and come from its counts.
+    R computes each replicate on ``p[idx]``: its bins' means are R's
+    ``mean()`` of the resample's values in the resample's order, so every
+    replicate walks its own indices (:func:`pycalib_r._rbins.bin_means_rows`,
+    one pass with a long-double accumulator per bin). Equal-width bins do
+    not depend on the resample (each observation's bin is fixed; only the
+    occupied ones when bins outnumber rows). Equal-frequency edges depend on
+    the resample and come from its counts over the sorted values, which
+    give each observation's bin in that resample; a block of resamples
+    needs O(rows * (n + bins)) memory, never n * bins.
     """
 
     def __init__(self, metric: BinnedMetric):
@@ -507,20 +499,13 @@ class _BinnedEngine:
         self.n = metric.form.n
         self.problems = []
         for r, c in metric.form.problems():
+            c = np.asarray(c).astype(np.int64)
             if metric.strategy == "equal_width":
                 ids, n_ids = metric.groups(r)
                 item = {"ids": ids, "n_ids": n_ids, "r": r, "c": c}
-                if np.all((c == 0) | (c == 1)):
-                    # Outcomes are 0/1, so a bin's count and outcome sum are
-                    # integers, exact in any order: one weighted bincount over
-                    # (bin, outcome) pairs gives both, bit for bit. The pairs
-                    # take the outcomes' place, so memory stays as it was.
-                    item["pair"] = ids.astype(np.intp) * 2 + c.astype(np.intp, copy=False)
-                    del item["c"]
             else:
                 order = np.argsort(r, kind="stable")
-                item = {"order": order, "rs": r[order], "cs": c[order].astype(np.float64),
-                        "n_ids": metric.bins}
+                item = {"order": order, "rs": r[order], "r": r, "c": c, "n_ids": metric.bins}
                 if metric.bins > max(self.n, _SPARSE_EQUAL_FREQ):
                     # More breaks than rows: only those between the values
                     # (at most one run per distinct value).
@@ -529,7 +514,7 @@ class _BinnedEngine:
             self.problems.append(item)
 
     def batch_rows(self, n_boot: int) -> int:
-        # A block holds a few rows of n counts (a few times the metric's own
+        # A block holds a few rows of n indices (a few times the metric's own
         # O(n) arrays; per-call costs dominate below that), one row when n
         # is large, many rows when n is small.
         width = max(self.n, max(item["n_ids"] + 1 for item in self.problems))
@@ -537,46 +522,40 @@ class _BinnedEngine:
         return max(1, min(n_boot, rows))
 
     def values(self, idx: np.ndarray) -> np.ndarray:
+        rows0 = idx.astype(np.int64) - 1
+        kind, debiased = self.metric.kind, self.metric.debiased
+        per = []
         if self.metric.strategy == "equal_width":
-            per = self._counted(idx)
+            for item in self.problems:
+                stats = bin_means_rows(item["ids"], item["r"], item["c"], item["n_ids"], rows0)
+                per.append(binned_error(*stats, kind, debiased))
         else:
             counts = _int_counts(idx, self.n)
-            per = [self._equal_freq(item, counts) for item in self.problems]
+            for item in self.problems:
+                ids = self._equal_freq_ids(item, counts)
+                stats = bin_means_rows(ids, item["r"], item["c"], item["n_ids"], rows0)
+                per.append(binned_error(*stats, kind, debiased))
         return self.metric.combine(np.column_stack(per))
 
-    def _counted(self, idx):
-        # Per resample: count-weighted bin sums, one sequential pass per sum
-        # over the observations (bins ids are the data's, fixed), so a
-        # replicate does not depend on the block it is computed in.
-        rows = idx.shape[0]
-        kind, debiased = self.metric.kind, self.metric.debiased
-        if 6 * sum(item["n_ids"] for item in self.problems) > self.n:
-            # Bins rival the rows: every problem's bin sums at once would
-            # outweigh a block of counts, so the problems take turns.
-            counts = _int_counts(idx, self.n)
-            per = []
-            for item in self.problems:
-                out = np.empty((3, rows, item["n_ids"]))
-                for b in range(rows):
-                    _weighted_bin_sums(item, counts[b], out[:, b])
-                per.append(binned_error(out[0], out[1], out[2], kind, debiased))
-            return per
-        # One resample's counts at a time, shared by the problems (no block
-        # of counts, no copy of bincount's answer).
-        sums = [np.empty((3, rows, item["n_ids"])) for item in self.problems]
-        for b in range(rows):
-            w = np.bincount(idx[b], minlength=self.n + 1)[1:]
-            for item, out in zip(self.problems, sums):
-                _weighted_bin_sums(item, w, out[:, b])
-        return [binned_error(out[0], out[1], out[2], kind, debiased) for out in sums]
+    def _equal_freq_ids(self, item, counts):
+        """Each observation's bin in each resample (rows x n, numbered in
+        increasing order; empty bins need no number)."""
+        starts = (self._equal_freq_sparse_starts(item, counts) if "values" in item
+                  else self._equal_freq_starts(item, counts))
+        n = self.n
+        ids = np.empty((counts.shape[0], n), dtype=np.int64)
+        for b, st in enumerate(starts):
+            # Sorted position k is in the bin of the last run start <= k.
+            mark = np.zeros(n, dtype=np.int64)
+            np.add.at(mark, st[(st > 0) & (st < n)], 1)
+            ids[b, item["order"]] = np.cumsum(mark)
+        return ids
 
-    def _equal_freq(self, item, counts):
-        if "values" in item:
-            return self._equal_freq_sparse(item, counts)
+    def _equal_freq_starts(self, item, counts):
         # Equal-frequency edges depend on the resample: its type-8 quantiles
         # come from cumulative counts over the sorted values. In sorted order
-        # every bin is a contiguous run, so bin sums are segment sums.
-        rs, cs = item["rs"], item["cs"]
+        # every bin is a contiguous run.
+        rs = item["rs"]
         n = rs.size
         n_rep = counts.shape[0]
         # np.take keeps the rows C-contiguous (w[:, order] would not).
@@ -589,42 +568,21 @@ class _BinnedEngine:
         # 1 merges into the closed last bin, so it starts no run.
         pos = np.searchsorted(rs, inner.ravel(), side="left").reshape(inner.shape)
         pos[inner >= 1.0] = n
-        starts = np.hstack([np.zeros((n_rep, 1), dtype=np.int64), pos,
-                            np.full((n_rep, 1), n, dtype=np.int64)])
-        seg_lo, seg_hi = starts[:, :-1], starts[:, 1:]
-        nonempty = seg_hi > seg_lo
-        # Row-major order makes the non-empty segments' flat starts increasing
-        # and each segment end where the next one starts.
-        flat_starts = (seg_lo + n * np.arange(n_rep, dtype=np.int64)[:, None])[nonempty]
-        sums = []
-        for x in (w, w * rs, w * cs):
-            out = np.zeros(seg_lo.shape)
-            out[nonempty] = np.add.reduceat(x.ravel(), flat_starts)
-            sums.append(out)
-        return binned_error(sums[0], sums[1], sums[2], self.metric.kind, self.metric.debiased)
+        return [np.unique(row) for row in pos]
 
-
-    def _equal_freq_sparse(self, item, counts):
-        # As _equal_freq, without the resample's bins + 1 quantiles: a run
-        # of the sorted values starts at a value's first copy exactly when
-        # some break of the resample lies between it and the value before
-        # (what searchsorted of every break would give, when the breaks are
-        # in order), so the same runs are summed by the same reduceat.
-        rs, cs, values, first = item["rs"], item["cs"], item["values"], item["first"]
-        n_rep = counts.shape[0]
-        rows = []
-        for b in range(n_rep):
+    def _equal_freq_sparse_starts(self, item, counts):
+        # As _equal_freq_starts, without the resample's bins + 1 quantiles: a
+        # run of the sorted values starts at a value's first copy exactly
+        # when some break of the resample lies between it and the value
+        # before (what searchsorted of every break would give, when the
+        # breaks are in order).
+        rs, values, first = item["rs"], item["values"], item["first"]
+        out = []
+        for b in range(counts.shape[0]):
             w = counts[b][item["order"]]
             xs = np.repeat(rs, w)
-            starts = np.concatenate(([0], first[1:][breaks_between(xs, self.metric.bins,
-                                                                   values[:-1], values[1:])]))
-            rows.append([np.add.reduceat(x, starts) for x in (w, w * rs, w * cs)])
-        width = max(len(row[0]) for row in rows)
-        sums = np.zeros((3, n_rep, width))
-        for b, row in enumerate(rows):
-            for i in range(3):
-                sums[i, b, :row[i].size] = row[i]
-        return binned_error(sums[0], sums[1], sums[2], self.metric.kind, self.metric.debiased)
+            out.append(first[1:][breaks_between(xs, self.metric.bins, values[:-1], values[1:])])
+        return out
 
 
 class _KernelEngine:
@@ -796,26 +754,9 @@ def _metric_args(metric: str) -> tuple:
     return tuple(k for k in inspect.signature(fn).parameters if k not in ("p", "y", "bins"))
 
 
-def _deparse(value) -> str:
-    """R's ``deparse()`` of a simple argument value, for R's error text."""
-    if isinstance(value, (bool, np.bool_)):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, (int, float, np.integer, np.floating)):
-        return format_r(float(value), digits=15)
-    if value is None:
-        return "NULL"
-    return repr(value)
-
-
 def _check_dots(metric: str, kwargs: dict) -> None:
     """R's "unused argument" error for ``...`` that the metric does not take."""
-    unused = [k for k in kwargs if k not in _metric_args(metric)]
-    if unused:
-        plural = "s" if len(unused) > 1 else ""
-        listed = ", ".join(f"{k} = {_deparse(kwargs[k])}" for k in unused)
-        raise ProbcalError(f"unused argument{plural} ({listed})")
+    check_unused_arguments(kwargs, _metric_args(metric))
 
 
 class _Bound(NamedTuple):

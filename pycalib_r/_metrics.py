@@ -32,7 +32,9 @@ from ._checks import (
 from ._errors import ProbcalError
 from ._forms import MULTICLASS_TYPES, Form, binary_inputs, confidence_pair, input_form
 from ._kernel import scalar_kernel_sum
-from ._rarith import quiet_fp, special as _special
+from ._rarith import quiet_fp, r_exp, seq_sum
+from ._rarith import special as _special
+from ._rbins import bin_means
 
 __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table",
            "binned_error", "BinnedMetric", "bind_metric", "bind_mmce", "mmce_value", "r_sums", "r_means", "r_means_masked",
@@ -138,38 +140,37 @@ def r_means(x: np.ndarray) -> np.ndarray:
     return r_means_masked(x, np.ones(x.shape, dtype=bool))
 
 
-def _bin_sums(p: np.ndarray, y: np.ndarray, bins: int, strategy: str):
-    """Every bin's edges, count and sums (a table of all bins: the diagram's data)."""
+def _bin_stats(p: np.ndarray, y: np.ndarray, bins: int, strategy: str):
+    """Every bin's edges, count, and R's means (a table of all bins: the diagram's data)."""
     breaks, n_bins, bin_idx = assign_bins(p, bins, strategy)
-    counts = np.bincount(bin_idx, minlength=n_bins)
-    sum_p = np.bincount(bin_idx, weights=p, minlength=n_bins)
-    sum_y = np.bincount(bin_idx, weights=y, minlength=n_bins)
-    return breaks, counts, sum_p, sum_y
+    counts, conf, acc = bin_means(bin_idx, p, y, n_bins)
+    return breaks, counts, conf, acc
 
 
-def binned_error(counts, sum_p, sum_y, kind: str, debiased: bool = False):
-    """A binned metric from per-bin counts and sums (works on the last axis, so
-    bootstrap replicates can be stacked along the first).
+def binned_error(counts, conf, acc, kind: str, debiased: bool = False):
+    """A binned metric from per-bin counts and R's per-bin means (works on the
+    last axis, so bootstrap replicates can be stacked along the first).
 
-    ``kind`` is ``"ece"``, ``"mce"`` or ``"ace"``. Empty bins are ignored;
-    sums and means are R's (see :func:`r_sums`), so they do not depend on
-    how many empty bins lie between the occupied ones.
+    ``kind`` is ``"ece"``, ``"mce"`` or ``"ace"``. Empty bins (count 0, means
+    NaN) are ignored. The arithmetic is R's, step for step: ``n_b / n`` and
+    the gaps elementwise in double, then ``sum()`` over the bins in their
+    order and ``mean()`` as R's long-double passes (see :func:`r_sums`), so
+    the value does not depend on how many empty bins lie between the
+    occupied ones.
     """
-    counts = np.asarray(counts, dtype=np.float64)
+    counts = np.asarray(counts)
     nonempty = counts > 0
-    safe = np.where(nonempty, counts, 1.0)
-    conf = sum_p / safe
-    acc = sum_y / safe
-    if kind == "ece":
-        n_total = counts.sum(axis=-1, keepdims=True)
-        if debiased:
-            denom = np.where(counts > 1, counts - 1, 1.0)
-            term = (acc - conf) ** 2 - acc * (1 - acc) / denom
-            term = np.where(counts > 1, term, 0.0)
-        else:
-            term = np.abs(acc - conf)
-        return r_sums(np.where(nonempty, (counts / n_total) * term, 0.0))
-    gap = np.abs(acc - conf)
+    with np.errstate(invalid="ignore"):
+        if kind == "ece":
+            n_total = counts.sum(axis=-1, keepdims=True)
+            if debiased:
+                denom = np.where(counts > 1, counts - 1, 1).astype(np.float64)
+                term = (acc - conf) ** 2 - acc * (1 - acc) / denom
+                term = np.where(counts > 1, term, 0.0)
+            else:
+                term = np.abs(acc - conf)
+            return r_sums(np.where(nonempty, (counts / n_total) * term, 0.0))
+        gap = np.where(nonempty, np.abs(acc - conf), 0.0)
     if kind == "mce":
         return np.max(np.where(nonempty, gap, -np.inf), axis=-1)
     if kind == "ace":
@@ -215,10 +216,8 @@ class BinnedMetric:
     def scalar_value(self, r: np.ndarray, c: np.ndarray) -> float:
         """The binary metric of one scalar problem."""
         ids, n_ids = self.groups(r)
-        counts = np.bincount(ids, minlength=n_ids)
-        sum_p = np.bincount(ids, weights=r, minlength=n_ids)
-        sum_y = np.bincount(ids, weights=c, minlength=n_ids)
-        return float(binned_error(counts, sum_p, sum_y, self.kind, self.debiased))
+        counts, conf, acc = bin_means(ids, r, c, n_ids)
+        return float(binned_error(counts, conf, acc, self.kind, self.debiased))
 
     def combine(self, per_problem: np.ndarray) -> np.ndarray:
         """Classwise aggregate over the last axis: R's ``max`` (mce) or ``mean``."""
@@ -548,11 +547,7 @@ def bin_table(p, y, bins=10, strategy="equal_width"):
 
     p_arr, y_arr = binary_inputs(p, y)
     bins = check_bin_edges(check_bins(bins))
-    breaks, counts, sum_p, sum_y = _bin_sums(p_arr, y_arr.astype(np.float64), bins, strategy)
-    nonempty = counts > 0
-    safe = np.where(nonempty, counts, 1)
-    conf = np.where(nonempty, sum_p / safe, np.nan)
-    acc = np.where(nonempty, sum_y / safe, np.nan)
+    breaks, counts, conf, acc = _bin_stats(p_arr, y_arr, bins, strategy)
     return pd.DataFrame({
         "bin": np.arange(1, counts.size + 1),
         "lower": breaks[:-1],
@@ -595,10 +590,16 @@ def mmce(p, y, bandwidth=0.2):
         MMCE = sqrt(max(0, (1 / n^2) * sum_i sum_j e_i e_j exp(-|r_i - r_j| / h)))
 
     the V-statistic (diagonal included) of Kumar, Sarawagi & Jain (2018).
-    R builds the n x n kernel matrix (O(n^2) time and memory); this port
-    sorts ``r`` and sums the Laplacian kernel by a running recursion, in
-    O(n log n) time and O(n) memory, with the same value (R's fixtures agree
-    to 1.6e-17 absolute). It equals ``sqrt(max(skce(p, y, "biased",
+    R builds the n x n kernel matrix (O(n^2) time and memory) and multiplies
+    it by the reference BLAS. When the number of distinct confidences times
+    n is at most 2^22 (every n up to 2,048, and tie-heavy data far beyond),
+    this port takes R's order of operations, one kernel row per distinct
+    confidence (O(n) memory), and gives R's bits, also near 0 where the
+    square root magnifies a rounding (ten predictions of 0.1 with one event
+    give 0, as in R). Beyond that it sorts ``r`` and sums the Laplacian
+    kernel by a running recursion, in O(n log n) time and O(n) memory; the
+    sum inside the root then agrees with R's to rounding (1.6e-17 absolute
+    on R's fixtures), which the root can magnify when the sum is near 0. It equals ``sqrt(max(skce(p, y, "biased",
     bandwidth, type="confidence"), 0))``. Unlike the binned metrics it needs
     no bins, but it depends on ``bandwidth``.
 
@@ -632,7 +633,48 @@ def bind_mmce(p, y, bandwidth=0.2):
 
 @quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def mmce_value(form: Form, bandwidth: float) -> float:
-    """``mmce()`` of checked input."""
+    """``mmce()`` of checked input: R's own arithmetic when the distinct
+    confidences are few enough (:func:`_mmce_r_order`), else the O(n log n)
+    kernel sum."""
     residual = form.c - form.r
-    value = scalar_kernel_sum(form.r, residual, bandwidth) / residual.size ** 2
+    n = residual.size
+    value = _mmce_r_order(np.asarray(form.r, dtype=np.float64), residual, bandwidth)
+    if value is None:
+        value = scalar_kernel_sum(form.r, residual, bandwidth) / n ** 2
     return float(np.sqrt(max(value, 0.0)))
+
+
+# Kernel-matrix entries (distinct confidences x rows) up to which mmce() takes
+# R's order of operations: about 10 ms of work.
+_MMCE_R_ORDER_MAX = 1 << 22
+_MMCE_BLOCK = 1 << 18
+
+
+def _mmce_r_order(r: np.ndarray, e: np.ndarray, bandwidth: float):
+    """probcal 0.1.0's ``crossprod(e, K %*% e) / n^2`` with R's roundings, or None.
+
+    R builds ``K = exp(-abs(outer(r, r, "-")) / bandwidth)`` and calls the
+    reference BLAS: ``K %*% e`` is ``dgemv``, whose row ``i`` is the double
+    sum of ``e_j * K_ij`` over ``j`` in order, and ``crossprod`` the
+    in-order double dot product of ``e`` with that. Rows with the same
+    confidence have the same kernel row, so the products are summed once per
+    distinct confidence: O(D n) for D distinct values, R's bits (its value is
+    then also R's where sqrt() magnifies a rounding near 0). Beyond
+    ``_MMCE_R_ORDER_MAX`` entries, None: the caller's O(n log n) sum agrees
+    with R to rounding (documented in mmce()).
+    """
+    n = r.size
+    values, group = np.unique(r, return_inverse=True)
+    d = values.size
+    if d * n > _MMCE_R_ORDER_MAX:
+        return None
+    group = group.reshape(-1)
+    v = np.empty(d)
+    step = max(1, _MMCE_BLOCK // max(n, 1))
+    for g0 in range(0, d, step):
+        g1 = min(g0 + step, d)
+        diff = values[g0:g1, None] - values[None, group]
+        k = r_exp(-np.abs(diff) / bandwidth)
+        k *= e[None, :]
+        v[g0:g1] = np.cumsum(k, axis=1)[:, -1]
+    return seq_sum(e * v[group]) / (n ** 2)

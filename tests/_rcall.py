@@ -455,8 +455,9 @@ def _call(pkg, fname, arg_nodes, kwarg_nodes, env):
     if fname == "c":
         if all(np.ndim(a) == 0 for a in args):
             return np.array(args)
-        # R's c() concatenates vectors (a matrix in column-major order).
-        return np.concatenate([np.ravel(np.asarray(a), order="F") for a in args])
+        # R's c() concatenates vectors (a matrix in column-major order;
+        # a masked array's mask is R's NA, NaN here).
+        return np.concatenate([np.ravel(_as_array(a), order="F") for a in args])
     if fname == "invisible":
         return args[0] if args else None
     if fname == "print":

@@ -445,7 +445,9 @@ def test_cli_top_level_help_lists_an_example_per_command():
 @pytest.mark.r_parity
 def test_demo_prints_the_metrics_as_r_does(probcal_r):
     probcal_r.r("set.seed(42); p <- runif(300); y <- rbinom(300, 1, p)")
-    want = [f"> {call}\n" + "\n".join(probcal_r.r(f"capture.output(print({call}))"))
+    # The demo prints Python calls (>>>); the value is R's print without "[1] ".
+    want = [f'>>> print(f"{{pc.{call}:.7g}}")\n'
+            + probcal_r.r(f"capture.output(print({call}))")[0].removeprefix("[1] ")
             for call in ("ece(p, y)", "mmce(p, y)")]
     out = _ok(_run("demo"))
     for text in want:

@@ -214,7 +214,7 @@ def test_mixed_label_types_are_refused_clearly():
 
     g = np.random.default_rng(0)
     y = np.array([1, "a"] * 20, dtype=object)
-    with pytest.raises(ValueError, match="mixes label types"):
+    with pytest.raises(ValueError, match="mixes"):
         ProbcalCalibrator(method="platt").fit(g.uniform(size=40), y)
 
 

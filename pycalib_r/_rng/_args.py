@@ -10,6 +10,7 @@ R equivalent: the argument handling of ``runif``, ``rnorm``, ..., ``sample``.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import re
@@ -20,10 +21,33 @@ from .. import _warn
 from .._errors import ProbcalError
 from ._mt import _INT_MAX, _R_XLEN_T_MAX
 
+def is_r_null(x):
+    """R's NULL: None, or an empty Python list or tuple (R's ``c()``); an empty
+    numpy array or Series is a zero-length vector (R's ``numeric(0)``)."""
+    return x is None or (isinstance(x, (list, tuple)) and len(x) == 0)
+
+
+def _coerce_string(text):
+    """R's ``asReal`` of a string: its number, with R's "NAs introduced by
+    coercion" warning (and NaN) when it is not one."""
+    value, warn = _r_strtod(text)
+    if warn:
+        _warn.warn("NAs introduced by coercion", RuntimeWarning)
+    return value
+
+
 def _result_length(n):
-    """R's ``resultLength``: a length-1 ``n`` is the count, else its length."""
-    if n is None or isinstance(n, (str, bytes)):
+    """R's ``resultLength``: a length-1 ``n`` is the count, else its length.
+
+    A string is read as R's ``asVecSize`` reads it (``"3"`` is 3; ``"a"`` warns
+    "NAs introduced by coercion", then "invalid arguments"). Counts up to R's
+    ``R_XLEN_T_MAX`` (2^52) are accepted, as R's long vectors; beyond what
+    memory holds the error is R's "cannot allocate vector of size ...".
+    """
+    if is_r_null(n):
         raise ProbcalError("invalid arguments")
+    if isinstance(n, (str, bytes)):
+        n = [n]
     if hasattr(n, "to_numpy") and not np.isscalar(n):
         n = n.to_numpy()
     if isinstance(n, np.ndarray):
@@ -37,13 +61,27 @@ def _result_length(n):
         flat = [n]
     if length != 1:
         return int(length)
+    v = flat[0]
+    if isinstance(v, np.generic):
+        v = v.item()
     try:
-        dn = float(flat[0])
+        dn = _coerce_string(v.decode() if isinstance(v, bytes) else v) if isinstance(
+            v, (str, bytes)) else float(v)
     except (TypeError, ValueError):
         raise ProbcalError("invalid arguments") from None
     if math.isnan(dn) or dn < 0 or dn > _R_XLEN_T_MAX:
         raise ProbcalError("invalid arguments")
-    return _within_int_range(int(dn), "n")
+    return int(dn)
+
+
+def r_alloc_error(count, itemsize=8):
+    """R's message when a vector of ``count`` elements cannot be allocated."""
+    size = count * itemsize
+    if size > 1024.0 ** 3:
+        text = f"cannot allocate vector of size {size / 1024.0 ** 3:0.1f} Gb"
+    else:
+        text = f"cannot allocate vector of size {size / 1024.0 ** 2:0.1f} Mb"
+    return ProbcalError(text)
 
 
 def _as_double(x):
@@ -78,6 +116,83 @@ def _recycle(a, count):
         return np.full(count, a[0])
     reps = -(-count // a.size)
     return np.tile(a, reps)[:count]
+
+
+_NA_INTEGER = -2**31  # R's NA_integer_ (INT_MIN)
+
+
+def r_integer_result(values):
+    """R's storage of an integer-valued random result (``random1`` in R's
+    ``stats/src/random.c``), as one rule a user can read off the dtype.
+
+    ``values`` is float64 with NaN where R gives NA. R returns a double vector
+    when a non-NA value leaves R's integer range, else an integer vector:
+
+    - R double: float64, NaN for NA;
+    - R integer without NA: int64;
+    - R integer with NA: a :class:`numpy.ma.MaskedArray` of int64 whose mask
+      marks the NAs (the data under the mask is R's ``NA_integer_``,
+      -2147483648, as rpy2 shows it).
+    """
+    values = np.asarray(values, dtype=np.float64)
+    nan = np.isnan(values)
+    with np.errstate(invalid="ignore"):
+        big = ~nan & ((values > _INT_MAX) | (values <= -_INT_MAX - 1))
+        if big.any():
+            # R fills an integer vector ((int) of each value) and switches to
+            # double at the first value out of range, copying the integers
+            # before it: a -0 of nmath's arithmetic (qbinom's rounding) is +0
+            # before that element and stays -0 from it on.
+            first = int(np.argmax(big))
+            out = values.copy()
+            out[:first] += 0.0
+            return out
+    if not nan.any():
+        return values.astype(np.int64)
+    data = np.where(nan, float(_NA_INTEGER), values).astype(np.int64)
+    return np.ma.MaskedArray(data, mask=nan)
+
+
+def quiet_numpy(cls):
+    """Run every public method of ``cls`` under ``np.errstate(all="ignore")``.
+
+    R's random functions warn only "NAs produced" (and R's own messages);
+    IEEE overflow, division by zero and invalid operations are part of
+    nmath's arithmetic (an Inf or NaN result), so numpy's floating-point
+    warnings are never shown. ``np.errstate`` is local to the thread and
+    restored on return, so the caller's settings are untouched.
+    """
+    for name, fn in list(vars(cls).items()):
+        if name.startswith("_") or not callable(fn):
+            continue
+
+        def wrap(fn=fn):
+            @functools.wraps(fn)
+            def quiet(*args, **kwargs):
+                with np.errstate(all="ignore"):
+                    try:
+                        return fn(*args, **kwargs)
+                    except MemoryError as e:
+                        raise _memory_error(e) from None
+            return quiet
+        setattr(cls, name, wrap())
+    return cls
+
+
+_NUMPY_ALLOC = re.compile(r"shape \(([0-9, ]+)\) and data type (\w+)")
+
+
+def _memory_error(e):
+    """numpy's MemoryError as R's "cannot allocate vector of size ..." (a long
+    vector R would also try to allocate)."""
+    m = _NUMPY_ALLOC.search(str(e))
+    if m is None:
+        return ProbcalError("cannot allocate vector")
+    count = 1
+    for d in m.group(1).replace(" ", "").split(","):
+        if d:
+            count *= int(d)
+    return r_alloc_error(count, np.dtype(m.group(2)).itemsize)
 
 
 def _na_warning():

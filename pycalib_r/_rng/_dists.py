@@ -59,6 +59,17 @@ def _a_table():
 _EXP_A = _a_table()
 
 
+def cdiv(a, b):
+    """C's ``a / b`` on doubles (IEEE: x / 0 is +-Inf, 0 / 0 and NaN / 0 are NaN),
+    where Python's float division raises ZeroDivisionError."""
+    try:
+        return a / b
+    except ZeroDivisionError:
+        if a != a or a == 0.0:
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
+
+
 def exp_rand1(cur):
     """R's ``exp_rand()`` (Ahrens & Dieter 1972)."""
     a = 0.0
@@ -376,7 +387,8 @@ class BetaSetup:
             self.k2 = 0.25 + (0.5 + 0.25 / self.delta) * a
         else:
             self.beta = math.sqrt((self.alpha - 2.0) / (2.0 * a * b - self.alpha))
-            self.gamma = a + 1.0 / self.beta
+            # 2 a b can overflow (huge shapes): beta is then 0 and gamma Inf, as in C.
+            self.gamma = a + cdiv(1.0, self.beta)
 
 
 def _vw1(s, u1, aa_):

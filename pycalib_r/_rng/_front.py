@@ -33,6 +33,8 @@ import numpy as np
 from .._errors import ProbcalError
 from ._args import (
     _as_double,
+    _coerce_string,
+    _r_strtod,
     _as_logical_flag,
     _as_int_r,
     _length_one_number,
@@ -44,11 +46,15 @@ from ._args import (
     _scalar_value,
     _vec_size,
     _within_int_range,
+    is_r_null,
+    quiet_numpy,
+    r_integer_result,
 )
 from ._mt import _CHUNK, _INT_MAX
 from ._sample import _fixup_prob
 
 
+@quiet_numpy
 class StreamFront:
     """R's argument handling of the random-number functions (see module doc)."""
 
@@ -215,14 +221,14 @@ class StreamFront:
             return np.empty(0, dtype=np.int64)
         if sz.size < 1 or pr.size < 1:
             _na_warning()
-            return np.full(count, np.nan)
+            return r_integer_result(np.full(count, np.nan))
         if sz.size == 1 and pr.size == 1:
             nn, pp = float(sz[0]), float(pr[0])
             valid = (math.isfinite(nn) and round(nn) == nn and math.isfinite(pp)
                      and nn >= 0 and 0.0 <= pp <= 1.0)
             if not valid:
                 _na_warning()
-                return np.full(count, np.nan)
+                return r_integer_result(np.full(count, np.nan))
             if nn == 0 or pp == 0.0:
                 return np.zeros(count, dtype=np.int64)
             if pp == 1.0:
@@ -255,7 +261,7 @@ class StreamFront:
             out = res.astype(np.float64)
             out[bad] = np.nan
             _na_warning()
-            return out
+            return r_integer_result(out)
         return res
 
 
@@ -282,7 +288,8 @@ class StreamFront:
         Returns
         -------
         numpy.ndarray of int64
-            1-based values, as R's.
+            1-based values, as R's; float64 when ``n`` exceeds R's integer
+            range (R returns doubles then).
 
         Raises
         ------
@@ -295,14 +302,23 @@ class StreamFront:
 
         R equivalent: ``sample.int(n, size = n, replace = FALSE, prob = NULL, useHash)``.
         """
-        if isinstance(n, (str, bytes)) or n is None or np.size(n) != 1:
+        out = self._sample_int(n, size, replace, prob, useHash)
+        # The number n stands for (its coercion warning was given by _sample_int).
+        dn = _r_strtod(n)[0] if isinstance(n, str) else _length_one_number(n, "first")
+        # R returns doubles when n exceeds its integer range (do_sample, do_sample2).
+        return out.astype(np.float64) if dn > _INT_MAX else out
+
+    def _sample_int(self, n, size=None, replace=False, prob=None, useHash=None):  # noqa: N803
+        """R's ``sample.int`` before the storage rule (see :meth:`sample_int`)."""
+        if n is None or (not isinstance(n, (str, bytes)) and np.size(n) != 1):
             raise ProbcalError("length(n) == 1L is not TRUE")
-        dn = _length_one_number(n, "first")
+        # R's asReal / asVecSize read a string as a number ("3" is 3).
+        dn = _coerce_string(n) if isinstance(n, str) else _length_one_number(n, "first")
         if size is None:
             size = n
-        if isinstance(size, (str, bytes)) or size is None or np.size(size) != 1:
+        if size is None or (not isinstance(size, (str, bytes)) and np.size(size) != 1):
             raise ProbcalError("invalid 'size' argument")
-        dk = _length_one_number(size, "size")
+        dk = _coerce_string(size) if isinstance(size, str) else _length_one_number(size, "size")
         repl = _as_logical_flag(replace, "replace")
         if useHash is None:
             use_hash = _r_and([None if math.isnan(dn) else dn > 1e7, not repl,
@@ -355,6 +371,11 @@ class StreamFront:
 
         R equivalent: ``sample(x, size, replace = FALSE, prob = NULL)``.
         """
+        if is_r_null(x):
+            # R: NULL[sample.int(0, size)] is NULL; nothing is drawn. A size
+            # other than 0 still fails as in R.
+            self._sample_int(0, 0 if size is None else size, replace, prob)
+            return None
         v = _scalar_value(x)
         if v is not None and math.isfinite(v) and v >= 1:
             return self.sample_int(v, v if size is None else size, replace, prob)
@@ -408,6 +429,4 @@ def _recycle_slice(a, start, stop):
 
 def _int_or_double(x):
     """R's integer result, or double when a value leaves R's integer range."""
-    if np.all(x <= _INT_MAX):
-        return x.astype(np.int64)
-    return x
+    return r_integer_result(x)

@@ -23,12 +23,23 @@ import math
 import numpy as np
 
 from .. import _warn
+from .._rnames import r_keyword_args
 from .._errors import ProbcalError
 from .._rarith import r_exp, r_log
-from ._args import _as_double, _na_warning, _result_length
+from ._args import _as_double, _na_warning, _result_length, quiet_numpy, r_integer_result
 from ._mt import _CHUNK, _INT_MAX
 
 _DBL_MAX = 1.7976931348623157e308
+
+
+class _Missing:
+    """R's missing argument (an argument without a default R names in its error)."""
+
+    def __repr__(self):
+        return "<missing>"
+
+
+_MISSING = _Missing()
 
 
 def _finite(x):
@@ -49,6 +60,16 @@ def _r_binary(op, a, b):
         return op(np.resize(a, size), np.resize(b, size))
 
 
+def _r_sqrt(x):
+    """R's ``sqrt``: NaN for a negative argument, with R's "NaNs produced"."""
+    with np.errstate(invalid="ignore"):
+        out = np.sqrt(x)
+    if np.any(np.isnan(out) & ~np.isnan(x)):
+        _warn.warn("NaNs produced", RuntimeWarning)
+    return out
+
+
+@quiet_numpy
 class DistributionsFront:
     """The R-level distribution functions (see module doc)."""
 
@@ -63,7 +84,8 @@ class DistributionsFront:
             return np.empty(0, dtype=np.int64 if integer else np.float64)
         if any(a.size < 1 for a in arrays):
             _na_warning()
-            return np.full(count, np.nan)
+            out = np.full(count, np.nan)
+            return r_integer_result(out) if integer else out
         out = np.empty(count)
         scalar = all(a.size == 1 for a in arrays)
         step = count if scalar else _CHUNK
@@ -89,11 +111,7 @@ class DistributionsFront:
                 seg[di] = fn(di.size, *[_same_or(p[di]) for p in ps])
         if np.isnan(out).any():
             _na_warning()
-            return out
-        if integer:
-            if np.all((out <= _INT_MAX) & (out > -_INT_MAX - 1)):
-                return out.astype(np.int64)
-        return out
+        return r_integer_result(out) if integer else out
 
     # -- continuous -------------------------------------------------------------------
 
@@ -118,7 +136,7 @@ class DistributionsFront:
             return vals, draw, lambda k, s_: s_ * self._exp_draw(k)
         return self._family(n, [scale], rule)
 
-    def rgamma(self, n, shape, rate=None, scale=None):
+    def rgamma(self, n, shape=_MISSING, rate=None, scale=None):
         """Gamma deviates, as R's ``rgamma`` (GD for shape >= 1, GS below).
 
         Parameters
@@ -135,6 +153,8 @@ class DistributionsFront:
 
         R equivalent: ``rgamma(n, shape, rate = 1, scale = 1/rate)``.
         """
+        if shape is _MISSING:
+            raise ProbcalError('argument "shape" is missing, with no default')
         if rate is not None and scale is not None:
             rr = _arith(rate)
             ss = _arith(scale)
@@ -191,7 +211,8 @@ class DistributionsFront:
                     bad = np.isnan(df_) | ~_finite(lam) | (df_ < 0.0) | (lam < 0.0)
                 # ncp = 0 draws nothing for df = 0 (0) or Inf (rgamma's Inf).
                 const = ~bad & (lam == 0.0) & ((df_ == 0.0) | (df_ == np.inf))
-                vals = np.where(bad, np.nan, np.where(const, df_, 0.0))
+                # rnchisq returns the literal 0 for df = 0 (so +0 for df = -0).
+                vals = np.where(bad, np.nan, np.where(const, df_ + 0.0, 0.0))
                 draw = ~bad & ~const
                 return vals, draw, self._nchisq_draw
             return self._family(n, [df, ncp], nrule)
@@ -199,7 +220,8 @@ class DistributionsFront:
         def rule(df_):
             bad = ~_finite(df_) | (df_ < 0.0)
             vals = np.where(bad, np.nan, 0.0)  # df = 0: rgamma(0, 2) is 0
-            draw = ~bad & (df_ > 0.0)
+            # rgamma(df / 2, 2): a df whose half underflows to 0 draws nothing either.
+            draw = ~bad & (df_ / 2.0 > 0.0)
             return vals, draw, lambda k, d: self._gamma_draw(k, d / 2.0, _same_full(d, 2.0))
         return self._family(n, [df], rule)
 
@@ -252,7 +274,7 @@ class DistributionsFront:
         if ncp is not None:
             z = self.rnorm(n, ncp)
             chi = self.rchisq(n, df)
-            return _r_binary(np.divide, z, np.sqrt(_r_binary(np.divide, chi, _as_double(df))))
+            return _r_binary(np.divide, z, _r_sqrt(_r_binary(np.divide, chi, _as_double(df))))
 
         def rule(df_):
             bad = np.isnan(df_) | (df_ <= 0.0)
@@ -309,7 +331,7 @@ class DistributionsFront:
                 base = -r_log(u)
                 ex = 1.0 / np.broadcast_to(sh_, base.shape)
                 # C's pow (numpy's SIMD power differs in the last bit).
-                pw = np.fromiter(map(math.pow, base.tolist(), ex.tolist()), float, base.size)
+                pw = np.fromiter(map(_c_pow, base.tolist(), ex.tolist()), float, base.size)
                 return sc_ * pw
             return vals, ~bad, fn
         return self._family(n, [shape, scale], rule)
@@ -348,6 +370,7 @@ class DistributionsFront:
 
     # -- discrete -----------------------------------------------------------------------
 
+    @r_keyword_args
     def rpois(self, n, lambda_):
         """Poisson deviates, as R's ``rpois`` (inversion for lambda < 10,
         Ahrens & Dieter 1982 above).
@@ -397,7 +420,7 @@ class DistributionsFront:
                     s_ = np.where(np.isfinite(s_), s_, _DBL_MAX / 2.)
                     return self._nbinom_draw(k, _same_or(s_), _same_or(m_ / s_))
                 return vals, draw, fn
-            return self._family(n, [size, mu], rule, integer=True)
+            return self._family(n, [size, mu], rule)  # R's rnbinom_mu is double
         if prob is None:
             raise ProbcalError('argument "prob" is missing, with no default')
 
@@ -478,6 +501,16 @@ class DistributionsFront:
         if p.size < 1:
             return np.zeros((0, nn), dtype=np.int64)
         return self._multinom_draw(nn, sz, p)
+
+
+def _c_pow(x, y):
+    """C's ``pow`` for a base >= 0: +Inf where Python's ``math.pow`` raises on overflow."""
+    try:
+        return math.pow(x, y)
+    except OverflowError:
+        return math.inf
+    except ValueError:  # pow(0, negative): a pole, +Inf in C
+        return math.inf
 
 
 def _same_or(a):

@@ -11,6 +11,8 @@ import threading
 
 import numpy as np
 
+from .._rnames import r_keyword_args
+from ._front_dists import _MISSING
 from ._generator import GeneratorStream
 from ._stream import RRandom
 
@@ -52,7 +54,8 @@ def set_seed(seed, kind=None, normal_kind=None, sample_kind=None):
         As R's ``set.seed(seed)``: any integer R accepts (negative, 0 and
         ``2**31 - 1`` included), coerced as R's ``as.integer`` does (``1.7``
         is 1, ``"3"`` is 3, ``True`` is 1), with R's warnings and errors for
-        NA and out-of-range values.
+        NA and out-of-range values. None or an empty list (R's ``NULL``)
+        re-seeds from OS entropy, as ``set.seed(NULL)``.
     kind, normal_kind, sample_kind : str, optional
         Switch the stream's kinds first, as :func:`rng_kind` (R's names;
         ``"Rounding"`` warns "non-uniform 'Rounding' sampler used").
@@ -437,13 +440,22 @@ def set_random_seed(vec):
 
     The kind code ``vec[0]`` selects the kinds; the words are loaded as R's
     ``FixupSeeds`` does. None forgets the global stream, as
-    ``rm(.Random.seed)`` does.
+    ``rm(.Random.seed)`` does. The vector is read as R's next draw reads
+    it: one that is not an integer vector (a float array, strings, ``[]``)
+    or whose kind code names no kind warns with R's text and re-seeds from
+    entropy under R's default kinds; a length-1 vector re-seeds its kinds.
 
     Raises
     ------
     ProbcalError
-        Where R stops or ignores the vector, with R's text (e.g.
-        "'.Random.seed' has wrong length").
+        Where R stops ("'.Random.seed' has wrong length"), and for a
+        negative Mersenne-Twister position, where R reads outside its state.
+
+    Warns
+    -----
+    RuntimeWarning
+        R's "'.Random.seed' is not an integer vector but of type '...', so
+        ignored", "'.Random.seed[1]' is not a valid RNG kind so ignored", ...
 
     R equivalent: ``assign(".Random.seed", vec, globalenv())``.
     """
@@ -505,7 +517,7 @@ def rexp(n, rate=1):
     return _global_stream().rexp(n, rate)
 
 
-def rgamma(n, shape, rate=None, scale=None):
+def rgamma(n, shape=_MISSING, rate=None, scale=None):
     """R's ``rgamma`` on the global stream (see :meth:`RRandom.rgamma`).
 
     R equivalent: ``rgamma(n, shape, rate = 1, scale = 1/rate)``.
@@ -604,6 +616,7 @@ def rf(n, df1, df2, ncp=None):
     return _global_stream().rf(n, df1, df2, ncp)
 
 
+@r_keyword_args
 def rpois(n, lambda_):
     """R's ``rpois`` on the global stream (see :meth:`RRandom.rpois`).
 

@@ -33,7 +33,7 @@ from .. import _warn
 from .._errors import ProbcalError
 from .. import _rng_kinds as K
 from .._rng_kinds._draws import _ahrens_dieter, _kinderman_ramage
-from ._args import _check_nonneg_int, as_seed
+from ._args import _check_nonneg_int, as_seed, is_r_null
 from ._cursor import UnifCursor
 from ._locking import serialise
 from ._mt import _CHUNK, _Cursor
@@ -69,7 +69,7 @@ def _settle(stream, ks):
     """Make the stream run ``ks``: the numpy fast path under R's defaults."""
     if ks.kinds() == DEFAULT:
         stream.__class__ = RRandom
-        RRandom.set_state(stream, ks.get_random_seed())
+        RRandom._set_mt_state(stream, np.asarray(ks.get_random_seed()))
         if ks.normal.bm_keep == 0.0:
             # Nothing left to carry (Box-Muller's saved value is R's only
             # state outside .Random.seed): the stream is a plain RRandom again.
@@ -102,26 +102,116 @@ def rng_kind(stream, kind=None, normal_kind=None, sample_kind=None):
 def set_seed(stream, seed, kind=None, normal_kind=None, sample_kind=None):
     """``set.seed(seed, kind, normal.kind, sample.kind)`` on ``stream``."""
     ks = _enter(stream)
-    _, nk, _ = _match(ks, kind, normal_kind, sample_kind)
+    _, nk, sk = _match(ks, kind, normal_kind, sample_kind)
     if nk == "Buggy Kinderman-Ramage":
         raise ProbcalError(K.MESSAGES["buggy_kr_seed"])
-    value = None if seed is None else as_seed(seed)
+    rounding = K.MESSAGES["rounding"]
+    if sk == "Rounding":
+        # R's set.seed warns at R level, before .Internal(set.seed()) reads the seed
+        # (so before its coercion warning and "supplied seed is not a valid integer").
+        _warn.warn(rounding, RuntimeWarning)
+    value = None if is_r_null(seed) else as_seed(seed)
     with _warn.collect() as caught:
         ks.set_seed(value, kind, normal_kind, sample_kind)
+    caught.total -= caught.counts.pop((RuntimeWarning, rounding), 0)  # given above
     _settle(stream, ks)
     _warn.flush(caught)  # at the caller's line (module .._warn)
 
 
+_MT_NEGATIVE = ("'.Random.seed[2]' (the Mersenne-Twister position) is negative: R 4.2.2 "
+                "would read outside its generator's state (undefined behaviour), so it is "
+                "refused")
+
+
+def _r_typeof(vec):
+    """R's ``typeof`` of ``vec`` as a ``.Random.seed`` value: "integer" for an
+    integer vector, else the type R would name in its warning."""
+    if is_r_null(vec):
+        return "NULL"
+    arr = np.asarray(vec) if not isinstance(vec, (str, bytes)) else np.asarray([vec])
+    kind = arr.dtype.kind
+    if kind in "iu":
+        return "integer"
+    if kind == "f":
+        return "double"
+    if kind == "b":
+        return "logical"
+    if kind == "c":
+        return "complex"
+    if kind in "US":
+        return "character"
+    if kind == "O" and all(isinstance(v, str) for v in arr.ravel()):
+        return "character"
+    return "list"
+
+
+def _ignore_and_reseed(stream, message):
+    """R's ``GetRNGkind`` on a ``.Random.seed`` it cannot read: the warning,
+    then R's default kinds seeded from the clock (here OS entropy)."""
+    _warn.warn(message, RuntimeWarning)
+    stream.__dict__.pop("_ks", None)
+    stream.__class__ = RRandom
+    RRandom.set_seed(stream, None)
+
+
+def _reseed_kind(stream, kind, nk, sk):
+    """A length-1 ``.Random.seed``: R's ``Randomize(kind)`` under its kinds, silently."""
+    ks = stream.__dict__.get("_ks")
+    if ks is None:
+        ks = K.KindState(0)
+    ks.gen = K.GENERATORS[kind](None)
+    ks.normal.kind = nk
+    ks.normal.reset()  # RNG_Init zaps BM_norm_keep
+    ks.sample_kind = sk
+    stream._ks = ks
+    _settle(stream, ks)
+
+
 def set_random_seed(stream, vec):
-    """``.Random.seed <- vec`` on ``stream`` (any kind)."""
+    """``.Random.seed <- vec`` on ``stream`` (any kind), read as R's
+    ``GetRNGstate`` reads it at the next draw.
+
+    Where R warns and ignores the vector (not an integer vector; a first
+    element that is missing, out of range or names no kind), the warning is
+    R's and the stream is re-seeded from entropy under R's default kinds, as
+    R re-seeds from the clock. A vector of length 1 re-seeds its kinds
+    silently. A negative Mersenne-Twister position is refused (R reads out
+    of bounds there).
+    """
+    typ = _r_typeof(vec)
+    if typ != "integer":
+        _ignore_and_reseed(stream, f"'.Random.seed' is not an integer vector but of type "
+                                   f"'{typ}', so ignored")
+        return
+    arr = np.asarray(vec)
+    if arr.ndim != 1:
+        arr = arr.ravel()
+    if arr.size == 0:
+        _ignore_and_reseed(stream, "'.Random.seed[1]' is not a valid integer, so ignored")
+        return
     try:
-        gen, nk, sk = K.from_random_seed(vec)
+        kinds = K.decode_kind_code(int(arr[0]))
+    except ValueError as err:
+        if str(err).endswith("so ignored"):
+            _ignore_and_reseed(stream, str(err))
+            return
+        raise _r_error(err) from None
+    if arr.size == 1:
+        _reseed_kind(stream, *kinds)
+        return
+    if kinds[0] == "Mersenne-Twister" and arr.size >= 2 and _signed32(int(arr[1])) < 0:
+        e = ProbcalError(_MT_NEGATIVE)
+        e.add_note("Assign a .Random.seed saved from R (or from get_random_seed()), "
+                   "or call set_seed().")
+        raise e
+    try:
+        gen, nk, sk = K.from_random_seed(arr)
     except ValueError as err:
         raise _r_error(err) from None
     ks = stream.__dict__.get("_ks")
     if (gen.kind, nk, sk) == DEFAULT and ks is None:
         stream.__class__ = RRandom
-        RRandom.set_state(stream, vec)
+        RRandom._set_mt_state(stream, arr)
         return
     if ks is None:
         ks = K.KindState(0)
@@ -129,6 +219,10 @@ def set_random_seed(stream, vec):
     ks.normal.kind = nk
     ks.sample_kind = sk
     _settle(stream, ks)
+
+
+def _signed32(v):
+    return v - (1 << 32) if v >= 1 << 31 else v
 
 
 def _lecuyer(fun, seed):

@@ -29,6 +29,7 @@ import math
 
 import numpy as np
 
+from .. import _warn
 from .._rarith import r_exp, r_log, special as _special
 from ._dists import qnorm_open1
 from ._toms708 import bratio_w
@@ -95,7 +96,14 @@ def lgammacor(x):
     if x < _XBIG:
         tmp = 10 / x
         return chebyshev_eval(tmp * tmp * 2 - 1, _ALGMCS) / x
-    return 1 / (x * 12)  # also for x >= xmax, where R warns of underflow
+    if x >= _LGAMMACOR_XMAX:
+        # nmath's ML_WARNING(ME_UNDERFLOW, "lgammacor"), an R warning (then
+        # "allow to underflow below").
+        _warn.warn("underflow occurred in 'lgammacor'", RuntimeWarning)
+    return 1 / (x * 12)
+
+
+_LGAMMACOR_XMAX = 3.745194030963158e306  # lgammacor.c's xmax
 
 
 def lgammafn_small(x):
@@ -104,9 +112,13 @@ def lgammafn_small(x):
 
 
 def lbeta(a, b):
-    """nmath's ``lbeta(a, b)`` for finite ``a, b > 0``."""
+    """nmath's ``lbeta(a, b)`` for ``a, b > 0``."""
     p = min(a, b)
     q = max(a, b)
+    if p == 0:
+        return math.inf
+    if math.isinf(q):  # qhyper's N = NR + NB can overflow: no lgammacor (nor its warning)
+        return -math.inf
     if p >= 10:
         corr = lgammacor(p) + lgammacor(q) - lgammacor(p + q)
         return (math.log(q) * -0.5 + _M_LN_SQRT_2PI + corr

@@ -15,7 +15,7 @@ import secrets
 import numpy as np
 
 from .._errors import ProbcalError
-from ._args import _check_nonneg_int, as_seed
+from ._args import _check_nonneg_int, as_seed, is_r_null
 from ._front import StreamFront
 from ._front_dists import DistributionsFront
 from ._mt import (
@@ -108,8 +108,8 @@ class RRandom(Locked, RDistributions, SamplingMixin, DistributionsFront, StreamF
         seed : int, float, str, bool, sequence or None
             Coerced as R's ``as.integer`` (see :func:`~pycalib_r._rng.as_seed`):
             ``1.7`` is 1, ``"3"`` is 3, ``True`` is 1, a vector's first
-            element counts. None reseeds from OS entropy, as
-            ``set.seed(NULL)`` does.
+            element counts. None or an empty list (R's ``NULL``) reseeds
+            from OS entropy, as ``set.seed(NULL)`` does.
         kind, normal_kind, sample_kind : str, optional
             Switch kinds first, as :meth:`rng_kind` (R's names, unique
             abbreviations, ``"default"``); ``"Rounding"`` warns
@@ -127,7 +127,8 @@ class RRandom(Locked, RDistributions, SamplingMixin, DistributionsFront, StreamF
         """
         if kind is not None or normal_kind is not None or sample_kind is not None:
             return self._kind_dispatch.set_seed(self, seed, kind, normal_kind, sample_kind)
-        value = secrets.randbits(32) if seed is None else as_seed(seed)
+        # None or an empty list (R's NULL: set.seed(NULL), set.seed(c())) re-seeds.
+        value = secrets.randbits(32) if is_r_null(seed) else as_seed(seed)
         words = _scramble(value)
         # i_seed[0] would be mti; R overwrites it with 624 (FixupSeeds(initial)).
         self._set_key(words[1:], _N_KEY)
@@ -161,31 +162,30 @@ class RRandom(Locked, RDistributions, SamplingMixin, DistributionsFront, StreamF
         ----------
         state : array_like of int, length 626
             R's ``.Random.seed`` (first element 10403 under
-            Mersenne-Twister/Inversion/Rejection; any other kind code goes to
-            :meth:`set_random_seed`). Words may be given signed (R) or unsigned.
-            As R's ``FixupSeeds``: a position <= 0 becomes 624, an all-zero
-            key reseeds from entropy; position 625 triggers R's default
-            ``MT_sgenrand(4357)`` key, larger positions mean "regenerate".
+            Mersenne-Twister/Inversion/Rejection; any other kind code selects
+            that kind, as :meth:`set_random_seed`). Words may be given signed
+            (R) or unsigned. As R's ``FixupSeeds``: a position of 0 becomes
+            624, an all-zero key reseeds from entropy; position 625 triggers
+            R's default ``MT_sgenrand(4357)`` key, larger positions mean
+            "regenerate". Read as R reads it: a non-integer vector, or a first
+            element that names no kind, warns and re-seeds (see
+            :meth:`set_random_seed`).
 
         Raises
         ------
         ProbcalError
-            Wrong length, an invalid kind code, or non-integer values.
+            Wrong length, or a negative position (R reads outside its
+            state there).
 
         R equivalent: ``assign(".Random.seed", state, globalenv())``.
         """
-        arr = np.asarray(state)
-        if arr.dtype.kind not in "iuf" or arr.ndim != 1:
-            raise ProbcalError("'.Random.seed' must be an integer vector")
-        if arr.size and arr[0] != _KIND_CODE:
-            return self.set_random_seed(state)  # another kind
-        if arr.size != _STATE_LEN:
+        self.set_random_seed(state)
+
+    def _set_mt_state(self, arr):
+        """``set_state`` for an integer vector with kind code 10403."""
+        if arr.size < _STATE_LEN:
             raise ProbcalError("'.Random.seed' has wrong length")
-        vals = arr.astype(np.float64) if arr.dtype.kind == "f" else arr.astype(np.int64)
-        if arr.dtype.kind == "f":
-            if not np.all(np.isfinite(vals)) or np.any(vals != np.floor(vals)):
-                raise ProbcalError("'.Random.seed' must be an integer vector")
-            vals = vals.astype(np.int64)
+        vals = arr[:_STATE_LEN].astype(np.int64)
         if np.any(vals[1:] < -(2**31)) or np.any(vals[1:] >= 2**32):
             raise ProbcalError("'.Random.seed' must be an integer vector")
         pos = int(vals[1])

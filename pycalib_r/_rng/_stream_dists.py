@@ -12,6 +12,8 @@ kernels instead (:mod:`._dist_fast`), which give the same values.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import _dist_fast
@@ -94,8 +96,15 @@ class RDistributions:
         return _loop(self, count, one)
 
     def _rgamma_one(self, cur, a, scale, cache):
-        if scale == 0.0:  # nbinom's mu / size can underflow; rgamma(a, 0) is 0
-            return 0.0
+        """nmath's ``rgamma(a, scale)`` with its checks: nbinom's ``mu / size``
+        can underflow to 0 or overflow to Inf, and ``df / 2`` of a tiny ``df``
+        underflows; rgamma then returns 0 or Inf without drawing."""
+        if math.isnan(a) or math.isnan(scale):
+            return math.nan
+        if a <= 0.0 or scale <= 0.0:
+            return 0.0 if (scale == 0.0 or a == 0.0) else math.nan
+        if math.isinf(a) or math.isinf(scale):
+            return math.inf
         if a >= 1.0:
             g = cache.get(a)
             if g is None:
@@ -111,7 +120,8 @@ class RDistributions:
             num = D.norm_rand1(cur)
             if not np.isfinite(d):
                 return num
-            return num / np.sqrt(self._rgamma_one(cur, d / 2.0, 2.0, cache) / d)
+            # A chi-square that underflows to 0 gives +-Inf, as C's division.
+            return D.cdiv(num, math.sqrt(self._rgamma_one(cur, d / 2.0, 2.0, cache) / d))
         return _loop(self, count, one)
 
     def _f_draw(self, count, n1, n2):
@@ -121,7 +131,7 @@ class RDistributions:
             a, b = _at(n1, i), _at(n2, i)
             v1 = self._rgamma_one(cur, a / 2.0, 2.0, cache) / a if np.isfinite(a) else 1
             v2 = self._rgamma_one(cur, b / 2.0, 2.0, cache) / b if np.isfinite(b) else 1
-            return v1 / v2
+            return D.cdiv(v1, v2)  # an underflowing chi-square: Inf or NaN, as C
         return _loop(self, count, one)
 
     def _pois_draw(self, count, mu):

@@ -6,9 +6,11 @@ R equivalent: ``probcal::cal_cv()`` (``R/cv.R``) with the internal
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-from .. import _rng
+from .. import _rng, _warn
 from .._rng._locking import holding
 from .._checks import (
     ProbcalError,
@@ -24,9 +26,10 @@ from .._checks import (
     match_arg,
     multiclass_labels,
 )
-from .._hints import warn_unused_dots
+from .._hints import check_unused_arguments, warn_unused_dots
 from .._format import cli_abort_message
 from ._base import MULTICLASS, Calibrator, _wrap_output, format_call, new_calibrator
+from .._logit_input import once_per_call
 from ._ovr import fit_calibrator
 
 __all__ = ["cal_cv", "CalCv", "stratified_folds"]
@@ -64,7 +67,7 @@ def stratified_folds(y, folds: int, seed=None, rng=None) -> np.ndarray:
     -------
     numpy.ndarray of int64
     """
-    stream = _rng.RRandom(seed) if seed is not None else _rng.resolve_rng(rng)
+    stream = _seeded_stream(seed, rng) if seed is not None else _rng.resolve_rng(rng)
     labels = np.asarray(y)
     fold_id = np.zeros(labels.size, dtype=np.int64)
     with holding(stream):  # the folds' draws as one serial step on a shared stream
@@ -79,6 +82,30 @@ def _assign(stream, labels, folds, fold_id):
         # least `folds` >= 2 rows here, so R's length-one rule never applies.
         perm = np.asarray(stream.sample_int(idx.size, idx.size), dtype=np.int64) - 1
         fold_id[idx[perm]] = np.arange(idx.size) % folds + 1
+
+
+def _seeded_stream(seed, rng):
+    """A stream as after R's ``set.seed(seed)`` in the session's kinds.
+
+    R's ``set.seed(seed)`` keeps the current ``RNGkind()``: the kinds are
+    those of ``rng`` (an ``RRandom``), else of the global stream. Switching
+    to them here is not R's ``RNGkind()`` call, so its warnings (the
+    Rounding sampler's) were given when the kinds were chosen, not again.
+    """
+    # No global stream yet means R's default kinds (none is created here:
+    # R leaves no .Random.seed behind either).
+    base = rng if isinstance(rng, _rng.RRandom) else _rng._GLOBAL
+    kinds = _DEFAULT_KINDS if base is None else tuple(base.rng_kind())
+    if kinds == _DEFAULT_KINDS:
+        return _rng.RRandom(seed)
+    # The package's warnings are collected per call (pycalib_r._warn); this
+    # collection is dropped, not flushed.
+    with _warn.collect(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _rng.RRandom(seed, *kinds)
+
+
+_DEFAULT_KINDS = ("Mersenne-Twister", "Inversion", "Rejection")
 
 
 def _classes(labels: np.ndarray) -> np.ndarray:
@@ -147,6 +174,7 @@ def _fit_calibrator_mc(method: str, x, y, **kwargs) -> Calibrator:
         return cal_vector_scaling(x, y)
     if method == "dirichlet":
         from ._dirichlet import cal_dirichlet
+        check_unused_arguments(kwargs, ("lambda", "lambda_", "eps"))
         return cal_dirichlet(x, y, **kwargs)
     from ._ovr import _cal_ovr
     dots = dict(kwargs)
@@ -156,6 +184,7 @@ def _fit_calibrator_mc(method: str, x, y, **kwargs) -> Calibrator:
                     check_dots=False)
 
 
+@once_per_call
 def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> CalCv:
     """Cross-validated calibration with stratified folds.
 

@@ -16,7 +16,8 @@ from .._checks import (
     match_arg,
     multiclass_labels,
 )
-from .._hints import warn_unused_dots
+from .._hints import check_unused_arguments, warn_unused_dots
+from .._logit_input import once_per_call
 from ._base import (
     MULTICLASS,
     Calibrator,
@@ -53,12 +54,14 @@ def fit_calibrator(method: str, x, y, **kwargs) -> Calibrator:
         return cal_temperature(logits=x, y=y)
     if method == "beta":
         from ._beta import cal_beta
+        check_unused_arguments(kwargs, ("eps",))
         return cal_beta(p=x, y=y, **kwargs)
     if method == "isotonic":
         from ._isotonic import cal_isotonic
         return cal_isotonic(p=x, y=y)
     if method == "histogram":
         from ._histogram import cal_histogram
+        check_unused_arguments(kwargs, ("bins", "strategy"))
         return cal_histogram(p=x, y=y, **kwargs)
     raise ValueError(f"unknown binary calibration method {method!r}")  # pragma: no cover
 
@@ -101,6 +104,7 @@ class CalOvr(Calibrator):
         return {"BaseMethod": self.base_method}
 
 
+@once_per_call
 def cal_ovr(x, y, method=OVR_METHODS, **kwargs) -> CalOvr:
     """One-vs-rest calibration: a binary calibrator per class, rows renormalised to sum to one.
 

@@ -19,6 +19,7 @@ from .._checks import (
     multiclass_labels,
 )
 from .._errors import ProbcalError
+from .._logit_input import warn_if_probabilities
 from ._base import (
     MULTICLASS,
     Calibrator,
@@ -234,6 +235,7 @@ def cal_temperature(logits, y) -> CalTemperature:
     z = as_numeric_vector(logits, arg="logits").ravel()
     y_arr = check_binary_y(y, arg="y", require_both=True)
     check_same_length(z, y_arr, x_arg="logits", y_arg="y")
+    warn_if_probabilities(z, "cal_temperature")
 
     objective = _binary_objective(z, y_arr)
     temperature, value, convergence = _fit_temperature(objective)
@@ -304,6 +306,7 @@ def _cal_temperature_multiclass(logits, y) -> CalTemperature:
     mat = check_logit_matrix(logits, arg="logits")
     labels = multiclass_labels(mat, y, x_arg="logits")
     codes = labels.codes
+    warn_if_probabilities(mat, "cal_temperature", matrix=True)
 
     def objective(temperature: float) -> float:
         return multiclass_log_loss(softmax(mat / temperature), codes)

@@ -48,6 +48,9 @@ def as_array(x):
         x = x.to_numpy()
     if isinstance(x, pd.Categorical):
         return np.asarray(x.astype(str))
+    if isinstance(x, np.ma.MaskedArray):
+        # R's integer vector with NA (the random functions' storage rule): NaN.
+        return np.ma.filled(x.astype(np.float64), np.nan)
     arr = np.asarray(x)
     if arr.dtype == object and any(isinstance(v, str) for v in arr.ravel()):
         return arr.astype(str)
@@ -145,7 +148,7 @@ def compare_frames(expected: dict, actual, rtol: float, atol: float) -> Outcome:
 
 
 def first_difference(want: str, got: str) -> str:
-    for i, (a, b) in enumerate(zip(want, got, strict=True)):
+    for i, (a, b) in enumerate(zip(want, got)):
         if a != b:
             line = want.count("\n", 0, i) + 1
             return (f"text differs at line {line}: expected {want.splitlines()[line - 1]!r}, "

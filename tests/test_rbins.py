@@ -1,0 +1,130 @@
+"""R's per-bin means (pycalib_r._rbins) and the binned metrics built on them, bit for bit.
+
+The compiled x87 path and the numpy longdouble twin must give the same bits
+on every input (and both R's: ``mean()`` in long double with its second
+pass, integer ``mean()`` rounded once); the metrics and ``cal_ci``'s printed
+interval must be R's on the cases of issue 20 where a double sum was not.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pycalib_r as pc
+from pycalib_r import _rbins
+from pycalib_r._jit import kernels
+from pycalib_r._rarith import _X87, r_int_mean, r_mean
+
+
+def _cases(seed=5, count=120):
+    rng = np.random.default_rng(seed)
+    for trial in range(count):
+        n = int(rng.integers(1, 2500))
+        n_ids = int(rng.integers(1, 40))
+        x = rng.random(n)
+        if trial % 3 == 0:
+            x = np.round(x, 1)  # ties, sums whose long-double rounding matters
+        if trial % 5 == 0:
+            x[: n // 2] = 0.1
+        ids = rng.integers(0, n_ids, n)
+        c = rng.integers(0, 2, n)
+        idx = rng.integers(0, n, n) if trial % 2 else None
+        yield ids, x, c, n_ids, idx
+
+
+def test_twin_is_r_mean_of_each_bin():
+    for ids, x, c, n_ids, idx in _cases(count=40):
+        if idx is not None:
+            ids, x, c = ids[idx], x[idx], c[idx]
+        counts, conf, acc = _rbins._bin_means_numpy(ids, x, c, n_ids)
+        for b in range(n_ids):
+            inside = ids == b
+            assert counts[b] == inside.sum()
+            if counts[b]:
+                assert conf[b] == r_mean(x[inside]) and acc[b] == r_int_mean(c[inside])
+            else:
+                assert np.isnan(conf[b]) and np.isnan(acc[b])
+
+
+@pytest.mark.skipif(not _X87, reason="the compiled path is x87 assembly")
+def test_compiled_and_twin_give_the_same_bits():
+    kern = kernels("pycalib_r._rbin_kernels")
+    if kern is None:
+        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+    for ids, x, c, n_ids, idx in _cases():
+        counts = np.empty(n_ids, np.int64)
+        conf, acc = np.empty(n_ids), np.empty(n_ids)
+        kern.bin_means(ids, x, c, np.empty(0, np.int64) if idx is None else idx, n_ids, counts, conf, acc)
+        if idx is not None:
+            ids, x, c = ids[idx], x[idx], c[idx]
+        want = _rbins._bin_means_numpy(ids, x, c, n_ids)
+        assert np.array_equal(counts, want[0])
+        assert np.array_equal(conf, want[1], equal_nan=True)
+        assert np.array_equal(acc, want[2], equal_nan=True)
+    # Rows of resamples, one call.
+    rng = np.random.default_rng(2)
+    x = np.round(rng.random(300), 2)
+    ids = (x * 7).astype(np.int64).clip(0, 6)
+    c = rng.integers(0, 2, 300)
+    idx = rng.integers(0, 300, (9, 300))
+    got = _rbins.bin_means_rows(ids, x, c, 7, idx)
+    for r in range(9):
+        want = _rbins._bin_means_numpy(ids[idx[r]], x[idx[r]], c[idx[r]], 7)
+        for g, w in zip(got, want):
+            assert np.array_equal(g[r], w, equal_nan=True)
+
+
+def test_exactly_calibrated_bin_is_zero():
+    # Ten 0.1's: R's mean is 0.1 (long double), a double sum gives 0.09999999999999999.
+    assert pc.ece(np.full(10, 0.1), [1] + [0] * 9) == 0.0
+    assert pc.ace(np.full(10, 0.1), [1] + [0] * 9) == 0.0
+    assert pc.mce(np.full(10, 0.1), [1] + [0] * 9) == 0.0
+
+
+@pytest.mark.r_parity
+def test_binned_metrics_are_r_bits(probcal_r):
+    ro = probcal_r
+    ro.r("set.seed(1); bt_p <- sample(0:10, 20, TRUE)/10; bt_y <- rbinom(20, 1, bt_p)")
+    p = np.asarray(ro.r("bt_p"), dtype=float)
+    y = np.asarray(ro.r("bt_y"), dtype=np.int64)
+    for call, fn in [("ece(bt_p, bt_y)", lambda: pc.ece(p, y)),
+                     ("ace(bt_p, bt_y, bins = 4)", lambda: pc.ace(p, y, bins=4)),
+                     ("mce(bt_p, bt_y, bins = 3)", lambda: pc.mce(p, y, bins=3)),
+                     ("ece(rep(0.1, 10), c(1, rep(0, 9)))", lambda: pc.ece(np.full(10, 0.1), [1] + [0] * 9)),
+                     ("mmce(rep(0.1, 10), c(1, rep(0, 9)))", lambda: pc.mmce(np.full(10, 0.1), [1] + [0] * 9))]:
+        want = ro.r(f"sprintf('%a', probcal::{call})")[0]
+        assert float.fromhex(want) == fn(), call
+
+
+@pytest.mark.r_parity
+def test_cal_ci_print_on_tied_small_data_is_r(r):
+    from .conftest import REPO
+
+    ro = r
+    env = ro.r("new.env()")
+    ro.r["sys.source"](str(REPO / "pycalib_r" / "r" / "contract.R"), envir=env)
+    ro.globalenv["bt_env"] = env
+    got_r = ro.r("""local({
+        options(cli.num_colors = 1, cli.unicode = TRUE, cli.width = 80, width = 80, cli.dynamic = FALSE)
+        set.seed(1); p <- sample(0:10, 20, TRUE)/10; y <- rbinom(20, 1, p); set.seed(1)
+        out <- character(); con <- textConnection("out", "w", local = TRUE)
+        sink(con); sink(con, type = "message")
+        bt_env$print.cal_ci(bt_env$cal_ci(p, y, n_boot = 19))
+        for (m in c("mce", "ace")) bt_env$print.cal_ci(bt_env$cal_ci(p, y, metric = m, n_boot = 29, bins = 4))
+        bt_env$print.cal_ci(bt_env$cal_ci(p, y, n_boot = 29, strategy = "equal_freq", bins = 3))
+        bt_env$print.cal_ci(bt_env$cal_ci(p, y, n_boot = 29, debiased = TRUE, bins = 5))
+        sink(type = "message"); sink(); close(con)
+        paste(out, collapse = "\\n")
+    })""")[0]
+    pc.set_seed(1)
+    p = pc.sample(np.arange(11), 20, True) / 10
+    y = pc.rbinom(20, 1, p)
+    pc.set_seed(1)
+    parts = [str(pc.cal_ci(p, y, n_boot=19))]
+    parts += [str(pc.cal_ci(p, y, metric=m, n_boot=29, bins=4)) for m in ("mce", "ace")]
+    parts.append(str(pc.cal_ci(p, y, n_boot=29, strategy="equal_freq", bins=3)))
+    parts.append(str(pc.cal_ci(p, y, n_boot=29, debiased=True, bins=5)))
+    assert "\n".join(s.strip("\n") for s in parts) == "\n".join(
+        s for s in got_r.split("\n") if s != "")
+    assert "Interval: [0.08075, 0.2492]" in parts[0]
