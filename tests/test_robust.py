@@ -429,7 +429,7 @@ def test_cal_ci_equal_freq_with_bins_far_above_the_rows_is_bounded():
     y = (g.runif(200) < p).astype(np.int64)
     # The compiled per-bin means load once per process (numba's cache), a
     # one-time cost, not the call's memory.
-    pc.cal_ci(p, y, bins=2 ** 31 - 1, n_boot=20, rng=pc.RRandom(3), progress=False, strategy="equal_freq")
+    pc.cal_ci(p, y, bins=2 ** 31 - 2, n_boot=20, rng=pc.RRandom(3), progress=False, strategy="equal_freq")
     tracemalloc.start()
     res = pc.cal_ci(p, y, bins=2 ** 31 - 2, n_boot=20, rng=pc.RRandom(2), progress=False,
                     strategy="equal_freq")
