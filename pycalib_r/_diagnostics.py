@@ -70,23 +70,13 @@ def _diagram_data(p, y, bins, type, strategy="equal_width"):
     or ``"confidence"``. ``strategy`` bins as ``ece(strategy=)`` does (per
     class for the classwise form).
     """
-    import pandas as pd
-
     # R never evaluates `type` for a vector, and checks a matrix before
     # match.arg(type) is forced: input_form's order.
     form = input_form(p, y, type)
     if form.scalar:
         return form.kind, _nonempty(bin_table(form.r, form.c, bins, strategy))
-
-    labels = form.labels
-    panels = []
-    for k, (column, one_vs_rest) in enumerate(form.problems()):
-        panel = _nonempty(bin_table(column, one_vs_rest, bins, strategy))
-        panel["class_label"] = pd.Categorical(
-            [labels.levels[k]] * len(panel), categories=labels.levels
-        )
-        panels.append(panel)
-    return "classwise", pd.concat(panels, ignore_index=True)
+    tables = [bin_table(column, one_vs_rest, bins, strategy) for column, one_vs_rest in form.problems()]
+    return "classwise", classwise_panels(tables, form.labels.levels)
 
 
 def _check_strategy(strategy):
@@ -184,6 +174,11 @@ def reliability_table(p, y, bins=10, type="classwise", strategy="equal_width", c
     """
     strategy = _check_strategy(strategy)
     table = _diagram_data(p, y, bins, type, strategy)[1]
+    return with_interval(table, conf_level)
+
+
+def with_interval(table, conf_level):
+    """The table with the Wilson interval columns when ``conf_level`` is given."""
     if conf_level is not None:
         n = table["n"].to_numpy()
         lo, hi = wilson_interval(table["accuracy"].to_numpy() * n, n, conf_level)
@@ -191,6 +186,18 @@ def reliability_table(p, y, bins=10, type="classwise", strategy="equal_width", c
         table.insert(position, "accuracy_upper", hi)
         table.insert(position, "accuracy_lower", lo)
     return table
+
+
+def classwise_panels(tables, levels):
+    """One-vs-rest tables (non-empty rows) stacked with their ``class_label``."""
+    import pandas as pd
+
+    panels = []
+    for k, panel in enumerate(tables):
+        panel = _nonempty(panel)
+        panel["class_label"] = pd.Categorical([levels[k]] * len(panel), categories=levels)
+        panels.append(panel)
+    return pd.concat(panels, ignore_index=True)
 
 
 # ---------------------------------------------------------------------------

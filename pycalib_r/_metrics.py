@@ -37,7 +37,7 @@ from ._rarith import special as _special
 from ._rbins import bin_means
 
 __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table",
-           "binned_error", "BinnedMetric", "bind_metric", "bind_mmce", "mmce_value", "r_sums", "r_means", "r_means_masked",
+           "binned_error", "bin_frame", "BinnedMetric", "bind_metric", "bind_mmce", "mmce_value", "r_sums", "r_means", "r_means_masked",
            "confidence_pair", "binary_inputs", "MULTICLASS_TYPES"]
 
 # What R says when a count beyond its integer range reaches seq(length.out =)
@@ -543,15 +543,30 @@ def bin_table(p, y, bins=10, strategy="equal_width"):
     ``strategy="equal_freq"`` the bins are those of ``ece(strategy =
     "equal_freq")`` (tied quantiles merge, so there may be fewer rows).
     """
-    import pandas as pd
-
     p_arr, y_arr = binary_inputs(p, y)
     bins = check_bin_edges(check_bins(bins))
     breaks, counts, conf, acc = _bin_stats(p_arr, y_arr, bins, strategy)
+    return _table(np.arange(1, counts.size + 1), breaks[:-1], breaks[1:], counts, conf, acc)
+
+
+def bin_frame(bin_no, lower, upper, counts, sum_p, sum_y):
+    """``bin_stats``'s data frame from per-bin counts and sums (the Dask tables,
+    whose chunk sums are merged; the in-memory table has R's per-bin means)."""
+    counts = np.asarray(counts)
+    nonempty = counts > 0
+    safe = np.where(nonempty, counts, 1)
+    return _table(bin_no, lower, upper, counts, np.where(nonempty, sum_p / safe, np.nan),
+                  np.where(nonempty, sum_y / safe, np.nan))
+
+
+def _table(bin_no, lower, upper, counts, conf, acc):
+    import pandas as pd
+
+    counts = np.asarray(counts)
     return pd.DataFrame({
-        "bin": np.arange(1, counts.size + 1),
-        "lower": breaks[:-1],
-        "upper": breaks[1:],
+        "bin": np.asarray(bin_no),
+        "lower": lower,
+        "upper": upper,
         "n": counts.astype(np.int64),
         "confidence": conf,
         "accuracy": acc,

@@ -217,8 +217,14 @@ class Calibrator(RList):
         A numpy array comes back (1-D for binary calibrators, rows x classes
         for multiclass ones). If ``newdata`` is a pandas Series the result is
         a Series with the same index; if it is a DataFrame the result is a
-        DataFrame with the same index and the class levels as columns.
+        DataFrame with the same index and the class levels as columns; a Dask
+        collection gives a lazy Dask collection of the same rows (pycalib_r.dask).
         """
+        if _is_dask(newdata):
+            # A Dask collection maps chunk by chunk, lazily (pycalib_r.dask).
+            from ..dask._calibrators import predict_lazy
+
+            return predict_lazy(self, newdata)
         # Not in R: a DataFrame naming the fitted classes in another order is
         # refused rather than matched by position (pycalib_r._align).
         check_column_order(newdata, self.get("levels"), "newdata",
@@ -388,6 +394,11 @@ def _wrap_output(out, newdata, levels=None):
         columns = list(levels) if levels is not None and len(levels) == out.shape[1] else None
         return pd.DataFrame(out, index=newdata.index, columns=columns)
     return out
+
+
+def _is_dask(x) -> bool:
+    """A Dask collection, told without importing dask."""
+    return type(x).__module__.split(".")[0] == "dask" and hasattr(x, "__dask_graph__")
 
 
 def _warn(message: str) -> None:
