@@ -38,7 +38,7 @@ from ._kernel_scalar import (  # noqa: F401 - re-exported
     scalar_pair_terms,
     stable_argsort,
 )
-from ._rarith import r_mean, r_sd
+from ._rarith import quiet_fp, r_mean, r_sd
 
 __all__ = [
     "skce",
@@ -155,6 +155,7 @@ def skce_from_data(data: KernelData, h, estimator: str) -> float:
     return per[0] if len(per) == 1 else r_mean(per)
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
     r"""Squared kernel calibration error (Widmann, Lindsten & Zachariah 2019).
 
@@ -237,6 +238,7 @@ def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
     return float(skce_from_data(data, resolve_bandwidth(data, bandwidth), estimator))
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def bind_skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
     """``skce()``'s checks in R's order: ``(data, bandwidth, estimator)``, checked
     once for callers that reuse them (``cal_ci``)."""

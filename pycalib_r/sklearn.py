@@ -54,6 +54,8 @@ except ImportError as exc:  # pragma: no cover - exercised only without scikit-l
     ) from exc
 
 from . import _kernel, _metrics
+from ._errors import ProbcalError
+from ._hints import add_note
 from ._rnames import python_names
 from .calibrators import (
     cal_beta,
@@ -798,6 +800,10 @@ class _ResponseArray:
 
 def _binary_pos_label(classes: np.ndarray, pos_label):
     if pos_label is not None:
+        # A pos_label y_true does not show, with both classes shown, would
+        # score every label as negative without a word (scikit-learn refuses it).
+        if classes.size == 2 and pos_label not in set(classes.tolist()):
+            raise ValueError(f"pos_label={pos_label!r} is not one of {classes.tolist()!r}.")
         return pos_label
     values = set(classes.tolist())
     if values <= {0, 1} or values <= {-1, 1}:
@@ -806,9 +812,26 @@ def _binary_pos_label(classes: np.ndarray, pos_label):
                      "one is the positive class.")
 
 
+def _check_no_missing_labels(y_true: np.ndarray) -> None:
+    """R's message for a missing label (each NaN would otherwise count as a class)."""
+    import pandas as pd
+
+    if y_true.dtype.kind == "f":
+        missing = not np.all(np.isfinite(y_true))
+    elif y_true.dtype == object:
+        missing = bool(pd.isna(y_true).any())
+    else:
+        missing = False
+    if missing:
+        err = ProbcalError("Argument `y` must not contain missing or infinite values.")
+        add_note(err, "`y` is `y_true` here: drop or fill the rows whose label is missing.")
+        raise err
+
+
 def _metric_inputs(y_true, y_prob, pos_label, labels):
     """``(p, y)`` in probcal's form: a probability vector and 0/1, or a matrix and codes 1..K."""
     y_true = column_or_1d(y_true)
+    _check_no_missing_labels(y_true)
     P = check_array(y_prob, ensure_2d=False, dtype=np.float64, input_name="y_prob",
                     ensure_all_finite=False)
     if P.shape[0] != y_true.shape[0]:

@@ -30,6 +30,7 @@ from .. import _format
 from .._align import check_column_order
 from .._hints import python_face
 from .._options import get_option
+from .._rcalls import no_method
 from .._rlist import RList
 from .._rarith import (  # noqa: F401 - re-exported
     col_sums,
@@ -305,6 +306,9 @@ def predict(fit: Calibrator, newdata):
     R: ``predict(fit, c(0.1, 0.5, 0.9))`` prints
     ``[1] 0.1471689 0.5105067 0.8630724``.
     """
+    if not isinstance(fit, Calibrator):
+        # R's dispatch error, not "'str' object has no attribute 'predict'"
+        raise no_method("predict", fit)
     return fit.predict(newdata)
 
 

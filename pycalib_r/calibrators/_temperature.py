@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 
@@ -70,13 +71,24 @@ class CalTemperature(Calibrator):
                 # R compares ncol(newdata) with a NULL `k` and `if ()` fails.
                 raise ProbcalError("argument is of length zero")
             check_newdata_columns(mat, k)
-            return softmax(mat / self.temperature)
+            temperature = self._temperature_operand()
+            with np.errstate(all="ignore"):  # R's x / 0 is Inf without a word
+                return softmax(mat / temperature)
         z = as_numeric_vector(newdata, arg="newdata")
-        with np.errstate(over="ignore"):
-            scaled = z / self.temperature
+        temperature = self._temperature_operand()
+        with np.errstate(all="ignore"):  # x / 0: R's +-Inf (or NaN), refused below
+            scaled = z / temperature
         # R's inv_logit() checks its argument: huge logits over a small
         # temperature overflow to +-Inf and are refused, as in R.
         return plogis(as_numeric_vector(scaled, arg="x"))
+
+    def _temperature_operand(self):
+        """``fit$temperature`` as R's ``/`` takes it: a number (or logical)."""
+        t = self.temperature
+        if isinstance(t, (str, bytes)) or not (
+                isinstance(t, (numbers.Real, np.ndarray)) and np.asarray(t).dtype.kind in "biuf"):
+            raise ProbcalError("non-numeric argument to binary operator")
+        return t
 
     def summary_params(self):
         return {"Temperature": rounded(self.temperature, 4)}
