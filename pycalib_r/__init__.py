@@ -63,7 +63,16 @@ from ._hints import python_face as _python_face
 # once, here; the modules keep the plain functions for internal calls.
 ace, ece, mce, mmce, skce, logit, inv_logit = map(
     _python_face, (ace, ece, mce, mmce, skce, logit, inv_logit))
-cal_test, cal_ci, ece_ci = map(_python_face, (cal_test, cal_ci, ece_ci))
+from ._seed_note import seed_note as _seed_note
+
+cal_test, cal_ci = (_python_face(_seed_note(f)) for f in (cal_test, cal_ci))
+ece_ci = _python_face(ece_ci)
+
+from ._quadratic import quadratic_warning as _quadratic_warning
+
+# skce, cal_test and cal_ci warn before a long O(n^2) canonical computation:
+# outside the Python face, which collects a call's warnings until it returns.
+skce, cal_test, cal_ci = map(_quadratic_warning, (skce, cal_test, cal_ci))
 reliability_diagram, reliability_table = map(_python_face, (reliability_diagram, reliability_table))
 
 __version__ = "0.2.0"

@@ -126,9 +126,29 @@ def is_matrix(x) -> bool:
         return True
     if isinstance(x, np.ndarray):
         return x.ndim == 2
+    if _foreign_frame(x):
+        return True
     if isinstance(x, (list, tuple)) and len(x) > 0:
-        return all(isinstance(row, (list, tuple, np.ndarray)) for row in x)
+        # rows of one length; ragged rows are R's list, not a matrix
+        return (all(isinstance(row, (list, tuple, np.ndarray)) for row in x)
+                and len({len(row) for row in x}) == 1)
     return False
+
+
+def _foreign_frame(x) -> bool:
+    """A data frame of another library (polars, ...): named columns, 2-D, to_numpy().
+
+    R sees a data frame as a matrix of its columns; numpy alone would see
+    such an object as a sequence of rows or of columns, depending on the
+    library.
+    """
+    pd = _pandas()
+    if pd is not None and isinstance(x, (pd.DataFrame, pd.Series, pd.Index)):
+        return False
+    shape = getattr(x, "shape", None)
+    return (not isinstance(x, np.ndarray) and hasattr(x, "columns")
+            and callable(getattr(x, "to_numpy", None))
+            and isinstance(shape, tuple) and len(shape) == 2)
 
 
 def _is_scalar_bool(x) -> bool:
@@ -163,7 +183,19 @@ def _numeric_array(x, arg: str, message: str) -> np.ndarray:
         return np.array([float(x)], dtype=np.float64)
     if isinstance(x, (str, bytes, dict, set)):
         _abort(message)
-    arr = np.asarray(x)
+    if _foreign_frame(x):
+        arr = np.asarray(x.to_numpy())
+        if arr.dtype.kind not in "iuf":  # R: a logical or text column is not numeric
+            _abort(message)
+        return _float_copy(arr)
+    try:
+        arr = np.asarray(x)
+    except ValueError:
+        # rows of different lengths: R's list, which is.numeric() refuses
+        _abort(message)
+    if arr.ndim == 0:
+        # a 0-d array is a number: R's vector of length 1
+        arr = arr.reshape(1)
     if arr.dtype == object:
         flat = arr.ravel()
         out = np.empty(flat.shape, dtype=np.float64)
@@ -216,6 +248,14 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
     # R keeps a logical NA through as.integer() and probcal then drops the
     # bins it falls in without a word; here it is reported as a numeric NA is.
     missing = f"Argument `{arg}` must not contain missing or infinite values."
+    if pd is not None and (isinstance(y, pd.Categorical) or isinstance(
+            getattr(y, "dtype", None), pd.CategoricalDtype)):
+        # R refuses a factor as binary labels; a Categorical is R's factor.
+        err = ProbcalError(cli_abort_message(wrong_type))
+        add_note(err, "A pandas Categorical is R's factor, which R refuses as binary labels: "
+                      "pass the 0/1 (or bool) values, e.g. np.asarray(y, dtype=int) when its "
+                      "categories are 0 and 1, or (y == positive_label).astype(int).")
+        raise err
     if pd is not None and isinstance(y, (pd.Series, pd.Index)) and y.dtype == object:
         y = y.to_numpy()
     if pd is not None and isinstance(y, (pd.Series, pd.Index)):
@@ -233,7 +273,12 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
     elif y is None or isinstance(y, (str, bytes, dict, set)):
         _abort(wrong_type)
     else:
-        values = np.asarray(y)
+        try:
+            values = np.asarray(y)
+        except ValueError:  # rows of different lengths: R's list
+            _abort(wrong_type)
+        if values.ndim == 0:  # a 0-d array: R's vector of length 1
+            values = values.reshape(1)
         if values.dtype == object:
             flat = values.ravel()
             na = [v is None or (pd is not None and v is pd.NA) for v in flat]
@@ -348,6 +393,30 @@ def check_bins(bins, arg: str = "bins") -> int:
     if value != math.trunc(value):
         _abort(message)
     return int(value)
+
+
+# What R says when ``bins + 1L`` overflows in ``seq(0, 1, length.out = bins + 1L)``.
+INTEGER_OVERFLOW_WARNING = "NAs produced by integer overflow"
+LENGTH_OUT_NA = "'length.out' must be a non-negative number"
+
+
+def check_bin_edges(bins: int) -> int:
+    """R's ``seq(0, 1, length.out = bins + 1L)`` for a checked ``bins``.
+
+    At R's largest integer (2^31 - 1) the edge count ``bins + 1L`` overflows:
+    R warns "NAs produced by integer overflow" and ``seq()`` fails with
+    "'length.out' must be a non-negative number" (probcal 0.1.0's ece, mce,
+    ace, cal_histogram and reliability_diagram, and the 0.2.0 ece, all in
+    R 4.2.2). The same warning and error come here, before anything is
+    allocated.
+    """
+    if bins >= R_INT_MAX:
+        _warn.warn(INTEGER_OVERFLOW_WARNING, RuntimeWarning)
+        err = ProbcalError(LENGTH_OUT_NA)
+        add_note(err, f"`bins` + 1 (the number of bin edges) is beyond {R_INT_MAX} (2^31 - 1), "
+                      "R's largest integer; use fewer bins.")
+        raise err
+    return bins
 
 
 def check_count(x, arg: str, overflow_message: str, defer: bool = False) -> Optional[int]:

@@ -19,19 +19,23 @@ and ``COMMANDS`` maps the name to both. :func:`read_csv` /
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import json
 import math
 import os
 import sys
+import warnings
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from . import _command_faults
+from ._command_faults import (PROG, OutputError, check_output, cli_hints, error,
+                              memory_message, open_output, probability_warning, show_warning,
+                              writing)
 from .calibrators._methods import CV_METHODS, OVR_METHODS
-
-PROG = "pycalib-r"
 
 
 class CsvError(Exception):
@@ -190,7 +194,7 @@ def read_columns(path: str, columns: Sequence[str]) -> Tuple[Dict[str, List[str]
             seen.add(name)
         for name in columns:
             if name not in seen:
-                raise CsvError(path, f"not in the header; the columns are: {', '.join(header)}",
+                raise CsvError(path, "not in the header" + _header_listing(name, header),
                                line=header_line, column=name)
         index = {name: header.index(name) for name in columns}
         cells: Dict[str, List[str]] = {name: [] for name in columns}
@@ -226,6 +230,28 @@ def read_columns(path: str, columns: Sequence[str]) -> Tuple[Dict[str, List[str]
     return cells, lines, header
 
 
+def _header_listing(name: str, header: List[str]) -> str:
+    """What an error line says of the header: its size, and the names close
+    to the one asked for (a typo's fix).
+
+    The header itself is not echoed: the file may not be a CSV at all, and
+    its first line may be anything (a key, a password file).
+    """
+    import difflib
+
+    close = difflib.get_close_matches(name, header, n=3, cutoff=0.6)
+    text = f" ({len(header)} column{'s' if len(header) != 1 else ''})"
+    if close:
+        text += "; did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+    return text
+
+
+def _shown_cell(text: str) -> str:
+    """A cell quoted in an error line, cut to 20 characters."""
+    text = text.strip()
+    return repr(text[:20] + "...") if len(text) > 20 else f"'{text}'"
+
+
 _MISSING = {"", "na", "nan", "null", "none"}
 
 
@@ -239,7 +265,7 @@ def _numbers(path: str, column: str, texts: List[str], lines: List[int]) -> np.n
             float(text)
         except ValueError:
             what = ("a missing value; fill it in or drop the row" if text.strip().lower() in _MISSING
-                    else f"'{text}' is not a number")
+                    else f"{_shown_cell(text)} is not a number")
             raise CsvError(path, what, line=line, column=column) from None
     raise CsvError(path, "could not be read as numbers", column=column)  # pragma: no cover
 
@@ -292,26 +318,67 @@ def read_models(path: str, groups: Sequence[Sequence[str]], y_col: Optional[str]
     return models, _labels(path, y_col, cells[y_col], lines, groups[0])
 
 
+# What pandas (and R's write.csv) write for booleans; R's as.logical() reads these.
+_TRUE = {"true", "t"}
+_FALSE = {"false", "f"}
+
+
+def _as_number(text: str) -> Optional[float]:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def _labels(path, y_col, texts, lines, p_cols):
+    import pandas as pd
+
     try:
         values = np.array(texts, dtype=np.float64)
     except ValueError:
         values = None
     if values is not None:
         _check_missing(path, y_col, values, lines)
+        named = _numeric_names(values, p_cols)
+        if named is not None:
+            return pd.Categorical.from_codes(named, categories=list(p_cols))
         return _integral(values)
+    names = [text.strip() for text in texts]
+    folded = {name.lower() for name in names}
+    if folded <= _TRUE | _FALSE and not set(names) <= set(p_cols):
+        # True/False labels, as pandas writes a bool column: 1/0.
+        return np.fromiter((name.lower() in _TRUE for name in names), dtype=np.int64,
+                           count=len(names))
     if len(p_cols) == 1:
         _numbers(path, y_col, texts, lines)  # raises on the first non-number
-    import pandas as pd
-
-    names = [text.strip() for text in texts]
     classes = set(p_cols)
     for name, line in zip(names, lines):
         if name not in classes:
-            raise CsvError(path, f"label '{name}' is not one of the probability columns "
+            raise CsvError(path, f"label {_shown_cell(name)} is not one of the probability columns "
                                  f"({', '.join(p_cols)}); labels are 1..K or those names",
                            line=line, column=y_col)
     return pd.Categorical(names, categories=list(p_cols))
+
+
+def _numeric_names(values: np.ndarray, p_cols: Sequence[str]) -> Optional[np.ndarray]:
+    """0-based codes (or any numbers) whose values name the ``--p`` columns
+    (``--p 0,1,2 --y digit``): each label's column position, else None.
+
+    Several columns named by numbers, and every label one of those numbers:
+    the labels name the columns (whatever their order), as text labels do.
+    """
+    if len(p_cols) < 2:
+        return None
+    numbers = [_as_number(name) for name in p_cols]
+    if any(x is None for x in numbers) or len(set(numbers)) != len(numbers):
+        return None
+    order = np.argsort(numbers, kind="stable")
+    sorted_numbers = np.asarray(numbers, dtype=np.float64)[order]
+    at = np.searchsorted(sorted_numbers, values)
+    at = np.minimum(at, len(numbers) - 1)
+    if not np.all(sorted_numbers[at] == values):
+        return None
+    return order[at]
 
 
 # ---------------------------------------------------------------------------
@@ -326,6 +393,16 @@ def _bandwidth(text: str):
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"invalid value: '{text}' (a positive number, or median)") from None
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"invalid value: '{text}' (a positive number)")
+    return value
 
 
 def _choice(*choices: str) -> Callable[[str], str]:
@@ -366,7 +443,11 @@ _EXAMPLES: Dict[str, str] = {}
 
 
 class _Parser(argparse.ArgumentParser):
-    """Options typed by :func:`_choice` show their choices in the usage line."""
+    """Options typed by :func:`_choice` show their choices in the usage line;
+    a usage error is one line in the command's error style."""
+
+    def error(self, message):
+        self.exit(2, f"{PROG}: error: {message}; see {self.prog} --help\n")
 
     def add_argument(self, *args, **kwargs):
         metavar = getattr(kwargs.get("type"), "metavar", None)
@@ -428,34 +509,33 @@ def _add_demo(sub) -> None:
 def _run_demo(_args) -> int:
     import pycalib_r as pc
 
-    def show(code: str, value) -> None:
-        print("\n".join("> " + line for line in code.strip().splitlines()))
-        print(value)
+    # The calls are printed as a Python session (``>>>``), so the output is a
+    # doctest that runs as shown (tests/test_first_hour.py runs it).
+    env = {"np": np, "pc": pc}
 
-    print("# The examples of probcal 0.2.0's help pages, with R's random streams.\n")
-    pc.set_seed(40)
-    p = pc.runif(300)
-    y = pc.rbinom(300, 1, p)
-    show("set_seed(40); p = runif(300); y = rbinom(300, 1, p)\ncal_test(p, y)", pc.cal_test(p, y))
-    pc.set_seed(41)
-    p2 = pc.runif(300)
-    y2 = pc.rbinom(300, 1, np.clip(p2 - 0.25, 0, 1))
-    show("set_seed(41); p2 = runif(300); y2 = rbinom(300, 1, clip(p2 - 0.25, 0, 1))\n"
-         "cal_test(p2, y2, data_name=\"p2 and y2\")",
-         pc.cal_test(p2, y2, data_name="p2 and y2"))
-    pc.set_seed(42)
-    p = pc.runif(300)
-    y = pc.rbinom(300, 1, p)
-    show("set_seed(42); p = runif(300); y = rbinom(300, 1, p)\n"
-         "cal_ci(p, y, metric=\"ece\", bins=10, n_boot=199)",
-         pc.cal_ci(p, y, metric="ece", bins=10, n_boot=199))
-    show("cal_ci(p, y, metric=\"skce\", n_boot=199)", pc.cal_ci(p, y, metric="skce", n_boot=199))
-    print()
-    from ._format import format_r
+    def show(code: str) -> None:
+        for line in code.strip().splitlines():
+            print((">>> " if not line.startswith(" ") else "... ") + line)
+            try:
+                value = eval(compile(line, "<demo>", "eval"), env)
+            except SyntaxError:
+                exec(compile(line, "<demo>", "exec"), env)
+                continue
+            if value is not None:
+                print(repr(value) if not hasattr(value, "r_class") else value)
 
+    print("# The examples of probcal 0.2.0's help pages, with R's random streams,")
+    print("# as Python calls (each prints what R prints).\n")
+    show("import numpy as np\nimport pycalib_r as pc")
+    show("pc.set_seed(40); p = pc.runif(300); y = pc.rbinom(300, 1, p)\n"
+         "print(pc.cal_test(p, y))")
+    show("pc.set_seed(41); p2 = pc.runif(300); y2 = pc.rbinom(300, 1, np.clip(p2 - 0.25, 0, 1))\n"
+         "print(pc.cal_test(p2, y2, data_name=\"p2 and y2\"))")
+    show("pc.set_seed(42); p = pc.runif(300); y = pc.rbinom(300, 1, p)\n"
+         "print(pc.cal_ci(p, y, metric=\"ece\", bins=10, n_boot=199))\n"
+         "print(pc.cal_ci(p, y, metric=\"skce\", n_boot=199))")
     # As R prints a number: 7 significant digits.
-    print(f"> ece(p, y)\n[1] {format_r(pc.ece(p, y))}")
-    print(f"> mmce(p, y)\n[1] {format_r(pc.mmce(p, y))}")
+    show("print(f\"{pc.ece(p, y):.7g}\")\nprint(f\"{pc.mmce(p, y):.7g}\")")
     return 0
 
 
@@ -516,22 +596,39 @@ def _metric_calls(args):
 def _run_metrics(args) -> int:
     from ._format import format_r
 
+    from ._errors import ProbcalError
+
     p, y = read_csv(args.csv, args.p, args.y)
     calls = _metric_calls(args)
-    values = [(name, arguments, fn(p, y)) for name, arguments, fn in calls]
+    values, failed = [], {}
+    for name, arguments, fn in calls:
+        try:
+            values.append((name, arguments, fn(p, y)))
+        except ProbcalError as exc:
+            # a metric not defined for this data (skce on one row): R's message
+            # for it, the others still printed
+            failed[name] = exc
+            values.append((name, arguments, None))
+    if len(failed) == len(calls):
+        raise next(iter(failed.values()))
     if args.json:
-        print(json.dumps({
+        out = {
             "data": _data_name(args), "n": int(len(y)),
-            "metrics": {name: _json_number(v) for name, _, v in values},
+            "metrics": {name: None if v is None else _json_number(v) for name, _, v in values},
             "arguments": {name: arguments for name, arguments, _ in values},
-        }))
-        return 0
-    texts = [format_r(v) for _, _, v in values]
-    width = max(len("value"), *map(len, texts))
-    print(f"Calibration metrics of {_data_name(args)} (n = {len(y)})")
-    print(f"{'metric':<7} {'value':>{width}}  arguments")
-    for (name, arguments, _), text in zip(values, texts):
-        print(f"{name:<7} {text:>{width}}  {arguments}")
+        }
+        if failed:
+            out["errors"] = {name: str(exc) for name, exc in failed.items()}
+        print(json.dumps(out))
+    else:
+        texts = ["NA" if v is None else format_r(v) for _, _, v in values]
+        width = max(len("value"), *map(len, texts))
+        print(f"Calibration metrics of {_data_name(args)} (n = {len(y)})")
+        print(f"{'metric':<7} {'value':>{width}}  arguments")
+        for (name, arguments, _), text in zip(values, texts):
+            print(f"{name:<7} {text:>{width}}  {arguments}")
+    for name, exc in failed.items():
+        print(f"{PROG}: {name}: Error: {exc}", file=sys.stderr)
     return 0
 
 
@@ -568,13 +665,8 @@ def _run_test(args) -> int:
                       type=args.type, data_name=args.data_name or _data_name(args),
                       progress=not args.json)
     if args.json:
-        print(json.dumps({
-            "statistic": {k: _json_number(v) for k, v in res.statistic.items()},
-            "estimate": {k: _json_number(v) for k, v in res.estimate.items()},
-            "p_value": _json_number(res.p_value),
-            "method": res.method,
-            "data_name": res.data_name,
-        }))
+        # R's component names (p.value, data.name), as res.to_dict() gives them
+        print(json.dumps(res.to_dict()))
     else:
         print(res)
     return 0
@@ -621,11 +713,8 @@ def _run_ci(args) -> int:
     res = pc.cal_ci(p, y, metric=args.metric, conf_level=args.conf_level, n_boot=args.n_boot,
                     bins=args.bins, progress=not args.json, **extra)
     if args.json:
-        print(json.dumps({
-            "estimate": _json_number(res.estimate), "lower": _json_number(res.lower),
-            "upper": _json_number(res.upper), "conf_level": res.conf_level,
-            "metric": res.metric, "method": res.method,
-        }))
+        # the components under R's names, n_boot included: res.to_dict()
+        print(json.dumps(res.to_dict()))
     else:
         print(res)
     return 0
@@ -702,19 +791,37 @@ def _write_calibrated(args, header_names: List[str], calibrated: np.ndarray) -> 
         raise CsvError(args.apply, f"already has a column '{clash[0]}'; choose another --prefix",
                        line=1)
     calibrated = calibrated.reshape(len(calibrated), -1)
-    out = sys.stdout if args.output == "-" else open(args.output, "w", newline="",
-                                                     encoding="utf-8")
+    shown = "<stdout>" if args.output == "-" else args.output
+    out = sys.stdout if args.output == "-" else open_output(args.output)
+    with writing(shown), _removed_if_unfinished(args.output):
+        try:
+            writer = csv.writer(out, lineterminator="\n")
+            with _open_text(args.apply) as handle:
+                records = _records(args.apply, handle)
+                _, header = next(records)
+                writer.writerow(header + added)
+                for row, (_, fields) in enumerate(records):
+                    writer.writerow(fields + [repr(float(v)) for v in calibrated[row]])
+            out.flush()
+        finally:
+            if out is not sys.stdout:
+                out.close()
+
+
+@contextlib.contextmanager
+def _removed_if_unfinished(path: str):
+    """A half-written output file is removed (a device such as /dev/full is not)."""
     try:
-        writer = csv.writer(out, lineterminator="\n")
-        with _open_text(args.apply) as handle:
-            records = _records(args.apply, handle)
-            _, header = next(records)
-            writer.writerow(header + added)
-            for row, (_, fields) in enumerate(records):
-                writer.writerow(fields + [repr(float(v)) for v in calibrated[row]])
-    finally:
-        if out is not sys.stdout:
-            out.close()
+        yield
+    except BaseException:
+        if path != "-" and os.path.isfile(path):
+            with contextlib.suppress(OSError):
+                os.remove(path)
+        raise
+
+
+# The methods whose --p are logits; R fits probabilities as logits silently.
+_LOGIT_METHODS = ("temperature", "vector_scaling")
 
 
 def _run_calibrate(args) -> int:
@@ -727,6 +834,8 @@ def _run_calibrate(args) -> int:
         args._parser.error("argument -o/--output: would overwrite an input file")
     x, y = read_csv(args.fit, args.p, args.y)
     new, _ = read_csv(args.apply, args.p, None)
+    if args.method in _LOGIT_METHODS and np.all((x >= 0) & (x <= 1)):
+        probability_warning(args.p, args.method)
     fit = _fit_calibrator(args, x, y)
     calibrated = np.asarray(predict(fit, new), dtype=np.float64)
     _, _, header = read_columns(args.apply, [])
@@ -758,9 +867,12 @@ def _add_diagram(sub) -> None:
     d.add_argument("--compare", action="append", default=[], metavar="NAME=COL[,COL...]",
                    help="overlay another model's probability columns (repeatable), e.g. "
                         "--compare calibrated=cal_prob")
-    d.add_argument("--figsize", type=float, nargs=2, metavar=("W", "H"), default=None,
+    d.add_argument("--figsize", type=_positive, nargs=2, metavar=("W", "H"), default=None,
                    help="figure size in inches")
-    d.add_argument("--dpi", type=float, default=150)
+    d.add_argument("--dpi", type=_positive, default=150,
+                   help="resolution of raster formats (default 150)")
+    d.add_argument("--format", default=None, metavar="EXT",
+                   help="image format (png, pdf, svg, ...) when -o has no extension to say it")
 
 
 def _compared(args):
@@ -780,30 +892,77 @@ def _compared(args):
     return models
 
 
+# Raster images: matplotlib's Agg renderer refuses 2^23 pixels or more a side.
+_RASTER = {"png", "jpg", "jpeg", "tif", "tiff", "webp", "raw", "rgba", "gif"}
+_AGG_LIMIT = 1 << 23
+
+
+def _image_format(args, matplotlib) -> str:
+    """The format of ``-o``, from its extension (matplotlib would add ``.png``
+    to a name without one and write another file than the one asked for)."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    supported = sorted(FigureCanvasBase.get_supported_filetypes())
+    ext = (args.format or os.path.splitext(args.output)[1][1:]).lower().lstrip(".")
+    if args.format is not None and ext not in supported:
+        args._parser.error(f"argument --format: invalid choice: '{args.format}' (choose from "
+                           f"{', '.join(supported)})")
+    if not ext:
+        raise OutputError(args.output, f"no extension to name the image format; add one of "
+                                       f"{', '.join(supported)}, or give --format")
+    if ext not in supported:
+        raise OutputError(args.output, f"'.{ext}' is not an image format matplotlib writes; "
+                                       f"use one of {', '.join(supported)}")
+    return ext
+
+
+def _check_image_size(args, fmt: str, matplotlib) -> None:
+    """Refuse, before drawing, a figure larger than matplotlib's renderer draws:
+    the layout measures text at the figure's dpi, and a raster file is drawn
+    at --dpi."""
+    if args.figsize is None:
+        return
+    dpis = [float(matplotlib.rcParams["figure.dpi"])]
+    if fmt in _RASTER:
+        dpis.append(args.dpi)
+    width, height = (max(dpis) * v for v in args.figsize)
+    if max(width, height) >= _AGG_LIMIT:
+        raise OutputError(args.output, f"the image would be {width:.0f} x {height:.0f} pixels, "
+                                       f"more than matplotlib draws (2^23 a side); lower "
+                                       f"--figsize or --dpi")
+
+
 def _run_diagram(args) -> int:
     models = _compared(args)
-    probs, y = read_models(args.csv, [cols for _, cols in models], args.y)
-    p = probs[0] if len(models) == 1 else {name: q for (name, _), q in zip(models, probs)}
     try:
         import matplotlib
     except ImportError:
-        print(f"{PROG}: error: the diagram needs matplotlib: pip install 'pycalib_r[plot]'",
-              file=sys.stderr)
-        return 2
+        return error("the diagram needs matplotlib: pip install 'pycalib_r[plot]'")
     matplotlib.use("Agg")  # files only: no display needed
+    fmt = _image_format(args, matplotlib)
+    probs, y = read_models(args.csv, [cols for _, cols in models], args.y)
+    p = probs[0] if len(models) == 1 else {name: q for (name, _), q in zip(models, probs)}
     import matplotlib.pyplot as plt
 
     from ._diagnostics import reliability_diagram
 
+    _check_image_size(args, fmt, matplotlib)
     fig = reliability_diagram(p, y, bins=args.bins, show_ece=not args.no_ece,
                               show_counts=not args.no_counts, type=args.type,
                               strategy=args.strategy, intervals=args.intervals,
                               conf_level=args.conf_level, figsize=args.figsize)
     try:
-        fig.savefig(args.output, dpi=args.dpi)
-    except (ValueError, OSError) as exc:
-        print(f"{PROG}: error: {args.output}: {exc}", file=sys.stderr)
-        return 2
+        with writing(args.output), _removed_if_unfinished(args.output):
+            try:
+                fig.savefig(args.output, dpi=args.dpi, format=fmt)
+            except MemoryError:
+                width, height = (float(v) * args.dpi for v in fig.get_size_inches())
+                raise OutputError(args.output, f"not enough memory to draw {width:.0f} x "
+                                               f"{height:.0f} pixels; lower --figsize or "
+                                               f"--dpi") from None
+            except ValueError as exc:
+                raise OutputError(args.output, f"matplotlib could not draw the figure: "
+                                               f"{str(exc).splitlines()[0]}") from None
     finally:
         plt.close(fig)
     return 0
@@ -850,6 +1009,10 @@ def _parser() -> argparse.ArgumentParser:
         description="probcal's calibration metrics, tests, intervals, calibrators and "
                     "diagrams for CSV files, printing what R prints.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
+    from . import __version__
+
+    parser.add_argument("--version", action="version",
+                        version=f"{PROG} {__version__} (probcal {__version__})")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add, _ in COMMANDS.values():
         add(sub)
@@ -863,23 +1026,30 @@ def main(argv: Optional[List[str]] = None) -> int:
     _file_after_columns(args)
     from ._errors import ProbcalError
 
-    try:
-        return COMMANDS[args.command][1](args)
-    except CsvError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
-        return 2
-    except ProbcalError as exc:
-        print(f"Error: {exc}", file=sys.stderr)
-        for note in getattr(exc, "__notes__", ()):
-            print(note, file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        # the reader left (`pycalib-r demo | head`): stop quietly, as Unix tools do
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
+    # The library's warnings (R's, and the Python-side ones such as
+    # temperature scaling on probabilities) as one readable line each, not
+    # Python's "file:line: UserWarning" with a source line of the package.
+    _command_faults.reset()
+    with warnings.catch_warnings():
+        warnings.showwarning = show_warning
+        try:
+            output = getattr(args, "output", None)
+            if output is not None:
+                check_output(output)
+            return COMMANDS[args.command][1](args)
+        except (CsvError, OutputError) as exc:
+            return error(str(exc))
+        except ProbcalError as exc:
+            return error(str(exc), cli_hints(exc, args))
+        except MemoryError as exc:
+            return error(memory_message(args, exc))
+        except KeyboardInterrupt:
+            return 130
+        except BrokenPipeError:
+            # the reader left (`pycalib-r demo | head`): stop quietly, as Unix tools do
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -70,23 +70,13 @@ def _diagram_data(p, y, bins, type, strategy="equal_width"):
     or ``"confidence"``. ``strategy`` bins as ``ece(strategy=)`` does (per
     class for the classwise form).
     """
-    import pandas as pd
-
     # R never evaluates `type` for a vector, and checks a matrix before
     # match.arg(type) is forced: input_form's order.
     form = input_form(p, y, type)
     if form.scalar:
         return form.kind, _nonempty(bin_table(form.r, form.c, bins, strategy))
-
-    labels = form.labels
-    panels = []
-    for k, (column, one_vs_rest) in enumerate(form.problems()):
-        panel = _nonempty(bin_table(column, one_vs_rest, bins, strategy))
-        panel["class_label"] = pd.Categorical(
-            [labels.levels[k]] * len(panel), categories=labels.levels
-        )
-        panels.append(panel)
-    return "classwise", pd.concat(panels, ignore_index=True)
+    tables = [bin_table(column, one_vs_rest, bins, strategy) for column, one_vs_rest in form.problems()]
+    return "classwise", classwise_panels(tables, form.labels.levels)
 
 
 def _check_strategy(strategy):
@@ -184,6 +174,11 @@ def reliability_table(p, y, bins=10, type="classwise", strategy="equal_width", c
     """
     strategy = _check_strategy(strategy)
     table = _diagram_data(p, y, bins, type, strategy)[1]
+    return with_interval(table, conf_level)
+
+
+def with_interval(table, conf_level):
+    """The table with the Wilson interval columns when ``conf_level`` is given."""
     if conf_level is not None:
         n = table["n"].to_numpy()
         lo, hi = wilson_interval(table["accuracy"].to_numpy() * n, n, conf_level)
@@ -191,6 +186,18 @@ def reliability_table(p, y, bins=10, type="classwise", strategy="equal_width", c
         table.insert(position, "accuracy_upper", hi)
         table.insert(position, "accuracy_lower", lo)
     return table
+
+
+def classwise_panels(tables, levels):
+    """One-vs-rest tables (non-empty rows) stacked with their ``class_label``."""
+    import pandas as pd
+
+    panels = []
+    for k, panel in enumerate(tables):
+        panel = _nonempty(panel)
+        panel["class_label"] = pd.Categorical([levels[k]] * len(panel), categories=levels)
+        panels.append(panel)
+    return pd.concat(panels, ignore_index=True)
 
 
 # ---------------------------------------------------------------------------
@@ -317,7 +324,13 @@ def _size_breaks(limits):
     if lo == hi:
         return np.array([lo], dtype=float)
     breaks = _extended_breaks(lo, hi)
-    return breaks[(breaks >= lo) & (breaks <= hi)]
+    breaks = breaks[(breaks >= lo) & (breaks <= hi)]
+    # Counts are whole: ggplot2 would label 3333.00, 3333.25, ... for bins of
+    # 3,333 and 3,334 (a narrow range); keep the whole breaks, or the ends.
+    whole = breaks[breaks == np.round(breaks)]
+    if whole.size >= 2 or (whole.size == breaks.size):
+        return whole
+    return np.unique(np.round(np.linspace(lo, hi, int(min(5, hi - lo + 1)))))
 
 
 def _size_scale(n, limits):
@@ -568,30 +581,132 @@ class _GGLayout:
         for text in fig.texts:
             if text.get_gid() == "subtitle":
                 text.set_position((x_left / width, (title_y - self.title_h - 0.04) / height))
+        _fit_axis_text(fig, axes, panel_in, used_w, used_h, self.faceted)
         if self.faceted:
             fig._supxlabel.set_position(((x_left + right) / 2 / width,
                                          (bottom - self.bottom + self.pad) / height))
             fig._supylabel.set_position(((x_left - self.left + self.pad) / width, middle))
         x_legend = right + 0.15
         sizes = self._legend_sizes(fig)
+
+        def centre(h):
+            # centred on the panels, below the title block where the height allows
+            return max(h / 2 + self.pad, min(middle * height, y_top - h / 2))
+
         if len(self.legends) == 1:
             self.legends[0].set_loc("center left")
-            anchors = [(x_legend, middle * height)]
+            anchors = [(x_legend, centre(sizes[0][1]))]
         elif self._side_by_side(fig, sizes):  # models, then counts, both centred
             for legend in self.legends:
                 legend.set_loc("center left")
-            anchors = [(x_legend + sizes[1][0] + 0.15, middle * height),
-                       (x_legend, middle * height)]
+            mid = centre(max(h for _, h in sizes))
+            anchors = [(x_legend + sizes[1][0] + 0.15, mid), (x_legend, mid)]
         elif self.legends:  # models above counts, the pair centred and inside the figure
             for legend in self.legends:
                 legend.set_loc("upper left")
             total = sizes[0][1] + sizes[1][1] + 0.1
-            top = min(height - self.pad, max(middle * height + total / 2, total + self.pad))
+            # below the title block where the height allows (at 3 x 3 inches it does not)
+            top = max(total + self.pad, min(y_top, max(middle * height + total / 2,
+                                                       total + self.pad)))
+            top = min(top, height - self.pad)
+            top = max(top, total + self.pad)
             anchors = [(x_legend, top - sizes[1][1] - 0.1), (x_legend, top)]
         else:
             anchors = []
         for legend, (x, y) in zip(self.legends, anchors):
             legend.set_bbox_to_anchor((x / width, y / height), transform=fig.transFigure)
+
+
+# Tick values shown when a panel is too small for all five labels side by side.
+_TICK_STEPS = ((1.9, (0.0, 0.25, 0.5, 0.75, 1.0), "{:.2f}"), (0.9, (0.0, 0.5, 1.0), "{:.2f}"),
+               (0.0, (0.0, 1.0), "{:.0f}"))
+_MIN_LABEL_SIZE = 6.0
+
+
+def _new_figure(figsize):
+    """A Figure, registered with pyplot only when pyplot is in use.
+
+    Through pyplot (``plt.show()``, ``plt.savefig()``, Jupyter's inline
+    display) when the caller has imported ``matplotlib.pyplot``; otherwise a
+    plain :class:`matplotlib.figure.Figure`, which pyplot does not keep
+    alive, so drawing many diagrams in a loop neither holds their memory nor
+    triggers matplotlib's "More than 20 figures" warning. ``fig.savefig``
+    works on both.
+    """
+    import sys
+
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is not None:
+        return plt.figure(figsize=figsize)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=figsize)
+    FigureCanvasAgg(fig)  # draw(), get_renderer() and savefig() without pyplot
+    return fig
+
+
+def _fit_axis_text(fig, axes, panel_in, span_w, span_h, faceted):
+    """Keep tick and axis labels apart however small the panels are.
+
+    ggplot2's margins are fixed in inches, so below about 5 inches the axis
+    titles grow longer than the panels they label and meet in the corner,
+    and the five tick labels of a 1-inch panel overlap. Here (at every
+    layout pass, so enlarging the figure restores R's look) tick labels are
+    thinned to 0, 0.5, 1 (or 0, 1), and an axis title longer than its panel
+    side is wrapped onto two lines and, if still too long, set in a smaller
+    font (6 points at least). At R's default sizes nothing changes.
+    """
+    for step_min, shown, fmt in _TICK_STEPS:
+        if panel_in >= step_min:
+            break
+    for ax in axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            labels = [t.get_text() for t in axis.get_ticklabels()]
+            if any(labels):  # the panels with tick labels (facets keep theirs blank)
+                axis.set_ticklabels([fmt.format(t) if t in shown else "" for t in axis.get_ticklocs()])
+    try:
+        renderer = fig._get_renderer()
+    except (AttributeError, RuntimeError):  # pragma: no cover - a backend without a renderer
+        return
+    if faceted:
+        labels = [(fig._supxlabel, span_w), (fig._supylabel, span_h)]
+    else:
+        labels = [(axes[0].xaxis.label, panel_in), (axes[0].yaxis.label, panel_in)]
+    for text, span in labels:
+        if text is None:
+            continue
+        full = getattr(text, "_pycalib_r_full", None) or text.get_text()
+        text._pycalib_r_full = full  # the one-line title, kept across layout passes
+        text.set_text(full)
+        text.set_fontsize(_BASE_SIZE)
+        text.set_linespacing(1.2)
+        span = span + 0.1
+        length = text.get_window_extent(renderer).width / fig.dpi
+        if text.get_rotation() == 90:
+            length = text.get_window_extent(renderer).height / fig.dpi
+        if length <= span:
+            continue
+        words = full.split(" ")
+        if len(words) > 1:
+            cut = min(range(1, len(words)), key=lambda i: abs(len(" ".join(words[:i]))
+                                                             - len(" ".join(words[i:]))))
+            text.set_text(" ".join(words[:cut]) + "\n" + " ".join(words[cut:]))
+            text.set_linespacing(1.0)  # the second line within the one-line margin
+            length *= max(len(" ".join(words[:cut])), len(" ".join(words[cut:]))) / len(full)
+        if length > span:
+            text.set_fontsize(max(_MIN_LABEL_SIZE, _BASE_SIZE * span / length))
+    # The title block: as wide as the figure allows right of its left edge.
+    width = fig.get_size_inches()[0]
+    for text, size in [(fig._suptitle, _TITLE_SIZE)] + [
+            (t, _BASE_SIZE) for t in fig.texts if t.get_gid() == "subtitle"]:
+        if text is None:
+            continue
+        text.set_fontsize(size)
+        room = width * (1 - text.get_position()[0]) - 0.08
+        length = text.get_window_extent(renderer).width / fig.dpi
+        if length > room > 0:
+            text.set_fontsize(max(_MIN_LABEL_SIZE, size * room / length))
 
 
 def _layout_engine(layout):
@@ -663,9 +778,13 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
         Level of those intervals.
     ax : matplotlib.axes.Axes or sequence of Axes, optional
         Draw into existing Axes (one, or one per class for the classwise
-        panels) instead of a new figure. The title and subtitle then become
-        the Axes' left title (single panel), the class names the panel
-        titles, and the legends are drawn inside the (last) Axes.
+        panels) instead of a new figure. The Axes' titles stay the caller's
+        (``ax.set_title`` does not meet the package's text): the title and
+        subtitle are drawn inside the panel's upper-left corner (an
+        ``AnchoredText`` with gid ``"header"``; for a dict of models, the
+        title of their legend), the class names are the panel titles of the
+        classwise panels, and the count legend sits in the lower-right
+        corner of the (last) Axes.
     figsize : (float, float), optional
         Size of the new figure in inches; by default the panels are 4 inches
         (binary, confidence) or up to 3 inches each (classwise), as R's.
@@ -677,9 +796,12 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
     matplotlib.figure.Figure
         The new figure (or ``ax``'s). Its panels are the Axes with gid
         ``"panel"`` (class order, row by row). The title is the figure's
-        suptitle, the subtitle a figure text with gid ``"subtitle"``. The
-        figure is made through pyplot, so ``plt.show()`` displays it;
-        ``plt.close(fig)`` releases it.
+        suptitle, the subtitle a figure text with gid ``"subtitle"``. When
+        ``matplotlib.pyplot`` is imported the figure is made through pyplot,
+        so ``plt.show()`` displays it and ``plt.close(fig)`` releases it;
+        otherwise it is a plain ``matplotlib.figure.Figure`` that pyplot
+        does not track (25 diagrams in a loop give no "More than 20
+        figures" warning).
 
     Raises
     ------
@@ -709,7 +831,6 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
     kind, tables = _model_tables(models, y, bins, type,
                                  strategy, conf_level if _is_true(intervals) else None)
     try:
-        import matplotlib.pyplot as plt
         from matplotlib.lines import Line2D
     except ImportError as exc:
         raise ImportError(_MATPLOTLIB_MESSAGE) from exc
@@ -749,11 +870,16 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
         panel_in = 4.0
 
     all_n = np.concatenate([t["n"].to_numpy() for t in tables])
-    limits = (float(all_n.min()), float(all_n.max()))
+    counted = (float(all_n.min()), float(all_n.max()))
+    # ggplot2 maps the counts' range onto the size range. Equal-frequency bins
+    # hold (nearly) the same count by design, so there point area is
+    # proportional to the count (the scale starts at 0): 3,333 and 3,334 look
+    # alike instead of a dot and the largest circle. (R draws no such diagram.)
+    limits = (0.0, counted[1]) if strategy == "equal_freq" else counted
     colours = _model_colours(len(models))
 
     if ax is None:
-        fig = plt.figure(figsize=figsize)
+        fig = _new_figure(figsize)
         axes = []
         for i in range(len(panel_keys)):
             axes.append(fig.add_axes((0.1, 0.1, 0.8, 0.8), gid="panel", label=f"panel{i}"))
@@ -784,7 +910,7 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
 
     legend_specs = []
     if counts:
-        breaks = _size_breaks(limits)
+        breaks = _size_breaks(counted)
         handles = [
             Line2D([], [], linestyle="none", marker="o", color="black",
                    markersize=float(_point_diameter(size)), markeredgewidth=0,
@@ -801,16 +927,29 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
                  labelspacing=0.9, handletextpad=0.8, alignment="left")
 
     if ax is not None:
-        if not faceted:
-            axes[0].set_title(title if subtitle is None else f"{title}\n{subtitle}",
-                              loc="left", fontsize=_BASE_SIZE)
+        # The Axes' title slots are the caller's (ax.set_title): the header
+        # goes inside the panel, in its upper-left corner (above the identity
+        # line, where under-confident bins would be), and the legends in the
+        # lower-right one. With several models the header heads their legend.
+        header = title if subtitle is None else f"{title}\n{subtitle}"
         last = axes[-1]
         placed = []
-        corners = ["upper left", "lower right"] if len(legend_specs) == 2 else ["best"]
-        for (legend_title, handles, labels), loc in zip(legend_specs, corners):
+        for legend_title, handles, labels in legend_specs:
+            if legend_title == "Model" and not faceted:
+                legend_title, loc = header, "upper left"
+                header = None
+            else:
+                loc = "lower right"
             placed.append(last.legend(handles, labels, title=legend_title, loc=loc, **style))
         for legend in placed[:-1]:  # a new Axes legend replaces the last one
             last.add_artist(legend)
+        if header is not None and not faceted:
+            from matplotlib.offsetbox import AnchoredText
+
+            box = AnchoredText(header, loc="upper left", frameon=False, borderpad=0.3,
+                               prop=dict(fontsize=_SMALL_SIZE, color=_STRIP_COLOUR))
+            box.set_gid("header")
+            axes[0].add_artist(box)
         return fig
 
     legends = [fig.legend(handles, labels, title=legend_title, loc="center left", **style)

@@ -26,7 +26,7 @@ from ._format import cli_h1, format_pval, format_r, sprintf_pct1
 from ._forms import Form, input_form
 from ._rarith import pnorm_upper
 from ._rlist import RList
-from ._rng._dists import qnorm_open1
+from ._rng.nmath._dists import qnorm_open1
 
 __all__ = ["ece_ci", "EceCI", "TYPES"]
 

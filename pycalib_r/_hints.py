@@ -39,6 +39,8 @@ from ._errors import ProbcalError
 __all__ = ["python_face", "add_note", "hints_for"]
 
 _MATRIX_ARGS = ("p", "x", "logits")
+# The functions whose matrix form is the O(n^2) canonical kernel.
+_QUADRATIC = ("skce", "cal_test", "cal_ci")
 
 
 def add_note(err: BaseException, note: str) -> None:
@@ -152,13 +154,21 @@ def hints_for(err: ProbcalError, bound: Dict[str, Any], fn: Callable) -> List[st
     x_arg, x = _matrix_arg(bound)
     if message == "Integer class codes in `y` must start at `1`.":
         values = _values(y)
-        if x is not None and _ncol(x) == 2 and values is not None and _is_01(values):
+        two_column_binary = (x is not None and _ncol(x) == 2 and values is not None
+                             and _is_01(values))
+        kernel = getattr(fn, "__name__", "") in _QUADRATIC
+        if two_column_binary:
             notes.append(f"For a binary problem pass the positive class's column as a vector, "
                          f"e.g. {x_arg}[:, 1] (a numpy array) or {x_arg}.iloc[:, 1] "
-                         f"(a DataFrame), with the 0/1 labels.")
-        notes.append("Class codes here are R's 1..K; scikit-learn's 0-based codes (the "
-                     "column order of predict_proba) need y + 1, or pass a pandas Categorical "
-                     "(pd.Categorical.from_codes(y, categories=clf.classes_)).")
+                         f"(a DataFrame), with the 0/1 labels"
+                         + (": the binary form, O(n log n)." if kernel else "."))
+        # Not y + 1 for a binary problem in the kernel functions: an n x 2
+        # matrix with codes 1..2 takes the canonical kernel, O(n^2) (hours at
+        # 1e5 rows in cal_test), and another statistic than the binary form.
+        if not (two_column_binary and kernel):
+            notes.append("Class codes here are R's 1..K; scikit-learn's 0-based codes (the "
+                         "column order of predict_proba) need y + 1, or pass a pandas "
+                         "Categorical (pd.Categorical.from_codes(y, categories=clf.classes_)).")
     elif message == "Argument `y` must be a factor or a vector of integer class codes." \
             and (_has_strings(_values(y)) or category_names(y) is None):
         notes.append("R's factor is a pandas Categorical: pass "

@@ -50,9 +50,9 @@ from ._metrics import BinnedMetric, bind_metric, bind_mmce, binned_error, mmce_v
 from ._progress import Progress
 from ._rlist import NamedNumber, RList
 from ._rbins import bin_means_rows
-from ._rarith import pnorm_upper as _upper_tail, r_row_means as _row_means
+from ._rarith import pnorm_upper as _upper_tail, quiet_fp, r_row_means as _row_means
 from ._rng import resolve_rng
-from ._rng._locking import holding
+from ._rng.stream._locking import holding
 
 __all__ = ["cal_test", "cal_ci", "CalTest", "CalCI"]
 
@@ -322,6 +322,7 @@ def _counts(idx: np.ndarray, n: int) -> np.ndarray:
 # cal_test().
 # ---------------------------------------------------------------------------
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonical", *,
              data_name=None, rng=None, progress=True):
     r"""Kernel calibration test (Widmann, Lindsten & Zachariah 2019).
@@ -658,6 +659,7 @@ class _KernelEngine:
         return vals
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None,
            progress=True, **kwargs):
     r"""Percentile bootstrap confidence interval for a calibration metric.

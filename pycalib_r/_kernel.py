@@ -38,7 +38,7 @@ from ._kernel_scalar import (  # noqa: F401 - re-exported
     scalar_pair_terms,
     stable_argsort,
 )
-from ._rarith import r_mean, r_sd
+from ._rarith import quiet_fp, r_mean, r_sd
 
 __all__ = [
     "skce",
@@ -156,6 +156,7 @@ def skce_from_data(data: KernelData, h, estimator: str, progress: bool = False) 
     return per[0] if len(per) == 1 else r_mean(per)
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical", *, progress=True):
     r"""Squared kernel calibration error (Widmann, Lindsten & Zachariah 2019).
 
@@ -243,6 +244,7 @@ def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical", *, progress=True
                                 progress=progress))
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def bind_skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
     """``skce()``'s checks in R's order: ``(data, bandwidth, estimator)``, checked
     once for callers that reuse them (``cal_ci``)."""

@@ -32,6 +32,7 @@ from typing import Optional
 import numpy as np
 
 from ._checks import check_bandwidth
+from ._rarith import quiet_fp
 
 # Block length (columns) and maximal block span (in bandwidths) of the
 # batched scalar sum: exp(+-_SPAN / 2) ~ 5e8 keeps block-local cumulative
@@ -418,6 +419,7 @@ def _check_h(bandwidth) -> float:
     return check_bandwidth(bandwidth, allow_median=False)
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def scalar_kernel_sum(r, a, bandwidth) -> float:
     """sum over all i, j of a_i a_j exp(-|r_i - r_j| / bandwidth).
 
@@ -450,6 +452,7 @@ def scalar_kernel_sum(r, a, bandwidth) -> float:
     return ScalarKernel(r, a, h).total()
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def scalar_kernel_sum_batched(r, a, bandwidth, weights) -> np.ndarray:
     """Row-wise ``scalar_kernel_sum(r, w * a, bandwidth)`` for a (B, n) weight matrix.
 

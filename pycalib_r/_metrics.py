@@ -21,6 +21,7 @@ from ._checks import (
     DOUBLE_EPS,
     as_numeric_vector,
     check_bandwidth,
+    check_bin_edges,
     check_bins,
     check_count,
     check_probability,
@@ -31,17 +32,17 @@ from ._checks import (
 from ._errors import ProbcalError
 from ._forms import MULTICLASS_TYPES, Form, binary_inputs, confidence_pair, input_form
 from ._kernel import scalar_kernel_sum
-from ._rarith import r_exp, seq_sum
+from ._rarith import quiet_fp, r_exp, seq_sum
 from ._rarith import special as _special
 from ._rbins import bin_means
 
 __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table",
-           "binned_error", "BinnedMetric", "bind_metric", "bind_mmce", "mmce_value", "r_sums", "r_means", "r_means_masked",
+           "binned_error", "bin_frame", "BinnedMetric", "bind_metric", "bind_mmce", "mmce_value", "r_sums", "r_means", "r_means_masked",
            "confidence_pair", "binary_inputs", "MULTICLASS_TYPES"]
 
 # What R says when a count beyond its integer range reaches seq(length.out =)
 # in probcal 0.2.0's binned metrics.
-LENGTH_OUT_NA = "'length.out' must be a non-negative number"
+from ._checks import LENGTH_OUT_NA  # noqa: E402,F401 - kept under its old name
 
 
 def logit(p, eps: float = DOUBLE_EPS):
@@ -262,6 +263,7 @@ def bind_metric(kind, p, y, bins=10, type="classwise", debiased=False, strategy=
         bins = check_count(bins, "bins", LENGTH_OUT_NA)
     else:
         bins = check_bins(bins)
+    check_bin_edges(bins)
     return BinnedMetric(kind, form, bins, bool(debiased), strategy)
 
 
@@ -541,15 +543,30 @@ def bin_table(p, y, bins=10, strategy="equal_width"):
     ``strategy="equal_freq"`` the bins are those of ``ece(strategy =
     "equal_freq")`` (tied quantiles merge, so there may be fewer rows).
     """
+    p_arr, y_arr = binary_inputs(p, y)
+    bins = check_bin_edges(check_bins(bins))
+    breaks, counts, conf, acc = _bin_stats(p_arr, y_arr, bins, strategy)
+    return _table(np.arange(1, counts.size + 1), breaks[:-1], breaks[1:], counts, conf, acc)
+
+
+def bin_frame(bin_no, lower, upper, counts, sum_p, sum_y):
+    """``bin_stats``'s data frame from per-bin counts and sums (the Dask tables,
+    whose chunk sums are merged; the in-memory table has R's per-bin means)."""
+    counts = np.asarray(counts)
+    nonempty = counts > 0
+    safe = np.where(nonempty, counts, 1)
+    return _table(bin_no, lower, upper, counts, np.where(nonempty, sum_p / safe, np.nan),
+                  np.where(nonempty, sum_y / safe, np.nan))
+
+
+def _table(bin_no, lower, upper, counts, conf, acc):
     import pandas as pd
 
-    p_arr, y_arr = binary_inputs(p, y)
-    bins = check_bins(bins)
-    breaks, counts, conf, acc = _bin_stats(p_arr, y_arr, bins, strategy)
+    counts = np.asarray(counts)
     return pd.DataFrame({
-        "bin": np.arange(1, counts.size + 1),
-        "lower": breaks[:-1],
-        "upper": breaks[1:],
+        "bin": np.asarray(bin_no),
+        "lower": lower,
+        "upper": upper,
         "n": counts.astype(np.int64),
         "confidence": conf,
         "accuracy": acc,
@@ -557,6 +574,7 @@ def bin_table(p, y, bins=10, strategy="equal_width"):
     })
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def mmce(p, y, bandwidth=0.2):
     """Maximum mean calibration error (Laplacian kernel, V-statistic).
 
@@ -621,12 +639,14 @@ def mmce(p, y, bandwidth=0.2):
     return mmce_value(form, bandwidth)
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def bind_mmce(p, y, bandwidth=0.2):
     """``mmce()``'s checks in R's order: the confidence (or binary) form and the bandwidth."""
     bandwidth = check_bandwidth(bandwidth, allow_median=False)
     return input_form(p, y, "confidence", types=None), bandwidth
 
 
+@quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def mmce_value(form: Form, bandwidth: float) -> float:
     """``mmce()`` of checked input: R's own arithmetic when the distinct
     confidences are few enough (:func:`_mmce_r_order`), else the O(n log n)

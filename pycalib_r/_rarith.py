@@ -16,6 +16,7 @@ R equivalent: ``sum``, ``mean``, ``sd``, ``rowSums``, ``colSums``,
 
 from __future__ import annotations
 
+import functools
 import math
 import platform
 import sys
@@ -23,6 +24,7 @@ import sys
 import numpy as np
 
 __all__ = [
+    "quiet_fp",
     "r_sum",
     "r_mean",
     "r_sd",
@@ -512,3 +514,21 @@ def r_log1p(x) -> np.ndarray:
         with np.errstate(invalid="ignore"):
             return _math_map(math.log1p, arr, ~(arr <= -1.0), np.log1p)
     return special().boxcox1p(arr, 0.0) if out is None else out
+
+
+def quiet_fp(fn):
+    """Run ``fn`` under ``np.errstate(all="ignore")``.
+
+    R's arithmetic gives Inf, 0 and NaN without a word (an overflowing
+    ``d / bandwidth``, ``exp(-Inf)``, a BFGS step on logits near 1e300);
+    numpy warns for each. R's own warnings (``warnings.warn``) are not
+    affected, and numpy's error state is per thread (a context variable),
+    so nothing changes outside the call.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+
+    return wrapper

@@ -54,6 +54,9 @@ except ImportError as exc:  # pragma: no cover - exercised only without scikit-l
     ) from exc
 
 from . import _kernel, _metrics
+from ._errors import ProbcalError
+from ._hints import add_note
+from ._rnames import python_names
 from .calibrators import (
     cal_beta,
     cal_cv,
@@ -70,6 +73,7 @@ __all__ = [
     "ProbcalCalibrator",
     "CalibratedClassifier",
     "logits_from_proba",
+    "expected_failed_checks",
     "expected_calibration_error",
     "maximum_calibration_error",
     "average_calibration_error",
@@ -194,6 +198,15 @@ def logits_from_proba(P, eps=1e-12):
     return np.log(np.maximum(P, eps))
 
 
+def _check_feature_names(estimator, X, reset):
+    """scikit-learn's feature-name bookkeeping (``feature_names_in_``, its errors and warnings)."""
+    try:
+        from sklearn.utils.validation import _check_feature_names as check
+    except ImportError:  # pragma: no cover - scikit-learn < 1.6
+        return estimator._check_feature_names(X, reset=reset)
+    return check(estimator, X, reset=reset)
+
+
 def _check_fitted(est, attribute="calibrator_"):
     check_is_fitted(est, attribute)
 
@@ -225,6 +238,18 @@ def _as_float_array(X) -> np.ndarray:
     return check_array(X, ensure_2d=False, dtype=np.float64, input_name="X")
 
 
+def _check_label_types(y: np.ndarray) -> None:
+    """Refuse string labels mixed with others (np.unique's bare \"'<' not supported\")."""
+    if y.dtype == object:
+        kinds = {("a string" if isinstance(v, (str, bytes, np.str_)) else type(v).__name__)
+                 for v in y.tolist()}
+        if "a string" in kinds and len(kinds) > 1:
+            others = ", ".join(sorted(kinds - {"a string"}))
+            raise ValueError(f"y mixes string labels with labels of type {others}, which have no "
+                             "common order for classes_; give every label one type, e.g. "
+                             "y.astype(str) (then 1 and '1' are the same class).")
+
+
 def _encode_labels(y: np.ndarray):
     """``np.unique(y, return_inverse=True)`` after scikit-learn's target check.
 
@@ -244,6 +269,7 @@ def _encode_labels(y: np.ndarray):
                 return classes, yi
             lookup = np.cumsum(present) - 1
             return classes, lookup[yi - lo]
+    _check_label_types(y)
     check_classification_targets(y)
     return np.unique(y, return_inverse=True)
 
@@ -291,6 +317,10 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
         The sorted labels seen in ``fit``.
     n_features_in_ : int
         Columns of ``X`` at fit (1 for a vector).
+    feature_names_in_ : numpy.ndarray of str
+        The column names of a DataFrame ``X`` at fit (only then). A
+        DataFrame with other names, or the same names in another order, is
+        refused by ``predict_proba``, as scikit-learn's estimators refuse it.
 
     Examples
     --------
@@ -311,7 +341,7 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
 
     def __init__(self, method="platt", **method_args):
         self.method = method
-        self._method_args = dict(method_args)
+        self._method_args = python_names(method_args)
 
     # -- parameters: `method` plus whatever method_args were given -------------
     def get_params(self, deep=True):
@@ -322,7 +352,7 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
     def set_params(self, **params):
         if "method" in params:
             self.method = params.pop("method")
-        self._method_args.update(params)
+        self._method_args.update(python_names(params))
         return self
 
     def __getattr__(self, name):
@@ -351,6 +381,10 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
         return method, args
 
     def _validate_X(self, X, reset):
+        # Column names as scikit-learn keeps them: a DataFrame whose columns are
+        # reordered or renamed since fit is refused (the calibrator reads
+        # columns by position, so it would predict silently wrong).
+        _check_feature_names(self, X, reset=reset)
         X = _as_float_array(X)
         if X.ndim == 1 and not reset and self.n_features_in_ != 1:
             raise ValueError(
@@ -647,6 +681,7 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
                             "calibrators, like R's, fit unweighted data.")
         X = check_array(X, accept_sparse=["csr", "csc"], dtype=None)
         y = column_or_1d(y, warn=True)
+        _check_label_types(y)
         check_classification_targets(y)
         if y.shape[0] != X.shape[0]:
             raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} labels.")
@@ -765,6 +800,10 @@ class _ResponseArray:
 
 def _binary_pos_label(classes: np.ndarray, pos_label):
     if pos_label is not None:
+        # A pos_label y_true does not show, with both classes shown, would
+        # score every label as negative without a word (scikit-learn refuses it).
+        if classes.size == 2 and pos_label not in set(classes.tolist()):
+            raise ValueError(f"pos_label={pos_label!r} is not one of {classes.tolist()!r}.")
         return pos_label
     values = set(classes.tolist())
     if values <= {0, 1} or values <= {-1, 1}:
@@ -773,9 +812,26 @@ def _binary_pos_label(classes: np.ndarray, pos_label):
                      "one is the positive class.")
 
 
+def _check_no_missing_labels(y_true: np.ndarray) -> None:
+    """R's message for a missing label (each NaN would otherwise count as a class)."""
+    import pandas as pd
+
+    if y_true.dtype.kind == "f":
+        missing = not np.all(np.isfinite(y_true))
+    elif y_true.dtype == object:
+        missing = bool(pd.isna(y_true).any())
+    else:
+        missing = False
+    if missing:
+        err = ProbcalError("Argument `y` must not contain missing or infinite values.")
+        add_note(err, "`y` is `y_true` here: drop or fill the rows whose label is missing.")
+        raise err
+
+
 def _metric_inputs(y_true, y_prob, pos_label, labels):
     """``(p, y)`` in probcal's form: a probability vector and 0/1, or a matrix and codes 1..K."""
     y_true = column_or_1d(y_true)
+    _check_no_missing_labels(y_true)
     P = check_array(y_prob, ensure_2d=False, dtype=np.float64, input_name="y_prob",
                     ensure_all_finite=False)
     if P.shape[0] != y_true.shape[0]:
@@ -954,3 +1010,6 @@ def squared_kernel_calibration_error(y_true, y_prob, *, estimator="uq", bandwidt
     """
     p, y = _metric_inputs(y_true, y_prob, pos_label, labels)
     return _kernel.skce(p, y, estimator=estimator, bandwidth=bandwidth, type=type)
+
+
+from ._sklearn_checks import expected_failed_checks  # noqa: E402 (public here)

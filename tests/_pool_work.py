@@ -29,7 +29,7 @@ def compiled_calls(seed: int = 1) -> dict:
     logits = np.column_stack([z[:600], -z[:600], np.zeros(600)])
     codes = 1 + (rng.runif(600) > p[:600]) + (rng.runif(600) < 0.2)
     out["temperature_mc"] = float(pc.cal_temperature(logits, codes)["temperature"])
-    # the samplers (_mt_kernels, _sample_kernels) and the distributions (_dist_kernels)
+    # the samplers (_index_kernels, _sample_kernels) and the distributions (_dist_kernels)
     g = rng.rgamma(1 << 15, 2.5)
     out["rgamma"] = float(np.sum(g))
     out["rgamma_first"] = float(g[0])

@@ -108,8 +108,8 @@ def test_cli_multiclass_with_class_names(multiclass_csv, layout):
                    "--bandwidth", "median", "--json"))
     got = json.loads(out.stdout)
     expected = pc.cal_test(p, y, method="asymptotic", bandwidth="median")
-    assert got["p_value"] == expected.p_value
-    assert got["data_name"] == "a+b+c and cls"
+    assert got["p.value"] == expected.p_value
+    assert got["data.name"] == "a+b+c and cls"
 
 
 def test_cli_reads_standard_input(binary_csv):
@@ -359,7 +359,7 @@ BAD_CSVS = [
     ("text label", "prob,label\n0.1,no\n0.3,yes\n",
      "text label.csv, line 2, column 'label': 'no' is not a number"),
     ("unknown column", "p,label\n0.1,0\n",
-     "unknown column.csv, line 1, column 'prob': not in the header; the columns are: p, label"),
+     "unknown column.csv, line 1, column 'prob': not in the header (2 columns)"),
     ("twice", "prob,prob,label\n0.1,0.1,0\n",
      "twice.csv, line 1, column 'prob': this name appears twice in the header"),
 ]
@@ -402,7 +402,7 @@ def test_cli_reports_bad_input_with_r_message(tmp_path):
     path = _write(tmp_path / "bad.csv", pd.DataFrame({"prob": [0.2, 1.5], "label": [0, 1]}))
     out = _run("ci", path, "--p", "prob", "--y", "label")
     assert out.returncode == 2
-    assert out.stderr == "Error: Argument `p` must contain probabilities in `[0, 1]`.\n"
+    assert out.stderr == "pycalib-r: error: Argument `p` must contain probabilities in `[0, 1]`.\n"
 
 
 @pytest.mark.parametrize("args,message", [
@@ -445,7 +445,9 @@ def test_cli_top_level_help_lists_an_example_per_command():
 @pytest.mark.r_parity
 def test_demo_prints_the_metrics_as_r_does(probcal_r):
     probcal_r.r("set.seed(42); p <- runif(300); y <- rbinom(300, 1, p)")
-    want = [f"> {call}\n" + "\n".join(probcal_r.r(f"capture.output(print({call}))"))
+    # The demo prints Python calls (>>>); the value is R's print without "[1] ".
+    want = [f'>>> print(f"{{pc.{call}:.7g}}")\n'
+            + probcal_r.r(f"capture.output(print({call}))")[0].removeprefix("[1] ")
             for call in ("ece(p, y)", "mmce(p, y)")]
     out = _ok(_run("demo"))
     for text in want:

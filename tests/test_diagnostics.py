@@ -575,7 +575,10 @@ def test_draws_into_a_given_axes(mpl):
     table = reliability_table(p, y, bins=8)
     np.testing.assert_array_equal(point_collection(ax).get_offsets(),
                                   table[["confidence", "accuracy"]].to_numpy())
-    assert ax.get_title(loc="left") == "Reliability diagram\nECE = %.4f" % ece(p, y, bins=8)
+    # the header is inside the panel: the Axes' title slots stay the caller's
+    [header] = [a for a in ax.artists if a.get_gid() == "header"]
+    assert header.txt.get_text() == "Reliability diagram\nECE = %.4f" % ece(p, y, bins=8)
+    assert ax.get_title(loc="left") == ax.get_title() == ""
     assert ax.get_xlabel() == "Mean predicted probability"
     assert ax.get_legend().get_title().get_text() == "Count"
     assert not fig.legends and not fig.texts

@@ -14,7 +14,9 @@ import numpy as np
 import pytest
 
 from pycalib_r import _rng
-from pycalib_r._rng import _mt, _nmath, _sample  # noqa: F401 - submodules the tests reach into
+from pycalib_r._rng.bitgen import _mt  # noqa: F401 - submodules the tests reach into
+from pycalib_r._rng.nmath import _rbinom, _qnorm
+from pycalib_r._rng.do_sample import _sample
 from pycalib_r._errors import ProbcalError
 from pycalib_r._rng import GeneratorStream, RRandom
 
@@ -307,7 +309,7 @@ def test_resolve_rng():
 def test_inversion_restart_keeps_stream_order(monkeypatch):
     # R's inversion loop restarts with a fresh uniform once ix passes 110;
     # real parameters never get there, so force it for element 3.
-    real = _rng._nmath._inversion_vec
+    real = _rng.nmath._rbinom._inversion_vec
     calls = []
 
     def forced(u, qn, g, r):
@@ -318,7 +320,7 @@ def test_inversion_restart_keeps_stream_order(monkeypatch):
         calls.append(1)
         return ix, ok
 
-    monkeypatch.setattr(_rng._nmath, "_inversion_vec", forced)
+    monkeypatch.setattr(_rng.nmath._rbinom, "_inversion_vec", forced)
     sizes = [3, 5, 7, 9, 11, 13]
     probs = [0.2, 0.7, 0.1, 0.5, 0.3, 0.9]
     g = RRandom(9)
@@ -327,15 +329,15 @@ def test_inversion_restart_keeps_stream_order(monkeypatch):
     u = ref.unif_rand(7)
     expected = []
     for i, k in enumerate([0, 1, 2, 4, 5, 6]):  # element 3 skips u[3]
-        s = _rng._nmath._BinomSetup(sizes[i], probs[i])
-        ix = _rng._nmath._inversion_try(s, u[k])
+        s = _rng.nmath._rbinom._BinomSetup(sizes[i], probs[i])
+        ix = _rng.nmath._rbinom._inversion_try(s, u[k])
         expected.append(s.n - ix if s.pp > 0.5 else ix)
     assert got.tolist() == expected
     assert np.array_equal(g.get_state(), ref.get_state())
 
 
 def test_qnorm_port_boundaries():
-    q = _rng._nmath._qnorm_std(np.array([0.0, 1.0, np.nan, 0.5, -0.1]))
+    q = _rng.nmath._qnorm._qnorm_std(np.array([0.0, 1.0, np.nan, 0.5, -0.1]))
     assert q[0] == -np.inf and q[1] == np.inf and np.isnan(q[2]) and q[3] == 0.0
     assert np.isnan(q[4])
 
@@ -344,7 +346,7 @@ def test_words32_are_the_raw_words():
     # The bulk samplers read words through Generator.integers on the full
     # uint32 range; that must be numpy's next_uint32, one word per value.
     a, b = RRandom(11), RRandom(11)
-    w = _rng._mt._words32(np.random.Generator(a._bg), 5000)
+    w = _rng.bitgen._mt._words32(np.random.Generator(a._bg), 5000)
     assert w.dtype == np.uint32
     assert np.array_equal(w, b._raw(5000))
     assert np.array_equal(a.get_state(), b.get_state())
@@ -357,9 +359,9 @@ def test_bulk_index_independent_of_pass_size(monkeypatch, chunk):
     for dn, count in [(2.0, 300), (37.0, 500), (65536.0, 200), (70000.0, 400),
                       (5.7, 300), (3e9, 100), (2.0 ** 48 + 1, 50), (1.0, 20)]:
         ref = RRandom(3)
-        with _rng._mt._Cursor(ref) as cur:
+        with _rng.bitgen._mt._Cursor(ref) as cur:
             expected = [cur.unif_index(dn) for _ in range(count)]
-        monkeypatch.setattr(_rng._sample, "_INDEX_CHUNK", chunk)
+        monkeypatch.setattr(_rng.do_sample._sample, "_INDEX_CHUNK", chunk)
         g = RRandom(3)
         got = g._unif_index_bulk(dn, count)
         monkeypatch.undo()
@@ -513,7 +515,7 @@ def test_r_batch_primitives_across_passes(r, monkeypatch, seed):
           "c(replicate(40, sample.int(100000, 3000, replace = TRUE)))", seed)
     # Tiny passes, so every call crosses many boundaries and ends inside one.
     for chunk in (97, 1000):
-        monkeypatch.setattr(_rng._sample, "_INDEX_CHUNK", chunk)
+        monkeypatch.setattr(_rng.do_sample._sample, "_INDEX_CHUNK", chunk)
         for n, size, n_rep in [(100000, 3000, 7), (70000, 2999, 7), (37, 1001, 3),
                                (65537, 500, 3), (2**31 - 1, 700, 2)]:
             g.set_seed(seed)

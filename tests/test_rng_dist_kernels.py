@@ -1,4 +1,4 @@
-"""The compiled rexp/rgamma/rbeta/rpois (pycalib_r._rng._dist_kernels).
+"""The compiled rexp/rgamma/rbeta/rpois (pycalib_r._rng.nmath._dist_kernels).
 
 Kernels run on R's default stream from ``_dist_fast._KERNEL_MIN`` draws on;
 their numpy twin (the block chains of ``_dists``/``_stream_dists``) below that
@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from pycalib_r import _jit
-from pycalib_r._rng import RRandom, _dist_fast
+from pycalib_r._rng import RRandom
+from pycalib_r._rng.stream import _dist_fast
 from tests.test_rng_dists import _r_numbers
 
 KERNELS = _jit.kernels(_dist_fast._MODULE, float_math=True)

@@ -14,8 +14,9 @@ import pytest
 
 import pycalib_r as pc
 from pycalib_r import ProbcalError
-from pycalib_r._rng import RRandom, _chain, _dists
-from pycalib_r._rng._cursor import UnifCursor
+from pycalib_r._rng import RRandom
+from pycalib_r._rng.nmath import _chain, _dists
+from pycalib_r._rng.nmath._cursor import UnifCursor
 
 SEEDS = [-7, 0, 1, 42, 2**31 - 1]
 

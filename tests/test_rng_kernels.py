@@ -1,6 +1,6 @@
 """The compiled Mersenne-Twister samplers against their numpy / Python twins and R.
 
-Every compiled sampler (``pycalib_r/_rng/_mt_kernels.py``) has a twin that
+Every compiled sampler (``pycalib_r/_rng/do_sample/_index_kernels.py``) has a twin that
 runs without numba (``PYCALIB_R_JIT=0``). The pure tests here draw the same
 calls both ways in one process (the twin by switching ``pycalib_r._jit`` off)
 and require equal values *and* an equal stream state afterwards (R's
@@ -23,7 +23,9 @@ import numpy as np
 import pytest
 
 from pycalib_r import _jit
-from pycalib_r._rng import RRandom, _mt, _sample
+from pycalib_r._rng import RRandom
+from pycalib_r._rng.bitgen import _mt
+from pycalib_r._rng.do_sample import _sample
 from pycalib_r.calibrators._cv import stratified_folds
 
 from tests.conftest import ORIGINAL_ENV, REPO, r_assign
@@ -122,7 +124,7 @@ def test_index_fill_slices_and_types(monkeypatch, slice_):
 def test_index_fill_interrupted_leaves_the_stream_after_the_values(monkeypatch):
     # A KeyboardInterrupt between two slices: the stream stands after the
     # values of the finished slice, as if R had drawn exactly those.
-    kern = _jit.kernels("pycalib_r._rng._mt_kernels")
+    kern = _jit.kernels("pycalib_r._rng.do_sample._index_kernels")
     real = kern.index_fill
     calls = []
 
@@ -208,7 +210,7 @@ def test_hash_keeps_rs_cap_of_100_redraws():
     # R draws a repeat again at most 100 times, then keeps it. A set that
     # already holds every value of 1..4 makes every try a repeat: the kernel
     # must read exactly 100 R_unif_index(4) and keep the last.
-    kern = _jit.kernels("pycalib_r._rng._mt_kernels")
+    kern = _jit.kernels("pycalib_r._rng.do_sample._index_kernels")
     g = RRandom(77)
     ref = RRandom(77)
     with _mt._Cursor(ref) as cur:

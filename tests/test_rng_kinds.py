@@ -1,4 +1,4 @@
-"""Every RNGkind of R 4.2.2 (pycalib_r._rng_kinds).
+"""Every RNGkind of R 4.2.2 (pycalib_r._rng.bitgen).
 
 Three groups: the stored records of reference/fixtures/rng_kinds.json
 (written by tools/make_rng_kinds_fixtures.R) replayed without R; pure tests
@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pycalib_r import _rng_kinds as rk
+from pycalib_r._rng import bitgen as rk
 
 FIXTURE = Path(__file__).resolve().parents[1] / "reference" / "fixtures" / "rng_kinds.json"
 KINDS = list(rk.GENERATORS)
@@ -498,7 +498,7 @@ def test_kind_state_warnings_and_errors():
 
 
 def test_knuth_matrix_cycles_equal_the_recurrence():
-    from pycalib_r._rng_kinds import _knuth
+    from pycalib_r._rng.bitgen import _knuth
 
     rs = np.random.default_rng(3)
     for cycles in (1, 2, 63, 64, 65, 200):

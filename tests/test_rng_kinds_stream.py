@@ -1,4 +1,4 @@
-"""Every RNGkind through the package's public stream (pycalib_r._rng._kinds).
+"""Every RNGkind through the package's public stream (pycalib_r._rng.stream._kinds).
 
 Stored records of reference/fixtures/rng_kinds_stream.json (written by
 tools/make_rng_kinds_stream_fixtures.R) are replayed without R; ``r_parity``
@@ -19,7 +19,7 @@ import pytest
 
 import pycalib_r as pc
 from pycalib_r import ProbcalError
-from pycalib_r._rng import _global
+from pycalib_r._rng.stream import _global
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "reference" / "fixtures" / "rng_kinds_stream.json"

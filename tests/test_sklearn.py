@@ -43,6 +43,7 @@ from pycalib_r.sklearn import (  # noqa: E402
     ProbcalCalibrator,
     average_calibration_error,
     expected_calibration_error,
+    expected_failed_checks,
     logits_from_proba,
     maximum_calibration_error,
     maximum_mean_calibration_error,
@@ -214,33 +215,10 @@ def test_gridsearch_over_method_args_of_probcal_calibrator(binary_preds):
     assert grid.best_estimator_.calibrator_.bins == grid.best_params_["bins"]
 
 
-# Checks whose data cannot be a calibrator's input: they pass a feature
-# matrix whose width is not one prediction column per class (or 1 or 2 for
-# a binary problem), which ProbcalCalibrator refuses by design.
-_WIDTH = ("X of a ProbcalCalibrator holds a model's predictions, one column per class (a "
-          "vector or n x 2 for a binary problem); this check passes a feature matrix of another "
-          "width, which is refused with a ValueError")
-PROBCAL_CALIBRATOR_XFAIL = {name: _WIDTH for name in (
-    "check_estimators_dtypes",
-    "check_dtype_object",
-    "check_estimators_fit_returns_self",
-    "check_readonly_memmap_input",
-    "check_pipeline_consistency",
-    "check_estimators_nan_inf",
-    "check_estimators_overwrite_params",
-    "check_estimators_pickle",
-    "check_classifiers_classes",
-    "check_classifiers_train",
-    "check_n_features_in_after_fitting",
-    "check_positive_only_tag_during_fit",
-)}
-CALIBRATED_CLASSIFIER_XFAIL = {
-    "check_fit2d_1feature": (
-        "10 rows in 3 classes cannot give every class to each of 5 calibration folds, which "
-        "probcal's calibrators need (R's cal_* stop when a class is absent); fit raises "
-        "'Requesting 5-fold cross-validation but provided less than 5 examples for at least "
-        "one class.' instead of fitting"),
-}
+# The checks that cannot apply, with their reasons, are the package's own
+# (pycalib_r.sklearn.expected_failed_checks), so users can run check_estimator too.
+PROBCAL_CALIBRATOR_XFAIL = expected_failed_checks(ProbcalCalibrator())
+CALIBRATED_CLASSIFIER_XFAIL = expected_failed_checks(CalibratedClassifier())
 
 
 def _run_checks(estimator, expected):

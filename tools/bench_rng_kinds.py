@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Speed of every RNGkind (pycalib_r._rng_kinds) against R doing the same work.
+"""Speed of every RNGkind (pycalib_r._rng.bitgen) against R doing the same work.
 
 Per kind: 10^6 uniforms (R: ``runif(1e6)``); per normal kind under
 Mersenne-Twister: 10^6 normals (R: ``rnorm(1e6)``); per sample kind under
@@ -23,7 +23,7 @@ sys.path.insert(0, str(REPO / "tools"))
 
 from bench import best_time  # noqa: E402
 
-from pycalib_r import _rng_kinds as rk  # noqa: E402
+from pycalib_r._rng import bitgen as rk  # noqa: E402
 
 
 def r_time(r, setup, code, repeat):

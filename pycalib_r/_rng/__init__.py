@@ -19,24 +19,38 @@ R's sequential samplers also run as compiled loops (numba, through the gate
 numpy or Python twin in ``_sample`` that gives the same values and leaves the
 stream in the same state; ``PYCALIB_R_JIT=0`` runs the twins only.
 
-Layout, by R source:
+Layout, by R source (one subpackage per room, as numpy's ``random``
+separates bit generators, distributions and the ``Generator``):
 
-=====================  ==========================================================
-``_mt``                Mersenne-Twister state, seeding and words (``RNG.c``)
-``_nmath``             ``qnorm`` and ``rbinom`` as functions of uniforms (nmath)
-``_dists``             the other nmath distributions as functions of uniforms
-``_args``              R's argument coercions and messages
-``_sample``            ``do_sample`` / ``R_unif_index`` (``random.c``)
-``_mt_kernels``        compiled loops on the Mersenne-Twister words: ``R_unif_index``,
-                       Fisher-Yates, ``sample2``'s hash, Walker's draws
-``_sample_kernels``    compiled loops of the weighted samplers (alias table,
-                       ``revsort``, ``ProbSampleNoReplace``)
-``_front``             the one front end of R's argument checks
-``_stream``            :class:`RRandom`
-``_generator``         :class:`GeneratorStream` (numpy's draws, R's checks)
-``_global``            the global stream and ``resolve_rng``
-``_kinds``             every other ``RNGkind`` (:mod:`pycalib_r._rng_kinds`) on the stream
-=====================  ==========================================================
+==========================  =====================================================
+``bitgen``                  bit generators, ``src/main/RNG.c``: ``_mt`` (Mersenne-
+                            Twister state, seeding and words, on numpy's
+                            ``MT19937``) with ``_mt_kernels`` (the words'
+                            recurrence, compiled); ``_bitgens`` (Wichmann-Hill,
+                            Marsaglia-Multicarry, Super-Duper, Mersenne-Twister),
+                            ``_knuth`` (Knuth-TAOCP, -2002), ``_lecuyer``
+                            (L'Ecuyer-CMRG, ``nextRNGStream``); ``_unif_index``
+                            (``R_unif_index``, ``rbits``); ``_state``
+                            (``RNGkind``/``set.seed``/``.Random.seed`` order);
+                            the package: kind names, codes, messages
+``nmath``                   ``src/nmath``, distributions as functions of uniforms:
+                            ``_qnorm`` (qnorm.c), ``_rbinom`` (rbinom.c),
+                            ``_snorm`` (snorm.c, every ``normal.kind``), ``_dists``
+                            (sexp.c, rgamma.c, rbeta.c, rpois.c, rhyper.c, ...)
+                            with ``_dist_kernels``, ``_toms708`` (toms708.c),
+                            ``_qdiscrete`` (qbinom.c, qhyper.c, ...), ``_chain``,
+                            ``_cursor``
+``do_sample``               ``do_sample`` (``src/main/random.c``): ``_sample``, the
+                            twin of ``_index_kernels`` (``R_unif_index``,
+                            Fisher-Yates, ``sample2``'s hash, Walker's draws on
+                            the words) and ``_sample_kernels`` (alias table,
+                            ``revsort``, ``ProbSampleNoReplace``)
+``_args``                   R's argument coercions and messages (``random.c``)
+``stream``                  the R-facing objects: ``_stream`` (:class:`RRandom`),
+                            ``_stream_dists``, ``_dist_fast``, ``_front``,
+                            ``_front_dists``, ``_kinds``, ``_generator``,
+                            ``_global``, ``_locking``
+==========================  =====================================================
 
 R equivalent: ``set.seed``, ``runif``, ``rnorm``, ``rbinom``, ``sample``,
 ``sample.int``, ``.Random.seed`` (R 4.2.2, ``src/main/RNG.c``,
@@ -46,8 +60,8 @@ R equivalent: ``set.seed``, ``runif``, ``rnorm``, ``rbinom``, ``sample``,
 from __future__ import annotations
 
 from ._args import as_seed
-from ._generator import GeneratorStream
-from ._global import (  # noqa: F401 - the package's public random functions
+from .stream._generator import GeneratorStream
+from .stream._global import (  # noqa: F401 - the package's public random functions
     _global_stream,
     get_global_state,
     get_random_seed,
@@ -77,8 +91,13 @@ from ._global import (  # noqa: F401 - the package's public random functions
     rcauchy,
     rlnorm,
 )
-from ._kinds import next_rng_stream, next_rng_substream
-from ._stream import RRandom
+from .stream._kinds import next_rng_stream, next_rng_substream
+from .stream._stream import RRandom
+
+from ._pickle_compat import install as _install_old_paths
+
+# Streams pickled under the old flat module paths still load.
+_install_old_paths()
 
 __all__ = [
     "RRandom",
@@ -119,6 +138,6 @@ __all__ = [
 def __getattr__(name):
     # The global stream lives in ._global; `_rng._GLOBAL` reads it there.
     if name == "_GLOBAL":
-        from . import _global
+        from .stream import _global
         return _global._GLOBAL
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import _warn
 from .._errors import ProbcalError
-from ._mt import _INT_MAX, _R_XLEN_T_MAX
+from .bitgen._mt import _INT_MAX, _R_XLEN_T_MAX
 
 def is_r_null(x):
     """R's NULL: None, or an empty Python list or tuple (R's ``c()``); an empty

@@ -30,6 +30,7 @@ from .. import _format
 from .._align import check_column_order
 from .._hints import python_face
 from .._options import get_option
+from .._rcalls import no_method
 from .._rlist import RList
 from .._rarith import (  # noqa: F401 - re-exported
     col_sums,
@@ -216,8 +217,14 @@ class Calibrator(RList):
         A numpy array comes back (1-D for binary calibrators, rows x classes
         for multiclass ones). If ``newdata`` is a pandas Series the result is
         a Series with the same index; if it is a DataFrame the result is a
-        DataFrame with the same index and the class levels as columns.
+        DataFrame with the same index and the class levels as columns; a Dask
+        collection gives a lazy Dask collection of the same rows (pycalib_r.dask).
         """
+        if _is_dask(newdata):
+            # A Dask collection maps chunk by chunk, lazily (pycalib_r.dask).
+            from ..dask._calibrators import predict_lazy
+
+            return predict_lazy(self, newdata)
         # Not in R: a DataFrame naming the fitted classes in another order is
         # refused rather than matched by position (pycalib_r._align).
         check_column_order(newdata, self.get("levels"), "newdata",
@@ -299,6 +306,9 @@ def predict(fit: Calibrator, newdata):
     R: ``predict(fit, c(0.1, 0.5, 0.9))`` prints
     ``[1] 0.1471689 0.5105067 0.8630724``.
     """
+    if not isinstance(fit, Calibrator):
+        # R's dispatch error, not "'str' object has no attribute 'predict'"
+        raise no_method("predict", fit)
     return fit.predict(newdata)
 
 
@@ -384,6 +394,11 @@ def _wrap_output(out, newdata, levels=None):
         columns = list(levels) if levels is not None and len(levels) == out.shape[1] else None
         return pd.DataFrame(out, index=newdata.index, columns=columns)
     return out
+
+
+def _is_dask(x) -> bool:
+    """A Dask collection, told without importing dask."""
+    return type(x).__module__.split(".")[0] == "dask" and hasattr(x, "__dask_graph__")
 
 
 def _warn(message: str) -> None:

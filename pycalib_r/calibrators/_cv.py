@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from .. import _rng, _warn
-from .._rng._locking import holding
+from .._rng.stream._locking import holding
 from .._checks import (
     ProbcalError,
     _as_matrix,
@@ -29,6 +29,7 @@ from .._checks import (
 from .._hints import check_unused_arguments, warn_unused_dots
 from .._format import cli_abort_message
 from ._base import MULTICLASS, Calibrator, _wrap_output, format_call, new_calibrator
+from .._logit_input import once_per_call
 from ._ovr import fit_calibrator
 
 __all__ = ["cal_cv", "CalCv", "stratified_folds"]
@@ -183,6 +184,7 @@ def _fit_calibrator_mc(method: str, x, y, **kwargs) -> Calibrator:
                     check_dots=False)
 
 
+@once_per_call
 def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> CalCv:
     """Cross-validated calibration with stratified folds.
 

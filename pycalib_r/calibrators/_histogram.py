@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._binning import STRATEGIES, find_bins, histogram_breaks
-from .._checks import check_binary_y, check_bins, check_probability, check_same_length, match_arg
+from .._checks import (check_bin_edges, check_binary_y, check_bins, check_probability,
+                       check_same_length, match_arg)
 from ._base import Calibrator, as_character, format_call, new_calibrator, r_int_mean
 
 __all__ = ["cal_histogram", "CalHistogram", "fill_empty_bins"]
@@ -199,6 +200,7 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")) -> CalH
     bins = check_bins(bins)
     strategy_given = strategy
     strategy = match_arg(strategy, STRATEGIES)
+    check_bin_edges(bins)
     breaks = histogram_breaks(p_arr, bins, strategy)
     bin_idx = _fit_bins(p_arr, breaks)
     n_bins = breaks.size - 1

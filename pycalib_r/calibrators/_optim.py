@@ -38,6 +38,7 @@ import numpy as np
 from .. import _warn
 from .. import _jit
 from .._errors import ProbcalError
+from .._rarith import quiet_fp
 from ._base import softmax
 
 __all__ = ["vmmin", "SoftmaxCache", "brent_fmin", "optim_brent", "seq_colsums"]
@@ -89,6 +90,7 @@ def _seq_sum(terms: np.ndarray) -> float:
     return float(seq_colsums(terms))
 
 
+@quiet_fp  # R's C loop meets Inf/NaN on huge logits without a warning
 def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: float = _ABSTOL):
     """Minimise ``fn`` by R's BFGS variable-metric method, step for step.
 

@@ -17,6 +17,7 @@ from .._checks import (
     multiclass_labels,
 )
 from .._hints import check_unused_arguments, warn_unused_dots
+from .._logit_input import once_per_call
 from ._base import (
     MULTICLASS,
     Calibrator,
@@ -103,6 +104,7 @@ class CalOvr(Calibrator):
         return {"BaseMethod": self.base_method}
 
 
+@once_per_call
 def cal_ovr(x, y, method=OVR_METHODS, **kwargs) -> CalOvr:
     """One-vs-rest calibration: a binary calibrator per class, rows renormalised to sum to one.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 
@@ -18,6 +19,7 @@ from .._checks import (
     multiclass_labels,
 )
 from .._errors import ProbcalError
+from .._logit_input import warn_if_probabilities
 from ._base import (
     MULTICLASS,
     Calibrator,
@@ -69,13 +71,24 @@ class CalTemperature(Calibrator):
                 # R compares ncol(newdata) with a NULL `k` and `if ()` fails.
                 raise ProbcalError("argument is of length zero")
             check_newdata_columns(mat, k)
-            return softmax(mat / self.temperature)
+            temperature = self._temperature_operand()
+            with np.errstate(all="ignore"):  # R's x / 0 is Inf without a word
+                return softmax(mat / temperature)
         z = as_numeric_vector(newdata, arg="newdata")
-        with np.errstate(over="ignore"):
-            scaled = z / self.temperature
+        temperature = self._temperature_operand()
+        with np.errstate(all="ignore"):  # x / 0: R's +-Inf (or NaN), refused below
+            scaled = z / temperature
         # R's inv_logit() checks its argument: huge logits over a small
         # temperature overflow to +-Inf and are refused, as in R.
         return plogis(as_numeric_vector(scaled, arg="x"))
+
+    def _temperature_operand(self):
+        """``fit$temperature`` as R's ``/`` takes it: a number (or logical)."""
+        t = self.temperature
+        if isinstance(t, (str, bytes)) or not (
+                isinstance(t, (numbers.Real, np.ndarray)) and np.asarray(t).dtype.kind in "biuf"):
+            raise ProbcalError("non-numeric argument to binary operator")
+        return t
 
     def summary_params(self):
         return {"Temperature": rounded(self.temperature, 4)}
@@ -222,6 +235,7 @@ def cal_temperature(logits, y) -> CalTemperature:
     z = as_numeric_vector(logits, arg="logits").ravel()
     y_arr = check_binary_y(y, arg="y", require_both=True)
     check_same_length(z, y_arr, x_arg="logits", y_arg="y")
+    warn_if_probabilities(z, "cal_temperature")
 
     objective = _binary_objective(z, y_arr)
     temperature, value, convergence = _fit_temperature(objective)
@@ -292,6 +306,7 @@ def _cal_temperature_multiclass(logits, y) -> CalTemperature:
     mat = check_logit_matrix(logits, arg="logits")
     labels = multiclass_labels(mat, y, x_arg="logits")
     codes = labels.codes
+    warn_if_probabilities(mat, "cal_temperature", matrix=True)
 
     def objective(temperature: float) -> float:
         return multiclass_log_loss(softmax(mat / temperature), codes)

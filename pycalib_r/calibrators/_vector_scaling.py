@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import check_logit_matrix, check_newdata_columns, multiclass_labels
+from .._logit_input import warn_if_probabilities
 from ._base import (
     MULTICLASS,
     Calibrator,
@@ -170,6 +171,7 @@ def cal_vector_scaling(logits, y) -> CalVectorScaling:
     """
     mat = check_logit_matrix(logits, arg="logits")
     labels = multiclass_labels(mat, y, x_arg="logits")
+    warn_if_probabilities(mat, "cal_vector_scaling", matrix=True)
     n, k = mat.shape
     par, value, convergence, _, _ = _fit_vector_scaling(mat, labels.codes, k)
     return new_calibrator(

@@ -330,7 +330,8 @@ def same_as_r(fn, *args, **kwargs) -> ParityReport:
         differences, printed text (``print``, ``summary``) equal or not with
         a diff, each side's error message, ``.Random.seed`` after the call on
         both sides, and ``passed`` under the tolerance policy
-        (:data:`TOLERANCE`, the one of ``reference/manifest.toml``).
+        (:data:`TOLERANCE`, which ships with the package; the source
+        repository's ``reference/manifest.toml`` states the same policy).
 
     Raises
     ------

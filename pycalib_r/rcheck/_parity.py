@@ -199,7 +199,7 @@ def run_parity(args, p, y) -> int:
         return 0 if ok else 1
 
     print(f"pycalib_r {pc.__version__} against {sess.r_version}, probcal {sess.probcal_version}; "
-          f"{np.shape(p)[0]} rows; tolerance policy of reference/manifest.toml")
+          f"{np.shape(p)[0]} rows; tolerance policy pycalib_r.rcheck.TOLERANCE")
     width = max(len(r[0]) for r in rows) if rows else 10
     print(f"{'call':<{width}}  {'status':<6}  {'max abs':>8}  {'max rel':>8}  {'R side':<13}  "
           f"pycalib_r | R")

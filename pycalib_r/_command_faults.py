@@ -1,0 +1,170 @@
+"""The command line's faults: output files, resources, hints and warnings.
+
+Every problem the ``pycalib-r`` command meets is reported as one line,
+``pycalib-r: error: ...``, with exit status 2 (argparse's convention for a
+usage error): a CSV that cannot be read (:class:`~pycalib_r._command.CsvError`),
+an output file that cannot be written (:class:`OutputError`), R's error for
+the data (:class:`~pycalib_r.ProbcalError`, with hints that name the
+command's options rather than Python code), or a request beyond the
+machine's memory. A message names files, never their content.
+
+Library warnings reach the user as ``pycalib-r: warning: ...`` lines.
+
+R equivalent: none (R's messages are kept as they are).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import contextmanager
+from typing import List, Optional, Sequence
+
+PROG = "pycalib-r"
+
+
+class OutputError(Exception):
+    """An output file that cannot be written, printed as one line (exit status 2)."""
+
+    def __init__(self, path: str, message: str):
+        super().__init__(f"{path}: {message}")
+
+
+def _reason(exc: OSError) -> str:
+    # strerror ("No space left on device") names no path and no content.
+    return exc.strerror or type(exc).__name__
+
+
+def check_output(path: str) -> None:
+    """Refuse, before any work, an output path that cannot be written.
+
+    The folder must exist and be writable, and the path must not be a
+    folder. (Writing can still fail later, e.g. on a full disk: see
+    :func:`writing`.)
+    """
+    if path == "-":
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise OutputError(path, "is a folder; give a file name, e.g. "
+                                f"{os.path.join(path, 'out')}")
+    if not os.path.isdir(folder):
+        shown = os.path.dirname(path) or folder
+        what = "is not a folder" if os.path.exists(folder) else "does not exist"
+        raise OutputError(path, f"the folder {shown} {what}; create it first, or write "
+                                "elsewhere")
+    target = path if os.path.exists(path) else folder
+    if not os.access(target, os.W_OK):
+        raise OutputError(path, "permission denied; write elsewhere")
+
+
+@contextmanager
+def writing(path: str):
+    """Turn an ``OSError`` while writing ``path`` into an :class:`OutputError`."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(path, f"could not write the file: {_reason(exc)}") from None
+
+
+def open_output(path: str):
+    """``path`` opened for writing CSV text, or an :class:`OutputError`."""
+    try:
+        return open(path, "w", newline="", encoding="utf-8")
+    except OSError as exc:
+        raise OutputError(path, f"could not write the file: {_reason(exc)}") from None
+
+
+def error(message: str, hints: Sequence[str] = ()) -> int:
+    """Print ``message`` as the command's error line (and its hints); return 2."""
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    for hint in hints:
+        print(f"{PROG}: hint: {hint}", file=sys.stderr)
+    return 2
+
+
+_said = {"probabilities": False}
+
+
+def show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """``warnings.showwarning`` for the command: the warning's text, without
+    the package's file and source line."""
+    text = str(message)
+    if _said["probabilities"] and "logit" in text and "[0, 1]" in text:
+        return  # the library's Python-worded twin of probability_warning()
+    print(f"{PROG}: warning: {text}", file=sys.stderr)
+
+
+def reset() -> None:
+    """Forget what an earlier run of ``main()`` in this process said."""
+    _said["probabilities"] = False
+
+
+def probability_warning(p_cols: Sequence[str], method: str) -> None:
+    """``calibrate --method temperature`` (or vector_scaling) on columns that
+    are all in [0, 1]: they are fitted as logits, as in R, which is rarely
+    what was meant. The fix in the command's terms."""
+    _said["probabilities"] = True
+    cols = ",".join(p_cols)
+    fix = ("give the logit, log(p / (1 - p)), in --p" if len(p_cols) == 1
+           else "give log(p) of each class's column in --p")
+    print(f"{PROG}: warning: every value of --p {cols} lies in [0, 1], but --method {method} "
+          f"takes logits (the probabilities are fitted as logits, as in R): {fix}, or use "
+          f"--method {'platt' if len(p_cols) == 1 else 'dirichlet'}, which takes "
+          f"probabilities", file=sys.stderr)
+
+
+def memory_message(args, exc: MemoryError) -> str:
+    """One line for a request beyond this machine's memory."""
+    notes = [note for note in getattr(exc, "__notes__", ()) if note]
+    what = f"not enough memory for this {args.command}"
+    n_boot = getattr(args, "n_boot", None)
+    if args.command in ("test", "ci") and n_boot is not None:
+        what += f" (--n-boot {n_boot}); ask for fewer resamples"
+    elif args.command == "diagram":
+        what += " (--bins, --figsize or --dpi); ask for fewer bins or a smaller image"
+    if notes:
+        what += f" ({notes[0].rstrip('.')})"
+    return what
+
+
+# R's messages whose library hints show Python code; the command line gives
+# its own (options, not Python).
+_CODES_FROM_ONE = "Integer class codes in `y` must start at `1`."
+_FACTOR_OR_CODES = "Argument `y` must be a factor or a vector of integer class codes."
+
+
+def cli_hints(exc, args) -> List[str]:
+    """The hints for R's error ``exc`` met by the command ``args``: the
+    library's notes, except those that show Python code, which are replaced
+    by the command's options."""
+    message = str(exc)
+    notes = list(getattr(exc, "__notes__", ()))
+    p_cols: List[str] = list(getattr(args, "p", None) or [])
+    y_col: Optional[str] = getattr(args, "y", None)
+    columns = ",".join(p_cols)
+    if message == _CODES_FROM_ONE:
+        hints = []
+        if len(p_cols) == 2:
+            hints.append(f"for a binary problem with 0/1 labels give the positive class's "
+                         f"column alone: --p {p_cols[1]}")
+        hints.append(f"--y {y_col} is read as class codes 1..K in the order of --p {columns}, "
+                     f"or as labels that name the --p columns (--p 0,1,2 for the labels 0, 1 "
+                     f"and 2): rename the columns after the labels, or recode --y")
+        return hints
+    if message == _FACTOR_OR_CODES:
+        return [f"--y {y_col} must hold class codes 1..K in the order of --p {columns}, or "
+                f"labels equal to the --p column names"]
+    if message.startswith("Argument `y` must contain binary labels"):
+        return [f"with one --p column, --y {y_col} holds 0/1 (or True/False) labels; for "
+                f"several classes give one --p column per class (--p a,b,c)"]
+    if message.startswith("Each row of `") and message.endswith("` must sum to `1`."):
+        return [f"the --p columns ({columns}) must be every class's probability, summing to "
+                f"1 on each row"]
+    return [note for note in notes if not _shows_python(note)]
+
+
+def _shows_python(note: str) -> bool:
+    return any(mark in note for mark in ("[:, ", ".iloc", "pd.", "np.", "astype(", "y + 1"))

@@ -1,0 +1,556 @@
+"""Binary calibrators fitted on Dask collections, and lazy ``predict()``.
+
+* ``cal_platt`` and ``cal_beta``: R's ``glm.fit`` IRLS (its starting values,
+  logit link with the +-30 thresholds, convergence rule and 25 iterations),
+  each iteration one pass that sums ``X'WX`` and ``X'Wz`` (and the deviance)
+  over the chunks; the step is solved from those normal equations on the
+  client instead of by LINPACK's QR of the n x p weighted design.
+* ``cal_temperature`` (binary): R's Brent search, each evaluation of the
+  log-loss one pass (chunk sums in long double, as R's ``sum()``).
+* ``cal_histogram``: bin counts (equal-frequency breaks from exact order
+  statistics).
+
+The results are the ordinary fitted objects; the ``fit`` of Platt and beta
+calibration keeps the coefficients, deviances, ``aic``, ``iter``, ``rank`` and
+``converged``, not R's per-row components nor the QR (they would be n rows).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._binning import STRATEGIES, find_bins, seq01
+from .._checks import check_bins, check_eps, match_arg
+from .._rarith import _ld_seq_sum
+from ..calibrators._base import _warn, clip_eps, format_call, new_calibrator, plogis, r_log, r_log1p
+from ..calibrators._beta import CalBeta
+from ..calibrators._histogram import CalHistogram, _fill_empty_bins
+from ..calibrators._glm import GlmFit, _dev_resids, _exp_eta, _linkinv, _mu_eta
+from ..calibrators._linpack import _DBL_EPS, _EPSILON, _MAXIT
+from ..calibrators._platt import _platt_calibrator
+from ..calibrators._temperature import CalTemperature, _LOSS_EPS, _fit_temperature
+from ._collect import is_array, is_dask, is_matrix_input, map_reduce, pair_inputs, to_array
+from ._metrics import _try, needed_ranks, type8_breaks
+from ._pass import Spec, checked_chunk, unpaired, verdict
+from ._select import keys_of, order_statistics, select_chunk
+
+__all__ = ["cal_platt", "cal_beta", "cal_temperature", "cal_histogram", "predict_lazy",
+           "cal_ci", "cal_cv", "cal_isotonic", "cal_ovr", "cal_dirichlet", "cal_vector_scaling", "mmce"]
+
+_LD = np.longdouble
+_DENSE_BINS = 1 << 16
+
+
+def _spec(x_arg, p_kind):
+    return Spec(p_kind, "binary", "binary", 0, None, x_arg, "y", True,
+                f"Arguments `{x_arg}` and `y` must have the same length.")
+
+
+def _first_pass(x, y, x_arg, p_kind, chunk_fn=None, job=None, deferred=None):
+    pairs = pair_inputs(x, y, x_arg, matrix_ok=False,
+                        numeric_message=f"Argument `{x_arg}` must be a numeric vector.")
+    if pairs.matrix:
+        _refuse_matrix(x_arg)
+    spec = _spec(x_arg, p_kind)
+    if not pairs.chunks and len(pairs.names) == 4:
+        unpaired(pairs, spec)
+    ans = map_reduce(chunk_fn or _count_chunk, pairs, spec, job)
+    n = verdict(ans, spec, pairs, after_all=deferred)
+    return pairs, spec, n, ans
+
+
+def _refuse_matrix(arg):
+    raise ValueError(
+        f"A matrix `{arg}` asks for a multiclass calibrator, which pycalib_r.dask does not fit "
+        "(its optimisers need every row of every class per step). Fit pycalib_r's in-memory "
+        "calibrator on a sample; its predict() maps Dask collections lazily.")
+
+
+# ---------------------------------------------------------------------------
+# First pass: checks and label counts (and, for Platt and beta, the
+# distinct values that decide the design's rank).
+# ---------------------------------------------------------------------------
+
+def _distinct3(v: np.ndarray):
+    if v.size == 0:
+        return []
+    lo, hi = float(v.min()), float(v.max())
+    inner = v[(v > lo) & (v < hi)]
+    return [lo, hi] + ([float(inner[0])] if inner.size else [])
+
+
+def _count_chunk(pc, yc, spec, eps):
+    x, y, ans = checked_chunk(pc, yc, spec)
+    if x is None:
+        return ans
+    ans["n_pos"] = ("sum", int(np.count_nonzero(y == 1)))
+    if eps is not None:
+        v = clip_eps(x, eps) if spec.p_kind == "prob" else x
+        ans["distinct"] = ("cat", [_distinct3(v)])
+    return ans
+
+
+def _n_distinct(ans) -> int:
+    return len(set(v for part in ans.get("distinct", []) for v in part))
+
+
+# ---------------------------------------------------------------------------
+# IRLS by map-reduce.
+# ---------------------------------------------------------------------------
+
+def _design(kind, x, eps, cols):
+    if kind == "platt":
+        full = [np.ones(x.size), x]
+    else:
+        pc = clip_eps(x, eps)
+        full = [np.ones(x.size), r_log(pc), r_log1p(-pc)]
+    return np.column_stack([full[c] for c in cols]) if x.size else np.zeros((0, len(cols)))
+
+
+def _response(kind, y, targets):
+    if kind == "platt":
+        return np.where(y == 1, targets[0], targets[1])
+    return y.astype(np.float64)
+
+
+def _irls_chunk(pc, yc, spec, job):
+    """One IRLS pass: at ``beta`` (None: R's ``mustart``) the chunk's deviance,
+    log-likelihood, ``X'WX`` and ``X'Wz`` (and the null deviance's terms)."""
+    kind, cols, beta, targets, eps, wtdmu = job
+    x = to_array(pc).astype(np.float64, copy=False).reshape(-1)
+    y = np.asarray(to_array(yc)).reshape(-1)
+    y = (y == 1).astype(np.int64) if y.dtype.kind != "b" else y.astype(np.int64)
+    yy = _response(kind, y, targets)
+    X = _design(kind, x, eps, cols)
+    if beta is None:
+        mustart = (yy + 0.5) / 2
+        eta = r_log(mustart / (1 - mustart))
+    else:
+        eta = np.zeros(x.size)
+        for j, b in enumerate(beta):
+            eta = eta + b * X[:, j]
+    e = _exp_eta(eta)
+    mu = _linkinv(eta, e)
+    ans = {"dev": ("sum", _ld_seq_sum(_dev_resids(yy, mu, np.ones(x.size))) if x.size else _LD(0))}
+    pos = np.round(yy) == 1
+    loglik = np.empty(x.size)
+    with np.errstate(divide="ignore"):
+        loglik[pos] = r_log(mu[pos])
+        loglik[~pos] = r_log(1 - mu[~pos])
+    ans["loglik"] = ("sum", _ld_seq_sum(loglik) if x.size else _LD(0))
+    eps10 = 10 * _DBL_EPS
+    ans["extreme"] = ("any", bool(x.size and (np.any(mu > 1 - eps10) or np.any(mu < eps10))))
+    ans["finite"] = ("any", not bool(np.isfinite(eta).all() and np.isfinite(mu).all()))
+    if wtdmu is not None:
+        ans["nulldev"] = ("sum", _ld_seq_sum(_dev_resids(yy, wtdmu, np.ones(x.size))) if x.size else _LD(0))
+    mu_eta_val = _mu_eta(eta, e)
+    variance = mu * (1 - mu)
+    z = eta + (yy - mu) / mu_eta_val
+    w2 = mu_eta_val ** 2 / variance
+    Xw = X * w2[:, None]
+    ans["xwx"] = ("sum", Xw.T @ X)
+    ans["xwz"] = ("sum", Xw.T @ z)
+    ans["zero_w"] = ("any", bool(np.any(mu_eta_val == 0)))
+    return ans
+
+
+def _glm_map_reduce(pairs, spec, kind, names, cols, targets, eps, wtdmu, n, warn):
+    """R's ``glm.fit`` loop with each iteration's sums from the chunks."""
+    messages = []
+    if kind == "platt":
+        messages.append("non-integer #successes in a binomial glm!")
+    job = (kind, cols, None, targets, eps, wtdmu)
+    st = map_reduce(_irls_chunk, pairs, spec, job)
+    nulldev = float(st["nulldev"])
+    devold = float(st["dev"])
+    coefold = None
+    conv = boundary = False
+    beta = None
+    iter_ = 0
+    dev = devold
+    for iter_ in range(1, _MAXIT + 1):
+        xwx = np.asarray(st["xwx"], dtype=np.float64)
+        xwz = np.asarray(st["xwz"], dtype=np.float64)
+        start = np.linalg.solve(xwx, xwz)
+        if not np.isfinite(start).all():
+            messages.append(f"non-finite coefficients at iteration {iter_}")
+            break
+        new = map_reduce(_irls_chunk, pairs, spec, (kind, cols, tuple(start), targets, eps, None))
+        dev = float(new["dev"])
+        if not math.isfinite(dev):
+            if coefold is None:
+                raise ValueError("no valid set of coefficients has been found: please supply starting values")
+            messages.append("step size truncated due to divergence")
+            ii = 1
+            while not math.isfinite(dev):
+                if ii > _MAXIT:
+                    raise ValueError("inner loop 1; cannot correct step size")
+                ii += 1
+                start = (start + coefold) / 2
+                new = map_reduce(_irls_chunk, pairs, spec, (kind, cols, tuple(start), targets, eps, None))
+                dev = float(new["dev"])
+            boundary = True
+        st = new
+        beta = start
+        if abs(dev - devold) / (abs(dev) + 0.1) < _EPSILON:
+            conv = True
+            break
+        devold = dev
+        coefold = start.copy()
+    if not conv:
+        messages.append("glm.fit: algorithm did not converge")
+    if boundary:
+        messages.append("glm.fit: algorithm stopped at boundary value")
+    if st["extreme"]:
+        messages.append("glm.fit: fitted probabilities numerically 0 or 1 occurred")
+    if warn:
+        for m in messages:
+            _warn(m)
+    coef = np.full(len(names), np.nan)
+    if beta is not None:
+        coef[list(cols)] = beta
+    rank = len(cols)
+    aic = -2 * float(st["loglik"]) + 2 * rank
+    return GlmFit(
+        coefficients={name: float(v) for name, v in zip(names, coef)},
+        rank=rank,
+        family="binomial",
+        link="logit",
+        deviance=dev,
+        aic=aic,
+        null_deviance=nulldev,
+        iter=iter_,
+        df_residual=n - rank,
+        df_null=n - 1,
+        converged=conv,
+        boundary=boundary,
+        warnings=messages,
+        xtwx=np.asarray(st["xwx"], dtype=np.float64),
+    )
+
+
+def cal_platt(x, y):
+    """Platt scaling fitted on Dask collections (:func:`pycalib_r.cal_platt`).
+
+    R equivalent: ``probcal::cal_platt(x, y)``.
+
+    Platt's targets ``(n_+ + 1) / (n_+ + 2)`` and ``1 / (n_- + 2)`` replace
+    the labels and ``glm(y_adj ~ x, family = binomial())`` is fitted by R's
+    IRLS, one pass per iteration (``X'WX``, ``X'Wz`` and the deviance summed
+    over the chunks, the 2 x 2 step solved on the client), plus one pass for
+    the checks and label counts.
+
+    Returns
+    -------
+    CalPlatt
+        The in-memory calibrator; its ``fit`` (:class:`~pycalib_r.calibrators.GlmFit`)
+        carries the coefficients, deviances, ``aic``, ``iter`` and ``converged``
+        (not the per-row components nor the QR, which would be n rows).
+
+    Examples
+    --------
+    >>> import dask.array as da, pycalib_r as pc, pycalib_r.dask as pcd
+    >>> pc.set_seed(1); score = pc.rnorm(120); y = pc.rbinom(120, 1, pc.inv_logit(score))
+    >>> fit = pcd.cal_platt(da.from_array(score, chunks=50), da.from_array(y, chunks=50))
+    >>> print(" ".join(f"{v:.7g}" for v in fit.coefficients.values()))
+    -0.1420333 1.340618
+
+    (``pycalib_r.cal_platt(score, y)`` gives the same coefficients; R's summary
+    prints ``(Intercept): -0.142`` and ``x: 1.3406``.)
+    """
+    pairs, spec, n, ans = _first_pass(x, y, "x", "x", job=0.0)
+    n_pos = int(ans["n_pos"])
+    n_neg = n - n_pos
+    target_pos = (n_pos + 1) / (n_pos + 2)
+    target_neg = 1 / (n_neg + 2)
+    wtdmu = float((_LD(n_pos) * _LD(target_pos) + _LD(n_neg) * _LD(target_neg)) / _LD(n))
+    cols = (0, 1) if _n_distinct(ans) > 1 else (0,)
+    fit = _glm_map_reduce(pairs, spec, "platt", ["(Intercept)", "x"], cols, (target_pos, target_neg),
+                          None, wtdmu, n, warn=False)
+    return _platt_calibrator(fit, n, target_pos, target_neg)
+
+
+def cal_beta(p, y, eps=1e-15):
+    """Beta calibration fitted on Dask collections (:func:`pycalib_r.cal_beta`).
+
+    R equivalent: ``probcal::cal_beta(p, y, eps = 1e-15)``.
+
+    ``glm(y ~ log(p*) + log(1 - p*), family = binomial())`` by R's IRLS,
+    each iteration one pass over the chunks (3 x 3 normal equations).
+
+    Examples
+    --------
+    >>> import dask.array as da, pycalib_r as pc, pycalib_r.dask as pcd
+    >>> pc.set_seed(3); p = pc.runif(120); y = pc.rbinom(120, 1, p ** 2)
+    >>> fit = pcd.cal_beta(da.from_array(p, chunks=50), da.from_array(y, chunks=50))
+    >>> print(" ".join(f"{v:.7g}" for v in fit.coefficients.values()))
+    -1.92146 1.590666 -2.010337
+
+    R: ``coef(cal_beta(p, y)$fit)`` prints the same values.
+    """
+    eps_value, eps_error = _try(check_eps, eps)
+    pairs, spec, n, ans = _first_pass(p, y, "p", "prob", job=eps_value if eps_error is None else 1e-15,
+                                      deferred=eps_error)
+    eps = eps_value
+    n_pos = int(ans["n_pos"])
+    distinct = _n_distinct(ans)
+    cols = (0, 1, 2) if distinct > 2 else (0, 1) if distinct == 2 else (0,)
+    fit = _glm_map_reduce(pairs, spec, "beta", ["(Intercept)", "log_p", "log_1mp"], cols, None, eps,
+                          n_pos / n, n, warn=True)
+    coefs = dict(fit.coefficients)
+    return new_calibrator(
+        CalBeta,
+        method="beta calibration",
+        n=n,
+        input="probabilities",
+        coefficients=coefs,
+        a=coefs["log_p"],
+        b=-coefs["log_1mp"],
+        c=coefs["(Intercept)"],
+        eps=eps,
+        fit=fit,
+        call=format_call("cal_beta", ("p", "y"), eps=None if eps == 1e-15 else eps),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Temperature scaling.
+# ---------------------------------------------------------------------------
+
+def _loss_chunk(pc, yc, spec, temperature):
+    z = to_array(pc).astype(np.float64, copy=False).reshape(-1)
+    y = np.asarray(to_array(yc)).reshape(-1) == 1
+    terms = np.empty(z.size)
+    terms[y] = r_log(clip_eps(plogis(z[y] / temperature), _LOSS_EPS))
+    terms[~y] = r_log1p(-clip_eps(plogis(z[~y] / temperature), _LOSS_EPS))
+    return {"sum": ("sum", _ld_seq_sum(terms) if z.size else _LD(0))}
+
+
+def cal_temperature(logits, y):
+    """Binary temperature scaling fitted on Dask collections (:func:`pycalib_r.cal_temperature`).
+
+    R equivalent: ``probcal::cal_temperature(logits, y)`` for a logit vector
+    (a matrix, the multiclass form, is refused).
+
+    R's ``optim(1, f, method = "Brent", lower = 1e-3, upper = 1e3)`` on the
+    summed log-loss ``f(T) = -sum(y log q + (1 - y) log(1 - q))``,
+    ``q = inv_logit(z / T)``: one pass per evaluation, chunk sums in long
+    double as R's ``sum()``.
+
+    Examples
+    --------
+    >>> import dask.array as da, pycalib_r as pc, pycalib_r.dask as pcd
+    >>> pc.set_seed(2); z = pc.rnorm(120, sd=3); y = pc.rbinom(120, 1, pc.inv_logit(z / 2))
+    >>> fit = pcd.cal_temperature(da.from_array(z, chunks=50), da.from_array(y, chunks=50))
+    >>> print(f"{fit.temperature:.7g}")
+    2.204673
+
+    (as ``pycalib_r.cal_temperature(z, y)`` and R's ``fit$temperature``).
+    """
+    pairs, spec, n, _ = _first_pass(logits, y, "logits", "x")
+    seen = {}
+
+    def objective(temperature: float) -> float:
+        t = float(temperature)
+        if t not in seen:
+            seen[t] = -float(map_reduce(_loss_chunk, pairs, spec, t)["sum"])
+        return seen[t]
+
+    temperature, value, convergence = _fit_temperature(objective)
+    return new_calibrator(
+        CalTemperature,
+        method="temperature scaling",
+        n=n,
+        input="logits",
+        temperature=temperature,
+        value=value,
+        convergence=convergence,
+        call=format_call("cal_temperature", ("logits", "y")),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Histogram binning.
+# ---------------------------------------------------------------------------
+
+def _hist_chunk(pc, yc, spec, breaks):
+    p, y, ans = checked_chunk(pc, yc, spec)
+    if p is None or breaks is None:
+        if p is not None:
+            ans["n_pos"] = ("sum", int(np.count_nonzero(y == 1)))
+        return ans
+    ans["n_pos"] = ("sum", int(np.count_nonzero(y == 1)))
+    ids = find_bins(p, breaks)
+    n_bins = breaks.size - 1
+    if n_bins <= _DENSE_BINS:
+        ans["counts"] = ("sum", np.bincount(ids, minlength=n_bins))
+        ans["pos"] = ("sum", np.bincount(ids[y == 1], minlength=n_bins))
+    else:
+        occ, inv = np.unique(ids, return_inverse=True)
+        ans["sparse"] = ("cat", [(occ, np.bincount(inv, minlength=occ.size),
+                                  np.bincount(inv[y == 1], minlength=occ.size))])
+    return ans
+
+
+def _select_hist_chunk(pc, yc, spec, plans):
+    p, _, _ = checked_chunk(pc, yc, spec)
+    edges, gather = plans[0]
+    counts, gathered = select_chunk(keys_of(p), edges, gather)
+    return {"counts0": ("sum", counts), "gathered0": ("cat", [gathered])}
+
+
+def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")):
+    """Histogram binning fitted on Dask collections (:func:`pycalib_r.cal_histogram`).
+
+    R equivalent: ``probcal::cal_histogram(p, y, bins = 10, strategy =
+    c("equal_width", "equal_freq"))``.
+
+    Bin counts and positives summed over the chunks (one pass for equal
+    widths; equal frequencies first find R's type-8 breaks from exact order
+    statistics). Empty bins take the nearest non-empty bin's rate, as in R.
+
+    Examples
+    --------
+    >>> import dask.array as da, pycalib_r as pc, pycalib_r.dask as pcd
+    >>> pc.set_seed(5); p = pc.runif(120); y = pc.rbinom(120, 1, p)
+    >>> fit = pcd.cal_histogram(da.from_array(p, chunks=50), da.from_array(y, chunks=50), bins=5)
+    >>> print(*fit.counts)
+    21 29 24 15 31
+
+    R: ``cal_histogram(p, y, bins = 5)$counts`` is the same.
+    """
+    bins_given, strategy_given = bins, strategy
+    bins_value, bins_error = _try(check_bins, bins)
+    strategy_value, strategy_error = (None, None)
+    if bins_error is None:
+        strategy_value, strategy_error = _try(match_arg, strategy, STRATEGIES)
+    deferred = bins_error or strategy_error
+    job = seq01(bins_value + 1) if deferred is None and strategy_value == "equal_width" else None
+    pairs, spec, n, ans = _first_pass(p, y, "p", "prob", _hist_chunk, job, deferred)
+    bins, strategy = bins_value, strategy_value
+    if strategy == "equal_freq":
+        ranks = needed_ranks(n, bins)
+        stats = order_statistics(pairs, _select_hist_chunk, spec, 1, [n], [ranks])
+        breaks = type8_breaks(stats[0], n, bins)
+        ans = map_reduce(_hist_chunk, pairs, spec, breaks)
+    else:
+        breaks = job
+    n_bins = breaks.size - 1
+    if "sparse" in ans:
+        occ = np.concatenate([q[0] for q in ans["sparse"]])
+        cnt = np.concatenate([q[1] for q in ans["sparse"]])
+        pos = np.concatenate([q[2] for q in ans["sparse"]])
+        counts = np.zeros(n_bins, dtype=np.int64)
+        positives = np.zeros(n_bins, dtype=np.int64)
+        np.add.at(counts, occ, cnt)
+        np.add.at(positives, occ, pos)
+    else:
+        counts = np.asarray(ans["counts"], dtype=np.int64)
+        positives = np.asarray(ans["pos"], dtype=np.int64)
+    occupied = np.flatnonzero(counts)
+    values = np.full(n_bins, np.nan)
+    values[occupied] = (positives[occupied].astype(_LD) / counts[occupied].astype(_LD)).astype(np.float64)
+    global_rate = float(_LD(int(ans["n_pos"])) / _LD(n))
+    _fill_empty_bins(values, counts)
+    return new_calibrator(
+        CalHistogram,
+        method="histogram binning",
+        n=n,
+        input="probabilities",
+        bins=bins,
+        actual_bins=int(n_bins),
+        strategy=strategy,
+        breaks=breaks,
+        bin_values=values,
+        counts=counts,
+        global_rate=global_rate,
+        call=format_call(
+            "cal_histogram", ("p", "y"),
+            bins=None if bins_given == 10 else bins_given,
+            strategy=None if isinstance(strategy_given, tuple) else strategy_given,
+        ),
+    )
+
+
+# ---------------------------------------------------------------------------
+# predict() on Dask collections, and the refused functions.
+# ---------------------------------------------------------------------------
+
+def _predict_block(block, fit, frame):
+    if len(block) == 0:
+        # An empty chunk (a filtered partition) has no rows to predict; R's
+        # "must not be empty" is about the whole input, not a chunk of it.
+        k = fit.get("k") if fit.inherits("cal_multiclass") else None
+        out = np.zeros((0, k)) if k else np.zeros(0)
+    else:
+        out = fit._predict(block)
+    if frame:
+        import pandas as pd
+
+        if isinstance(block, pd.DataFrame):
+            levels = fit.get("levels")
+            return pd.DataFrame(out, index=block.index,
+                                columns=list(levels) if levels is not None else None)
+        return pd.Series(out, index=block.index, name=block.name)
+    return out
+
+
+def predict_lazy(fit, newdata):
+    """``predict(fit, newdata)`` of a Dask collection: a lazy collection of the
+    same rows (chunk by chunk; R's messages are raised when it is computed)."""
+    if not is_dask(newdata):  # pragma: no cover - callers check
+        raise TypeError("predict_lazy() takes a Dask collection")
+    if not is_array(newdata):
+        import pandas as pd
+
+        if is_matrix_input(newdata):
+            levels = fit.get("levels")
+            k = len(levels) if levels is not None else len(newdata.columns)
+            meta = pd.DataFrame({str(c): pd.Series(dtype=float) for c in
+                                 (levels if levels is not None else range(k))})
+        else:
+            meta = pd.Series(dtype=float, name=newdata.name)
+        return newdata.map_partitions(_predict_block, fit, True, meta=meta)
+    if newdata.ndim == 2:
+        rows = newdata.rechunk({1: -1})
+        k = fit.get("k") or rows.shape[1]
+        return rows.map_blocks(_predict_block, fit, False, dtype=np.float64,
+                               chunks=(rows.chunks[0], (k,)))
+    return newdata.map_blocks(_predict_block, fit, False, dtype=np.float64)
+
+
+def _refused(name: str, why: str, instead: str):
+    def refuse(*args, **kwargs):
+        raise NotImplementedError(
+            f"pycalib_r.dask.{name}() is not available: {why}. {instead} No data was read.")
+
+    refuse.__name__ = name
+    refuse.__doc__ = (f"Refused on Dask collections: {why}.\n\n{instead}\n\n"
+                      f"R equivalent: ``probcal::{name}()`` (in memory: ``pycalib_r.{name}``).\n")
+    return refuse
+
+
+_SAMPLE = ("Compute it with pycalib_r.{name} on a sample that fits in memory "
+           "(e.g. ddf.sample(frac=...).compute()).")
+cal_ci = _refused("cal_ci", "its bootstrap resamples every row with replacement n_boot times",
+                  "Use the in-memory pycalib_r.cal_ci on a sample; for large n the binned metrics "
+                  "of pycalib_r.dask have sampling error of order 1/sqrt(n).")
+cal_cv = _refused("cal_cv", "cross-validation needs random folds over all rows",
+                  _SAMPLE.format(name="cal_cv"))
+cal_isotonic = _refused("cal_isotonic", "isotonic regression sorts all rows and pools adjacent "
+                        "violators across the whole sample",
+                        "Use pycalib_r.dask.cal_histogram (equal_freq bins) or cal_beta, or "
+                        + _SAMPLE.format(name="cal_isotonic"))
+cal_ovr = _refused("cal_ovr", "multiclass calibrators are fitted in memory",
+                   _SAMPLE.format(name="cal_ovr") + " Its predict() maps Dask collections lazily.")
+cal_dirichlet = _refused("cal_dirichlet", "its BFGS needs the gradient over every row of every "
+                         "class at each step", _SAMPLE.format(name="cal_dirichlet")
+                         + " Its predict() maps Dask collections lazily.")
+cal_vector_scaling = _refused("cal_vector_scaling", "its BFGS needs the gradient over every row of "
+                              "every class at each step", _SAMPLE.format(name="cal_vector_scaling")
+                              + " Its predict() maps Dask collections lazily.")
+mmce = _refused("mmce", "it sums the kernel over all n^2 pairs",
+                "Use pycalib_r.dask.skce(p, y, estimator='ul') (linear time, unbiased), or "
+                + _SAMPLE.format(name="mmce"))

@@ -1,0 +1,254 @@
+"""``skce(estimator = "ul")`` and ``cal_test(method = "asymptotic")`` on Dask collections.
+
+The linear estimator sums over the disjoint pairs (1, 2), (3, 4), ... of
+the rows in order. A chunk cannot know where it starts when its partition
+lengths are unknown (Parquet), so it sums the pairs of both alignments
+(starting at its first row, or at its second) and returns its first and
+last rows; the client, once the lengths are known, keeps each chunk's
+alignment and computes the pairs that straddle two chunks from those rows
+(O(chunks) numbers). The mean and standard deviation of the pair terms are
+merged from per-chunk counts, long-double sums and centred sums of squares
+(Chan, Golub & LeVeque's pairwise update), in one pass.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._checks import check_bandwidth, match_arg
+from .._errors import ProbcalError
+from .._inference import TEST_METHODS, TEST_TYPES, CalTest, _TARGETS, _refuses_classwise
+from .._kernel import ESTIMATORS, SKCE_TYPES, canonical_pair_terms, canonical_residuals, scalar_pair_terms
+from .._rarith import pnorm_upper
+from ._collect import is_array, is_matrix_input, map_reduce, pair_inputs
+from ._pass import checked_chunk, problems, spec_for, unpaired, verdict
+
+__all__ = ["skce", "cal_test"]
+
+_LD = np.longdouble
+
+
+def _kernel_problems(p, y, form, k):
+    """Per kernel: the arrays its pair terms need (``(r, e)`` or ``(p, u)``)."""
+    if form == "canonical":
+        return [(p, canonical_residuals(p, y))]
+    return [(r, c.astype(np.float64) - r) for r, c in problems(p, y, form, k)]
+
+
+def _terms(form, a, b, h, i, j):
+    if form == "canonical":
+        return canonical_pair_terms(a, b, h, i, j)
+    return scalar_pair_terms(a, b, h, i, j)
+
+
+def _moments(t: np.ndarray):
+    m = t.size
+    if m == 0:
+        return (0, _LD(0), _LD(0))
+    s = np.sum(t, dtype=_LD)
+    d = t.astype(_LD) - s / m
+    return (m, s, np.sum(d * d))
+
+
+def _merge_moments(a, b):
+    (na, sa, qa), (nb, sb, qb) = a, b
+    if na == 0:
+        return b
+    if nb == 0:
+        return a
+    delta = sb / nb - sa / na
+    return (na + nb, sa + sb, qa + qb + delta * delta * (_LD(na) * nb / (na + nb)))
+
+
+def _ul_chunk(pc, yc, spec, hs):
+    p, y, ans = checked_chunk(pc, yc, spec)
+    if hs is None or p is None:
+        return ans
+    length = p.shape[0]
+    ends = []
+    for j, (a, b) in enumerate(_kernel_problems(p, y, spec.form, spec.k)):
+        for q in (0, 1):
+            i = np.arange(q, length - 1, 2)
+            ans[f"m{j}_{q}"] = ("cat", [_moments(_terms(spec.form, a, b, hs[j], i, i + 1))])
+        ends.append((a[:1].copy(), b[:1].copy(), a[-1:].copy(), b[-1:].copy()) if length else None)
+    ans["ends"] = ("cat", [(length, ends)])
+    return ans
+
+
+def _pair_moments(ans, spec, hs, n_prob):
+    """Per problem, the merged ``(m, sum, centred sum of squares)`` of the pair terms."""
+    ends = ans["ends"]
+    out = []
+    for j in range(n_prob):
+        total = (0, _LD(0), _LD(0))
+        offset = 0
+        last = None
+        for c, (length, per) in enumerate(ends):
+            if length == 0:
+                continue
+            a0, b0, a1, b1 = per[j]
+            q = offset % 2
+            if q == 1:
+                la, lb = last
+                t = _terms(spec.form, np.concatenate([la, a0]), np.concatenate([lb, b0]), hs[j],
+                           np.array([0]), np.array([1]))
+                total = _merge_moments(total, _moments(t))
+            total = _merge_moments(total, ans[f"m{j}_{q}"][c])
+            offset += length
+            last = (a1, b1)
+        out.append(total)
+    return out
+
+
+def _ul(p, y, type, bandwidth, *, test):
+    pairs = pair_inputs(p, y)
+    if bandwidth == "median":
+        raise ValueError(
+            'bandwidth = "median" needs every pairwise distance (O(n^2)); pycalib_r.dask does '
+            "not compute it. Pass a number (the default 0.2), or the median of a sample: "
+            "pycalib_r.skce on a sample gives its bandwidth with the in-memory functions.")
+    form = "binary" if not pairs.matrix else type
+    spec = spec_for(pairs, form)
+    if not pairs.chunks and len(pairs.names) == 4:
+        unpaired(pairs, spec)
+    n_prob = spec.k if form == "classwise" else 1
+    hs = [float(bandwidth)] * n_prob
+    ans = map_reduce(_ul_chunk, pairs, spec, hs)
+    n = verdict(ans, spec, pairs)
+    return n, _pair_moments(ans, spec, hs, n_prob)
+
+
+def _mean(mom) -> float:
+    m, s, _ = mom
+    return float(s / m)
+
+
+def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
+    """Linear-time squared kernel calibration error of Dask collections.
+
+    R equivalent: ``probcal::skce(p, y, estimator = "ul", bandwidth, type)``
+    (only ``estimator = "ul"``; the quadratic estimators need every pair).
+
+    .. math:: \\widehat{\\mathrm{SKCE}}_{ul} = \\frac{1}{\\lfloor n/2 \\rfloor}
+              \\sum_{i=1}^{\\lfloor n/2 \\rfloor} h_{2i-1, 2i}
+
+    over the rows in their order (see :func:`pycalib_r.skce` for the
+    kernels). One pass; pairs straddling two chunks are formed from the
+    chunks' end rows.
+
+    Parameters
+    ----------
+    p, y : Dask collections
+        As in :func:`pycalib_r.ece`.
+    estimator : {"ul"}
+        ``"uq"`` and ``"biased"`` are refused (O(n^2) pairs).
+    bandwidth : float
+        Laplacian bandwidth (``"median"`` is refused: it needs all pairs).
+    type : {"canonical", "confidence", "classwise"}
+        Multiclass form.
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Widmann, D., Lindsten, F., & Zachariah, D. (2019). Calibration tests in
+    multi-class classification: A unifying framework. In *NeurIPS 32*.
+
+    Examples
+    --------
+    >>> import dask.array as da, pycalib_r.dask as pcd
+    >>> p = da.from_array([0.2, 0.8, 0.6, 0.3], chunks=3)
+    >>> y = da.from_array([0, 1, 1, 1], chunks=3)
+    >>> print(f"{pcd.skce(p, y, estimator='ul'):.7g}")
+    0.03024248
+
+    As ``pycalib_r.skce(p, y, estimator="ul")`` (probcal 0.2.0's ``skce()``,
+    defined in ``pycalib_r/r/contract.R``).
+    """
+    estimator = match_arg(estimator, ESTIMATORS)
+    if estimator != "ul":
+        raise ValueError(
+            f'skce(estimator = "{estimator}") sums over all n^2 pairs and is not computed on '
+            'Dask collections. Use estimator="ul" (linear, unbiased), or pycalib_r.skce on a '
+            "sample that fits in memory.")
+    bandwidth = check_bandwidth(bandwidth, allow_median=True)
+    if is_matrix_input(p):
+        type = match_arg(type, SKCE_TYPES)
+    n, moments = _ul(p, y, type, bandwidth, test=False)
+    if n < 2:
+        raise ProbcalError('Estimator "ul" needs at least two observations.')
+    per = [_mean(m) for m in moments]
+    if len(per) == 1:
+        return per[0]
+    from .._rarith import r_mean
+
+    return float(r_mean(per))
+
+
+def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonical", *,
+             data_name=None, rng=None, progress=True):
+    """The asymptotic kernel calibration test on Dask collections.
+
+    R equivalent: ``probcal::cal_test(p, y, method = "asymptotic", bandwidth, type)``.
+
+    With pair terms ``t_i = h_{2i-1, 2i}``, ``m = floor(n / 2)``,
+    ``z = sqrt(m) mean(t) / sd(t)`` and the p-value is ``1 - Phi(z)``; one
+    pass. ``method="bootstrap"`` (the default in R) needs all pairs and is
+    refused here: pass ``method="asymptotic"``.
+
+    Returns
+    -------
+    CalTest
+        The in-memory result class (``statistic``, ``p_value``, ...).
+
+    Examples
+    --------
+    >>> import dask.array as da, pycalib_r as pc, pycalib_r.dask as pcd
+    >>> pc.set_seed(40); p = pc.runif(300); y = pc.rbinom(300, 1, p)
+    >>> res = pcd.cal_test(da.from_array(p, chunks=70), da.from_array(y, chunks=70),
+    ...                    method="asymptotic")
+    >>> print(f"{res.p_value:.7g}")
+    0.8426357
+
+    As ``pycalib_r.cal_test(p, y, method="asymptotic")`` (probcal 0.2.0's
+    ``cal_test()``, defined in ``pycalib_r/r/contract.R``).
+    """
+    if data_name is None:
+        p_name, y_name = getattr(p, "name", None), getattr(y, "name", None)
+        named = not is_array(p) and not is_array(y)
+        data_name = f"{p_name} and {y_name}" if named and isinstance(p_name, str) and \
+            isinstance(y_name, str) and p_name and y_name else "p and y"
+    method = match_arg(method, TEST_METHODS)
+    if _refuses_classwise(type):
+        raise ProbcalError(
+            'Type "classwise" cannot be tested; use `skce()` with `type = "classwise"`.')
+    type = match_arg(type, TEST_TYPES)
+    bandwidth = check_bandwidth(bandwidth, allow_median=True)
+    if method == "bootstrap":
+        raise ValueError(
+            'cal_test(method = "bootstrap") resamples all n^2 pairs (SKCE_uq) and is not computed '
+            'on Dask collections. Use method="asymptotic" (one pass), or pycalib_r.cal_test on a '
+            "sample that fits in memory.")
+    n, (mom,) = _ul(p, y, type, bandwidth, test=True)
+    if n < 4:
+        raise ProbcalError("The asymptotic test needs at least four observations.")
+    m, s, q = mom
+    sigma = math.sqrt(float(q / (m - 1)))
+    if not sigma > 0:
+        raise ProbcalError("The asymptotic test is degenerate: all pair terms are equal.")
+    estimate = float(s / m)
+    z = math.sqrt(m) * estimate / sigma
+    form = type if is_matrix_input(p) else "binary"
+    return CalTest(
+        statistic={"z": z},
+        p_value=pnorm_upper(z),
+        method="Asymptotic kernel calibration test (SKCE_ul, normal approximation)",
+        data_name=data_name,
+        estimate={"SKCE_ul": estimate},
+        target=_TARGETS[form],
+        null_distribution=None,
+    )
