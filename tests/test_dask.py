@@ -10,6 +10,8 @@ input in a late chunk gives the in-memory (R's) message.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import subprocess
 import sys
 import warnings
@@ -19,6 +21,7 @@ import pandas as pd
 import pytest
 
 import pycalib_r as pc
+from tests.conftest import ORIGINAL_ENV, REPO
 
 dask = pytest.importorskip("dask")
 da = pytest.importorskip("dask.array")
@@ -30,10 +33,29 @@ REL = 1e-12
 N = 3001
 
 
+@contextlib.contextmanager
+def _environment_before_r():
+    """os.environ as it was before R was loaded, while worker processes start.
+
+    rpy2 prepends R's library folders to LD_LIBRARY_PATH in this process (other
+    test files load R first); a worker started with it can load another
+    libpython's extension modules and fail ("Nanny failed to start").
+    """
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(ORIGINAL_ENV)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
 @pytest.fixture(scope="module")
 def client():
-    cluster = distributed.LocalCluster(processes=True, n_workers=2, threads_per_worker=1,
-                                       host="127.0.0.1", dashboard_address=None)
+    with _environment_before_r():
+        cluster = distributed.LocalCluster(processes=True, n_workers=2, threads_per_worker=1,
+                                           host="127.0.0.1", dashboard_address=None)
     cl = distributed.Client(cluster)
     try:
         yield cl
@@ -313,5 +335,6 @@ def test_parquet_round_trip(client, binary, tmp_path):
 
 def test_import_pycalib_r_does_not_import_dask():
     code = "import sys, pycalib_r; print('dask' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**ORIGINAL_ENV, "PYTHONPATH": str(REPO)})
     assert out.stdout.strip() == "False"
