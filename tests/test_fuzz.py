@@ -168,12 +168,13 @@ def test_huge_bins_fit_1_gb_except_r_own_per_bin_result(child_results):
     # each per bin) fits in 1 GB.
     kind, value = child_results["hist_bins_1e6_equal_freq"]
     assert kind == "value" and 0.99 * 10 ** 6 < value <= 10 ** 6
-    # With 2^31 - 1 bins R's own result holds 2^31 breaks (16 GiB): a
-    # MemoryError that says so, raised before any per-bin work.
-    for name in ("hist_bins_max_equal_freq", "hist_bins_max_equal_width"):
-        kind, note = child_results[name]
-        assert kind == "MemoryError" and "2147483648 doubles (16.0 GiB)" in note, (name, note)
-        assert "use fewer bins" in note
+    # With 2^31 - 1 bins R's `bins + 1L` overflows to NA and seq() refuses it
+    # (issue 21 item 6): R's error, raised before any per-bin work, in 1 GB
+    # (the message itself is checked against R below).
+    for name in ("hist_bins_max_equal_freq", "hist_bins_max_equal_width", "bins_max",
+                 "bins_max_equal_freq", "ci_bins_max_equal_freq"):
+        kind, _ = child_results[name]
+        assert kind == "ProbcalError", (name, child_results[name])
 
 
 @pytest.mark.r_parity
@@ -189,6 +190,14 @@ def test_worst_inputs_give_r_messages_in_bounded_memory(child_results, fuzz_r):
         "n_boot_ci": _r_message(ro, f"{contract}$cal_ci(fz_p, fz_y, n_boot = 2^31)"),
         "n_boot_test": _r_message(ro, f"{contract}$cal_test(fz_p, fz_y, n_boot = 2^31)"),
         "folds": _r_message(ro, "probcal::cal_cv(fz_p, fz_y, folds = 2^31)"),
+        "bins_max": _r_message(ro, "probcal::ece(fz_p, fz_y, bins = 2^31 - 1)"),
+        "bins_max_equal_freq": _r_message(
+            ro, f"{contract}$ece(fz_p, fz_y, bins = 2^31 - 1, strategy = 'equal_freq')"),
+        "hist_bins_max_equal_width": _r_message(ro, "probcal::cal_histogram(fz_p, fz_y, bins = 2^31 - 1)"),
+        "hist_bins_max_equal_freq": _r_message(
+            ro, "probcal::cal_histogram(fz_p, fz_y, bins = 2^31 - 1, strategy = 'equal_freq')"),
+        "ci_bins_max_equal_freq": _r_message(
+            ro, f"{contract}$cal_ci(fz_p, fz_y, bins = 2^31 - 1, n_boot = 20, strategy = 'equal_freq')"),
     }
     # 0.2.0 functions check class codes as probcal 0.1.0 does (contract.R
     # would say "at least two classes" after max() of the NA: not copied).
@@ -198,9 +207,9 @@ def test_worst_inputs_give_r_messages_in_bounded_memory(child_results, fuzz_r):
         assert child_results[name] == ["ProbcalError", message], name
     # Counts inside R's range but beyond the data: one bin per value at most.
     mean_abs = child_results["mean_abs"][1]
-    for name in ("bins_max", "bins_1e6", "bins_max_equal_freq", "bins_1e8_equal_freq"):
+    for name in ("bins_1e6", "bins_1e8_equal_freq"):
         kind, value = child_results[name]
         assert kind == "value" and value == pytest.approx(mean_abs, rel=1e-12, abs=1e-15), name
-    for name in ("ci_bins_1e6", "ci_1e6_rows", "ci_bins_max_equal_freq"):
+    for name in ("ci_bins_1e6", "ci_1e6_rows"):
         kind, value = child_results[name]
         assert kind == "value" and 0 < value < 1, (name, child_results[name])
