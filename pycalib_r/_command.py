@@ -331,8 +331,6 @@ def _as_number(text: str) -> Optional[float]:
 
 
 def _labels(path, y_col, texts, lines, p_cols):
-    import pandas as pd
-
     try:
         values = np.array(texts, dtype=np.float64)
     except ValueError:
@@ -341,6 +339,8 @@ def _labels(path, y_col, texts, lines, p_cols):
         _check_missing(path, y_col, values, lines)
         named = _numeric_names(values, p_cols)
         if named is not None:
+            import pandas as pd  # noqa: PLC0415 (pandas costs 0.5 s: only class labels need it)
+
             return pd.Categorical.from_codes(named, categories=list(p_cols))
         return _integral(values)
     names = [text.strip() for text in texts]
@@ -357,6 +357,8 @@ def _labels(path, y_col, texts, lines, p_cols):
             raise CsvError(path, f"label {_shown_cell(name)} is not one of the probability columns "
                                  f"({', '.join(p_cols)}); labels are 1..K or those names",
                            line=line, column=y_col)
+    import pandas as pd  # noqa: PLC0415
+
     return pd.Categorical(names, categories=list(p_cols))
 
 
