@@ -210,7 +210,11 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--in-memory-max", type=float, default=1e7,
                     help="largest size also run in memory (10^8 rows need ~2 GB per copy)")
+    ap.add_argument("--only", action="append", choices=[name for name, _ in CALLS],
+                    help="time only this call (repeatable); default: all")
     args = ap.parse_args(argv)
+    if args.only:
+        CALLS[:] = [(name, call) for name, call in CALLS if name in args.only]
     sizes = [int(s) for s in args.sizes]
     rows = run(sizes, args.rows_per_file, args.workers, int(args.in_memory_max))
     print()
