@@ -679,6 +679,11 @@ def _mmce_r_order(r: np.ndarray, e: np.ndarray, bandwidth: float):
     with R to rounding (documented in mmce()).
     """
     n = r.size
+    limit = _MMCE_R_ORDER_MAX // max(n, 1)
+    # A prefix with more distinct values than allowed decides it without
+    # sorting all n (np.unique of 10^7 rows cost seconds and copies).
+    if limit < 1 or np.unique(r[:8 * limit + 64]).size > limit:
+        return None
     values, group = np.unique(r, return_inverse=True)
     d = values.size
     if d * n > _MMCE_R_ORDER_MAX:
