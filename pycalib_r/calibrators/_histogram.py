@@ -219,10 +219,18 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")) -> CalH
     values[occupied] = (positives.astype(_LD) / counts[occupied].astype(_LD)).astype(np.float64)
     global_rate = r_int_mean(y_arr)
     _fill_empty_bins(values, counts)  # y has both classes, so some bin is non-empty
+    return histogram_fit(y_arr.size, bins, n_bins, strategy, breaks, values, counts, global_rate,
+                         bins_given, strategy_given)
+
+
+def histogram_fit(n, bins, n_bins, strategy, breaks, values, counts, global_rate, bins_given,
+                  strategy_given):
+    """The fitted ``cal_histogram`` object from its per-bin results (the
+    in-memory and the Dask fits both end here)."""
     return new_calibrator(
         CalHistogram,
         method="histogram binning",
-        n=y_arr.size,
+        n=n,
         input="probabilities",
         bins=bins,
         actual_bins=int(n_bins),

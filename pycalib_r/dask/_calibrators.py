@@ -26,7 +26,7 @@ from .._checks import check_bins, check_eps, match_arg
 from .._rarith import _ld_seq_sum
 from ..calibrators._base import _warn, clip_eps, format_call, new_calibrator, plogis, r_log, r_log1p
 from ..calibrators._beta import CalBeta
-from ..calibrators._histogram import CalHistogram, _fill_empty_bins
+from ..calibrators._histogram import _fill_empty_bins, histogram_fit
 from ..calibrators._glm import GlmFit, _dev_resids, _exp_eta, _linkinv, _mu_eta
 from ..calibrators._linpack import _DBL_EPS, _EPSILON, _MAXIT
 from ..calibrators._platt import _platt_calibrator
@@ -454,24 +454,8 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")):
     values[occupied] = (positives[occupied].astype(_LD) / counts[occupied].astype(_LD)).astype(np.float64)
     global_rate = float(_LD(int(ans["n_pos"])) / _LD(n))
     _fill_empty_bins(values, counts)
-    return new_calibrator(
-        CalHistogram,
-        method="histogram binning",
-        n=n,
-        input="probabilities",
-        bins=bins,
-        actual_bins=int(n_bins),
-        strategy=strategy,
-        breaks=breaks,
-        bin_values=values,
-        counts=counts,
-        global_rate=global_rate,
-        call=format_call(
-            "cal_histogram", ("p", "y"),
-            bins=None if bins_given == 10 else bins_given,
-            strategy=None if isinstance(strategy_given, tuple) else strategy_given,
-        ),
-    )
+    return histogram_fit(n, bins, n_bins, strategy, breaks, values, counts, global_rate,
+                         bins_given, strategy_given)
 
 
 # ---------------------------------------------------------------------------
