@@ -118,38 +118,45 @@ def _kernel_tile_twin(pa, pb, ua, ub, h: float) -> np.ndarray:
     return out
 
 
-def _kernel_tile(pa, pb, ua, ub, h: float, diagonal: bool = False) -> np.ndarray:
-    """exp(-||pa_i - pb_j|| / h) <ua_i, ub_j> for the rows of two blocks.
+def _row_cuts(a: int, k: int, triangular: bool) -> np.ndarray:
+    """Row boundaries cutting ``a`` rows into ``k`` pieces of equal work
+    (rows i of a triangle hold a - i entries)."""
+    share = np.arange(k + 1) / k
+    return np.round(a * (1 - np.sqrt(1 - share)) if triangular else a * share).astype(np.int64)
+
+
+def _kernel_tile(pa, pb, ua, ub, h: float, diagonal: bool = False):
+    """exp(-||pa_i - pb_j|| / h) <ua_i, ub_j> for the rows of two blocks, and
+    each row's sum.
 
     Each squared distance is the sum of the squared coordinate differences
     and each inner product the sum of the coordinate products, both in
     column order; an entry depends only on its two rows. ``diagonal``: the
-    two blocks are the same rows, and the result's diagonal is zero (the
-    compiled loop then computes the upper triangle and mirrors it, which
-    gives the same bits: each entry's arithmetic is symmetric in i and j).
+    two blocks are the same rows, and only the strict upper triangle is
+    kept (zeros on and below the diagonal: every user of a diagonal tile
+    takes the pairs i < j). The row sums add a row's kept entries in
+    ascending j (numpy's reduction over the rows of the transposed tile).
+    Returns (tile, row sums).
     """
     a, b = pa.shape[0], pb.shape[0]
     kern = _canonical_kernels(a * b * (pa.shape[1] + 2) * _TILE_SAVES) if a * b >= _JIT_MIN_ENTRIES else None
     if kern is None:
         out = _kernel_tile_twin(pa, pb, ua, ub, h)
-    else:
-        from . import _jit  # noqa: PLC0415
-
-        out = np.zeros((a, b)) if diagonal else np.empty((a, b))
-        args = (np.ascontiguousarray(pa), np.ascontiguousarray(pb.T), np.ascontiguousarray(ua),
-                np.ascontiguousarray(ub.T), float(h), bool(diagonal))
-        k = _jit.parts() if a * b >= _SPLIT_MIN_WORK // 16 else 1
-        # Rows cut so that the pieces hold equal shares of the (triangular)
-        # work; each entry is computed alone, so the cut changes no bit.
-        share = np.arange(k + 1) / k
-        cuts = np.round(a * (1 - np.sqrt(1 - share)) if diagonal else a * share).astype(np.int64)
-        _jit.run_parts([lambda i0=int(i0), i1=int(i1): kern.kernel_tile(*args, i0, i1, out)
-                        for i0, i1 in zip(cuts[:-1], cuts[1:]) if i1 > i0])
         if diagonal:
-            out += out.T  # the lower triangle is zero: a copy of the upper one, exactly
-    if diagonal:
-        np.fill_diagonal(out, 0.0)
-    return out
+            out = np.triu(out, 1)
+        return out, np.add.reduce(np.ascontiguousarray(out.T), axis=0)
+    from . import _jit  # noqa: PLC0415
+
+    out = np.empty((a, b))
+    rowsum = np.empty(a)
+    args = (np.ascontiguousarray(pa), np.ascontiguousarray(pb.T), np.ascontiguousarray(ua),
+            np.ascontiguousarray(ub.T), float(h), bool(diagonal))
+    k = _jit.parts() if a * b >= _SPLIT_MIN_WORK // 16 else 1
+    # Each entry and each row sum is computed alone, so the cut changes no bit.
+    cuts = _row_cuts(a, k, diagonal)
+    _jit.run_parts([lambda i0=int(i0), i1=int(i1): kern.kernel_tile(*args, i0, i1, out, rowsum)
+                    for i0, i1 in zip(cuts[:-1], cuts[1:]) if i1 > i0])
+    return out, rowsum
 
 
 # Entries of a block from which the compiled loops run (once numba is loaded),
@@ -173,28 +180,50 @@ def _block_quadratic_twin(hm, wat, wbt, diag: bool) -> np.ndarray:
     return q
 
 
+def _packed_weights(w: np.ndarray, rb: int) -> np.ndarray:
+    """(replicates x columns) weights as blocks of ``rb`` replicates, each
+    (columns x rb) and contiguous, the last padded with zero weights (their
+    sums are computed and dropped): one transposing copy."""
+    n_rep, b = w.shape
+    nblk = -(-n_rep // rb)
+    out = np.zeros((nblk, b, rb))
+    for k in range(nblk):
+        part = w[k * rb:(k + 1) * rb]
+        out[k, :, :part.shape[0]] = part.T
+    return out
+
+
 def block_quadratic(hm, wa, wb, diag: bool) -> np.ndarray:
     """For each row r of the weights: sum_i wa_ri sum_j wb_rj H_ij, i and j
     ascending (j > i on a diagonal block), in a fixed order, without BLAS."""
-    wat = np.ascontiguousarray(np.asarray(wa, dtype=np.float64).T)
-    wbt = wat if diag else np.ascontiguousarray(np.asarray(wb, dtype=np.float64).T)
     hm = np.ascontiguousarray(hm)
-    n_rep = wat.shape[1]
+    n_rep = np.shape(wa)[0]
     entries = hm.shape[0] * hm.shape[1] // (2 if diag else 1)
     kern = _canonical_kernels(entries * n_rep * _QUAD_SAVES) if entries * n_rep >= _JIT_MIN_ENTRIES else None
     if kern is None:
+        wat = np.ascontiguousarray(np.asarray(wa, dtype=np.float64).T)
+        wbt = wat if diag else np.ascontiguousarray(np.asarray(wb, dtype=np.float64).T)
         return _block_quadratic_twin(hm, wat, wbt, diag)
     from . import _jit  # noqa: PLC0415
 
-    q = np.zeros(n_rep)
-    acc = np.empty(n_rep)
+    rb = kern._RB
+    # The weights' values (int8 signs or float64) are exact in float64.
+    wpa = _packed_weights(np.asarray(wa), rb)
+    wpk = wpa if diag else _packed_weights(np.asarray(wb), rb)
+    nblk = wpa.shape[0]
+    a = hm.shape[0]
+    contrib = np.empty((a, nblk * rb))
     k = _jit.parts() if entries * n_rep >= _SPLIT_MIN_WORK else 1
-    cuts = np.linspace(0, n_rep, k + 1).astype(np.int64)
-    # Each replicate's sum is one thread's, in the same order whatever the
-    # number of pieces.
-    _jit.run_parts([lambda r0=int(r0), r1=int(r1): kern.block_quadratic(hm, wat, wbt, diag, r0, r1, acc, q)
-                    for r0, r1 in zip(cuts[:-1], cuts[1:]) if r1 > r0])
-    return q
+    cuts = _row_cuts(a, k, diag)
+    # Rows cut into pieces of equal work: each (row, replicate) sum is one
+    # thread's, and the rows are added in order afterwards, so the cut
+    # changes no bit; each piece has its own scratch.
+    _jit.run_parts([lambda i0=int(i0), i1=int(i1): kern.block_quadratic(hm, wpa, wpk, diag, i0, i1,
+                                                                         np.empty(8 * rb), contrib)
+                    for i0, i1 in zip(cuts[:-1], cuts[1:]) if i1 > i0])
+    q = np.empty(nblk * rb)
+    kern.ordered_row_sum(contrib, q)
+    return q[:n_rep]
 
 
 def canonical_residuals(p_mat: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -216,8 +245,9 @@ class CanonicalKernel:
     is computed in square tiles; while it fits ``_FULL_BYTES`` it is built
     once, kept, and every block of replicates is one matrix product W H;
     beyond that the tiles are recomputed per block of replicates, so at most
-    one tile exists at a time. The off-diagonal sum is always the sum of the
-    tile sums (off-diagonal tiles doubled), so it does not depend on which.
+    one tile exists at a time. The off-diagonal sum is always twice the
+    exact sum (rounded once) of the rows' sums over j > i, each added in
+    ascending j tile by tile, so it does not depend on which.
     """
 
     def __init__(self, p_mat, u, h: float, tile: int = _TILE):
@@ -241,13 +271,13 @@ class CanonicalKernel:
             else:
                 from ._progress import Progress  # noqa: PLC0415
 
-                total = 0.0
+                rows = np.zeros(self.n)
                 with Progress(self.pair_count(), "skce", enabled=progress and self.long_work(),
                               unit="pair") as bar:
-                    for sa, sb, hab in self._tiles():
-                        total += _tile_sum(sa, sb, hab)
+                    for sa, sb, _hab, rs in self._tiles():
+                        rows[sa] += rs
                         bar.advance(_tile_pairs(sa, sb))
-                self._offdiag = total
+                self._offdiag = _pair_total(rows)
         return self._offdiag
 
     def pair_count(self) -> int:
@@ -268,12 +298,14 @@ class CanonicalKernel:
     def weighted_offdiag(self, ws, progress=None) -> np.ndarray:
         """For each row w: sum_{i != j} w_i w_j h_ij = 2 sum_{i < j}, tile by tile
         in a fixed order (:func:`block_quadratic`)."""
-        ws = np.asarray(ws, dtype=np.float64)
+        ws = np.asarray(ws)
+        if ws.dtype != np.int8:  # the bootstrap's signs are packed straight from int8
+            ws = ws.astype(np.float64, copy=False)
         if 8 * self.n * self.n <= _FULL_BYTES:
             full = self._build_full()
             return 2.0 * block_quadratic(full, ws, ws, True)
         total = np.zeros(ws.shape[0])
-        for sa, sb, hab in self._tiles():
+        for sa, sb, hab, _rs in self._tiles():
             total += 2.0 * block_quadratic(hab, ws[:, sa], ws[:, sb], sa.start == sb.start)
             if progress is not None:
                 progress.advance((sb.stop - sb.start) * (sa.stop - sa.start))
@@ -304,24 +336,31 @@ class CanonicalKernel:
 
     # -- tiles -----------------------------------------------------------------
     def _build_full(self) -> np.ndarray:
-        """The whole matrix (zero diagonal), assembled from the tiles; also sets the sum."""
+        """The strict upper triangle of the matrix (zeros on and below the
+        diagonal: every use takes the pairs i < j), assembled from the tiles;
+        also sets the sum."""
+        if self._full is None and self.n <= self.tile:
+            # One tile covers the matrix: it is the matrix (no copy).
+            (_sa, _sb, hab, rs), = self._tiles()
+            self._offdiag = _pair_total(rs)
+            self._full = hab
         if self._full is None:
-            full = np.empty((self.n, self.n))
-            total = 0.0
-            for sa, sb, hab in self._tiles():
-                total += _tile_sum(sa, sb, hab)
+            full = np.zeros((self.n, self.n))
+            rows = np.zeros(self.n)
+            for sa, sb, hab, rs in self._tiles():
+                rows[sa] += rs
                 full[sa, sb] = hab
-                if sa.start != sb.start:
-                    full[sb, sa] = hab.T
             self._full = full
-            self._offdiag = total
+            self._offdiag = _pair_total(rows)
         return self._full
 
-    def _tile(self, sa: slice, sb: slice) -> np.ndarray:
-        return _kernel_tile(self.p[sa], self.p[sb], self.u[sa], self.u[sb], self.h, sa.start == sb.start)
+    def _tile(self, sa: slice, sb: slice):
+        hab, rs = _kernel_tile(self.p[sa], self.p[sb], self.u[sa], self.u[sb], self.h, sa.start == sb.start)
+        return sa, sb, hab, rs
 
     def _tiles(self):
-        """Yield (slice I, slice J, H_IJ) for I <= J, in order; the diagonal of H_II is zero.
+        """Yield (slice I, slice J, H_IJ, row sums of H_IJ) for I <= J, in
+        order; H_II keeps only its strict upper triangle (:func:`_kernel_tile`).
 
         Tiles are computed by up to ``_WORKERS`` threads (numpy releases the
         GIL in its loops), at most that many ahead of the consumer, so the
@@ -334,7 +373,7 @@ class CanonicalKernel:
                  for a in range(0, n, t) for b in range(a, n, t)]
         if len(pairs) == 1 or _WORKERS < 2:
             for sa, sb in pairs:
-                yield sa, sb, self._tile(sa, sb)
+                yield self._tile(sa, sb)
             return
         from concurrent.futures import ThreadPoolExecutor
 
@@ -342,11 +381,11 @@ class CanonicalKernel:
             pending = []
             nxt = 0
             try:
-                for sa, sb in pairs:
+                for _ in pairs:
                     while nxt < len(pairs) and len(pending) < _WORKERS:
                         pending.append(pool.submit(self._tile, *pairs[nxt]))
                         nxt += 1
-                    yield sa, sb, pending.pop(0).result()
+                    yield pending.pop(0).result()
             finally:
                 for fut in pending:
                     fut.cancel()
@@ -371,6 +410,9 @@ def _tile_pairs(sa: slice, sb: slice) -> int:
     return a * (a + 1) // 2 if sa.start == sb.start else a * b
 
 
-def _tile_sum(sa: slice, sb: slice, hab: np.ndarray) -> float:
-    s = float(np.sum(hab))
-    return s if sa.start == sb.start else 2.0 * s
+def _pair_total(rows: np.ndarray) -> float:
+    """sum_{i != j} h_ij = 2 sum_i sum_{j > i} h_ij from the rows' sums: their
+    exact sum, rounded once (math.fsum), so no order of the rows matters."""
+    import math  # noqa: PLC0415
+
+    return 2.0 * math.fsum(rows.tolist())

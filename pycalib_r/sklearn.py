@@ -199,7 +199,20 @@ def logits_from_proba(P, eps=1e-12):
 
 
 def _check_feature_names(estimator, X, reset):
-    """scikit-learn's feature-name bookkeeping (``feature_names_in_``, its errors and warnings)."""
+    """scikit-learn's feature-name bookkeeping (``feature_names_in_``, its errors and warnings).
+
+    A plain ndarray has no feature names: it only clears them at fit and
+    needs scikit-learn's check (its warning) only against an estimator
+    fitted with names. That path skips the check's dataframe detection,
+    which costs more than a histogram fit's tenth on 100,000 rows.
+    """
+    if isinstance(X, np.ndarray):
+        if reset:
+            if hasattr(estimator, "feature_names_in_"):
+                delattr(estimator, "feature_names_in_")
+            return None
+        if getattr(estimator, "feature_names_in_", None) is None:
+            return None
     try:
         from sklearn.utils.validation import _check_feature_names as check
     except ImportError:  # pragma: no cover - scikit-learn < 1.6
@@ -231,7 +244,10 @@ def _as_float_array(X) -> np.ndarray:
     the finiteness test, with scikit-learn's message.
     """
     if isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim in (1, 2) and X.size:
-        if not np.isfinite(X).all():
+        # A finite sum means every element is finite (NaN and +-Inf
+        # propagate); only a non-finite sum (or an overflow) needs the
+        # elementwise test.
+        if not np.isfinite(np.add.reduce(X, axis=None)) and not np.isfinite(X).all():
             kind = "NaN" if np.isnan(X).any() else "infinity or a value too large for dtype('float64')"
             raise ValueError(f"Input X contains {kind}.")
         return X
@@ -456,8 +472,9 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
             raise ValueError(_one_class(classes))
         Xf = self._form(X, method, args, classes.size)
         self.classes_ = classes
+        # (The cal_* functions never write to their inputs: no copy of the codes.)
         if classes.size == 2 and Xf.ndim == 1:
-            self.calibrator_ = self._call(method, args, Xf, codes.astype(np.int64), k=2)
+            self.calibrator_ = self._call(method, args, Xf, codes.astype(np.int64, copy=False), k=2)
         else:
             self.calibrator_ = self._call(method, args, Xf, codes.astype(np.int64) + 1, k=classes.size)
         return self
