@@ -28,9 +28,12 @@ from .._checks import (
 from .._errors import ProbcalError
 
 _LD = np.longdouble
-# Chunk answers merged per task of the reduction tree.
+# Chunk answers merged per task of the reduction tree, and the most answers
+# the client merges itself: with at most _FAN_IN of them, the client holds a
+# fixed number of O(bins) answers whatever the number of chunks (an answer of
+# the equal-frequency search is 2^16 counts, 0.5 MB).
 _FAN_IN = 8
-_CLIENT_MERGE = 64
+_CLIENT_MERGE = _FAN_IN
 
 __all__ = ["Pairs", "pair_inputs", "is_matrix_input", "map_reduce", "is_dask", "Rank", "raise_first", "vector_meta"]
 
@@ -87,8 +90,8 @@ def _merge(*answers: dict) -> dict:
 def map_reduce(fn: Callable, pairs: "Pairs", *args) -> dict:
     """``fn(p_chunk, y_chunk, *args)`` on every chunk pair (on the workers),
     merged in a tree of ``_FAN_IN``-way merges on the workers down to at most
-    ``_CLIENT_MERGE`` answers, which the client merges (one network hop
-    fewer per pass; the client holds that many O(bins) answers)."""
+    ``_CLIENT_MERGE`` answers, which the client merges (the client holds that
+    many O(bins) answers, whatever the number of chunks)."""
     import dask
 
     if pairs.fused is not None:
