@@ -14,7 +14,7 @@ accelerator, never a source of different numbers:
   for bit.
 * By default numba is loaded only when it pays for itself in this process
   (:func:`worth`). Its import and the first load of kernels from the disk
-  cache take about 0.35 s in a new process, more than most single calls
+  cache take about 1 s in a new process, more than most single calls
   save: ``cal_platt`` on 50,000 rows saves about 0.05 s. So each place that
   could run a kernel says how much time the kernel would save it; numba is
   loaded when one use would save more than the load costs, or when the
@@ -49,11 +49,13 @@ _numba = None  # the numba module once imported; False when unavailable
 _JIT_ENV = "PYCALIB_R_JIT"
 
 # What taking the compiled path first costs a new process, in seconds:
-# numba's import and the first kernels' load from the disk cache (0.3-0.5 s
-# on a 2-core x86-64; tools/cold_start.py measures it), and the cache load
-# alone when something else has imported numba already.
-LOAD_COST = 0.35
-LOAD_COST_IMPORTED = 0.12
+# numba's import (about 0.45 s) and the first kernels' load from the disk
+# cache, which also imports numba's typing registries (0.6-0.7 s), on a
+# 2-core x86-64 with numba 0.68; and the cache load alone when something
+# else has imported numba already. tools/cold_start.py measures both and
+# checks these constants against the measurement.
+LOAD_COST = 1.0
+LOAD_COST_IMPORTED = 0.7
 # Compiling a kernel module in memory, when numba has nowhere to cache it.
 COMPILE_COST = 5.0
 # Savings given up across uses, in units of the load cost, before numba is

@@ -320,12 +320,12 @@ def test_bits_carried_by_the_kernel_are_glibc_log2():
 
 
 def test_small_first_calls_do_not_load_numba():
-    # numba's import and cache load (~0.35 s) is paid only by a call that
-    # saves more than that (pycalib_r._jit.worth): 300,000 draws without
+    # numba's import and cache load (~1 s) is paid only by a call that
+    # saves more than that (pycalib_r._jit.worth): 1,000,000 draws without
     # replacement (the Python loop takes about 1.5 us a draw), not 20,000.
     code = ("import sys; from pycalib_r._rng import RRandom; g = RRandom(1);"
             "g.sample_int(5000); g.sample_int(3000, 2000, True, list(range(1, 3001)));"
-            "g.sample_int(20000); a = 'numba' in sys.modules; g.sample_int(300000);"
+            "g.sample_int(20000); a = 'numba' in sys.modules; g.sample_int(1000000);"
             " print(a, 'numba' in sys.modules)")
     env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,

@@ -7,6 +7,9 @@ install), and is the median of ``--runs`` runs (the machine may be shared):
 
 * the first call of the four cases below in a new process, by default and
   under ``PYCALIB_R_JIT=0`` (target: default <= 1.10 x twins + 50 ms);
+* numba's load (the first call with the compiled path forced, minus the
+  twins'), against the constants the gate weighs savings with (target: each
+  constant within 0.5x-2x of its measurement);
 * ``import pycalib_r`` against ``import numpy`` (target: <= numpy + 0.15 s);
 * ``pycalib-r metrics`` on a 100,000-row CSV, wall time of the whole
   process (target: <= 1.5 s);
@@ -17,7 +20,7 @@ install), and is the median of ``--runs`` runs (the machine may be shared):
 
 The core-type variables are set in the children's environment only.
 
-Usage:  python tools/cold_start.py [--runs 5] [--only rows|import|cli|blas]
+Usage:  python tools/cold_start.py [--runs 5] [--only rows|load|import|cli|blas]
 The exit status is 1 if any target failed.
 """
 
@@ -112,6 +115,28 @@ def check_rows(tab, runs):
         tab.row(f"`{name}`", f"default {d:.3f} s, PYCALIB_R_JIT=0 {t:.3f} s"
                 f" (numba loaded in {sum(loaded)} of {runs})",
                 "target default <= 1.10 x + 0.05 s", d <= 1.10 * t + 0.05)
+
+
+def check_load_cost(tab, runs):
+    """numba's load in a new process, against the constants the gate uses
+    (pycalib_r._jit.LOAD_COST and LOAD_COST_IMPORTED): the first-call time of
+    a call whose compiled path saves next to nothing (cal_platt on 50,000
+    rows, compiled path forced) minus its twins' time, with numba imported
+    by the call or before it."""
+    from pycalib_r import _jit
+
+    name, n, call = CASES[0]
+    print(f"numba's load, from `{name}` with PYCALIB_R_JIT=1 against =0 (median of {runs})")
+    for label, pre, constant in (("fresh", "", _jit.LOAD_COST),
+                                 ("numba imported first", "import numba\n", _jit.LOAD_COST_IMPORTED)):
+        forced, twins = [], []
+        code = pre + call
+        for _ in range(runs):
+            forced.append(first_call(code, n, PYCALIB_R_JIT="1")["first"])
+            twins.append(first_call(code, n, PYCALIB_R_JIT="0")["first"])
+        cost = statistics.median(forced) - statistics.median(twins)
+        tab.row(f"load cost, {label}", f"measured {cost:.2f} s, the gate's constant {constant:.2f} s",
+                "target: the constant within 0.5x-2x of the measurement", 0.5 * cost <= constant <= 2 * cost)
 
 
 def check_import(tab, runs):
@@ -211,14 +236,16 @@ def check_blas(tab, runs):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5, help="new processes per figure (median kept)")
-    ap.add_argument("--only", choices=("rows", "import", "cli", "blas"), action="append",
+    ap.add_argument("--only", choices=("rows", "load", "import", "cli", "blas"), action="append",
                     help="run only these checks (repeatable)")
     args = ap.parse_args(argv)
-    only = set(args.only or ("rows", "import", "cli", "blas"))
+    only = set(args.only or ("rows", "load", "import", "cli", "blas"))
     tab = Table()
     print(f"{sys.executable}; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at start")
     if "rows" in only:
         check_rows(tab, args.runs)
+    if "load" in only:
+        check_load_cost(tab, args.runs)
     if "import" in only:
         check_import(tab, args.runs)
     if "cli" in only:
