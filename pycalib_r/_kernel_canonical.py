@@ -13,7 +13,6 @@ the bits do not depend on the CPU kernel OpenBLAS picks.
 from __future__ import annotations
 
 import os
-from typing import Optional
 
 import numpy as np
 
@@ -40,19 +39,17 @@ _PROGRESS_WORK = 1 << 28
 # Canonical form.
 # ---------------------------------------------------------------------------
 
-def _sq_dist_tile(pi: np.ndarray, pj: np.ndarray, h: Optional[float] = None) -> np.ndarray:
+def _sq_dist_tile(pi: np.ndarray, pj: np.ndarray) -> np.ndarray:
     """Squared Euclidean distances between the rows of two blocks, from differences.
 
-    Each entry is sum_k (pi_k - pj_k)^2 added in column order. With ``h``,
-    the entries become exp(-(sqrt(d2) / h)), the kernel factor. The work
+    Each entry is sum_k (pi_k - pj_k)^2 added in column order. The work
     goes in strips of rows small enough to stay in cache through all K
-    columns and the elementwise steps (an entry's arithmetic does not depend
-    on the strip).
+    columns (an entry's arithmetic does not depend on the strip).
     """
     a, b = pi.shape[0], pj.shape[0]
     out = np.empty((a, b))
     pjt = np.ascontiguousarray(pj.T)
-    strip = max(1, min(a, _STRIP_ELEMENTS // max(b, 1)))
+    strip = _strip_rows(a, b)
     tmp = np.empty((strip, b))
     for r0 in range(0, a, strip):
         r1 = min(r0 + strip, a)
@@ -64,11 +61,11 @@ def _sq_dist_tile(pi: np.ndarray, pj: np.ndarray, h: Optional[float] = None) -> 
             np.subtract(pi[r0:r1, k:k + 1], pjt[k], out=t)
             np.multiply(t, t, out=t)
             o += t
-        if h is not None:
-            np.sqrt(o, out=o)
-            o /= -h  # -(d / h): negation is exact, as R's -distance / bandwidth
-            np.exp(o, out=o)
     return out
+
+
+def _strip_rows(a: int, b: int) -> int:
+    return max(1, min(a, _STRIP_ELEMENTS // max(b, 1)))
 
 
 # The canonical kernel's matrix work runs in loops of this module's own (or
@@ -92,23 +89,18 @@ def _canonical_kernels(saves):
 
 
 def _kernel_tile_twin(pa, pb, ua, ub, h: float) -> np.ndarray:
-    """``_canonical_kernels.kernel_tile`` in numpy passes (the whole block)."""
-    a, b = pa.shape[0], pb.shape[0]
-    out = np.empty((a, b))
-    pbt = np.ascontiguousarray(pb.T)
+    """``_canonical_kernels.kernel_tile`` in numpy passes (the whole block):
+    the squared distances of :func:`_sq_dist_tile`, then, strip by strip,
+    the kernel factor times the inner products summed in column order."""
+    out = _sq_dist_tile(pa, pb)
+    a, b = out.shape
     ubt = np.ascontiguousarray(ub.T)
-    strip = max(1, min(a, _STRIP_ELEMENTS // max(b, 1)))
+    strip = _strip_rows(a, b)
     tmp = np.empty((strip, b))
     for r0 in range(0, a, strip):
         r1 = min(r0 + strip, a)
         o = out[r0:r1]
         t = tmp[:r1 - r0]
-        np.subtract(pa[r0:r1, 0:1], pbt[0], out=o)
-        np.multiply(o, o, out=o)
-        for k in range(1, pa.shape[1]):
-            np.subtract(pa[r0:r1, k:k + 1], pbt[k], out=t)
-            np.multiply(t, t, out=t)
-            o += t
         np.sqrt(o, out=o)
         o /= -h  # -(d / h): negation is exact, as R's -distance / bandwidth
         o[...] = r_exp(o)
