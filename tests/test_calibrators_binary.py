@@ -615,3 +615,24 @@ def test_temperature_predict_refuses_overflowing_logits():
     assert fit.temperature < 1
     with pytest.raises(ProbcalError, match=r"^Argument `x` must contain only finite values\.$"):
         pc.predict(fit, [1.7e308, 1.0])
+
+
+def test_glm_step_halving_is_r_inner_loop():
+    # glm.fit's inner loops: no earlier step -> R's error; else the warning,
+    # then halving towards the earlier coefficients until the state is
+    # acceptable, at most maxit (25) times.
+    from pycalib_r.calibrators._glm import halve_step
+
+    msgs = []
+    with pytest.raises(ValueError, match="^no valid set of coefficients has been found: please supply starting values$"):
+        halve_step(np.array([8.0]), None, lambda b: b, lambda b: True, 1, msgs, "note")
+    assert msgs == []
+    seen = []
+    start, state = halve_step(np.array([8.0]), np.array([0.0]), lambda b: seen.append(b[0]) or b[0],
+                              lambda v: v < 1.5, 2, msgs, "step size truncated: out of bounds")
+    assert msgs == ["step size truncated: out of bounds"]
+    assert seen == [4.0, 2.0, 1.0] and start[0] == 1.0 and state == 1.0
+    calls = []
+    with pytest.raises(ValueError, match="^inner loop 1; cannot correct step size$"):
+        halve_step(np.array([1.0]), np.array([0.0]), lambda b: calls.append(1), lambda v: False, 1, [], "n")
+    assert len(calls) == 25

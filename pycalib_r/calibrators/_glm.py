@@ -193,6 +193,37 @@ def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool 
     return _glm_finish(x, y, _glm_irls(x, y), names, warn)
 
 
+def halve_step(start, coefold, evaluate, ok, loop: int, messages: List[str], note: str):
+    """``glm.fit``'s step halving, called once a step failed: R's error
+    without an earlier step to go back to, else the warning ``note``, and
+    ``start`` moves half way to ``coefold`` until ``ok(evaluate(start))``,
+    at most ``_MAXIT`` times (then R's "inner loop <loop>; cannot correct
+    step size"). Returns the accepted coefficients and their state."""
+    if coefold is None:
+        raise ValueError("no valid set of coefficients has been found: please supply starting values")
+    messages.append(note)
+    ii = 1
+    while True:
+        if ii > _MAXIT:
+            raise ValueError(f"inner loop {loop}; cannot correct step size")
+        ii += 1
+        start = (start + coefold) / 2
+        state = evaluate(start)
+        if ok(state):
+            return start, state
+
+
+def _eta_mu(x, coef):
+    eta = _matvec(x, coef)
+    e = _exp_eta(eta)
+    return eta, e, _linkinv(eta, e)
+
+
+def _eta_mu_dev(x, coef, deviance):
+    eta, e, mu = _eta_mu(x, coef)
+    return eta, e, mu, deviance(mu)
+
+
 def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
     """``glm.fit``'s IRLS loop: the state :func:`_glm_finish` turns into a fit."""
     # Columns contiguous (the QR's layout): the weighted design and eta are
@@ -247,39 +278,17 @@ def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
             break
         start = np.empty(nvars) if start is None else start.copy()
         start[fit["pivot"] - 1] = fit["coefficients"]
-        eta = _matvec(x, start)
-        e = _exp_eta(eta)
-        mu = _linkinv(eta, e)
-        dev = deviance(mu)
+        eta, e, mu, dev = _eta_mu_dev(x, start, deviance)
         boundary = False
         if not math.isfinite(dev):
-            if coefold is None:
-                raise ValueError("no valid set of coefficients has been found: please supply starting values")
-            messages.append("step size truncated due to divergence")
-            ii = 1
-            while not math.isfinite(dev):
-                if ii > _MAXIT:
-                    raise ValueError("inner loop 1; cannot correct step size")
-                ii += 1
-                start = (start + coefold) / 2
-                eta = _matvec(x, start)
-                e = _exp_eta(eta)
-                mu = _linkinv(eta, e)
-                dev = deviance(mu)
+            start, (eta, e, mu, dev) = halve_step(start, coefold, lambda b: _eta_mu_dev(x, b, deviance),
+                                                  lambda st: math.isfinite(st[3]), 1, messages,
+                                                  "step size truncated due to divergence")
             boundary = True
         if not _validmu(mu):
-            if coefold is None:
-                raise ValueError("no valid set of coefficients has been found: please supply starting values")
-            messages.append("step size truncated: out of bounds")
-            ii = 1
-            while not _validmu(mu):
-                if ii > _MAXIT:
-                    raise ValueError("inner loop 2; cannot correct step size")
-                ii += 1
-                start = (start + coefold) / 2
-                eta = _matvec(x, start)
-                e = _exp_eta(eta)
-                mu = _linkinv(eta, e)
+            start, (eta, e, mu) = halve_step(start, coefold, lambda b: _eta_mu(x, b),
+                                             lambda st: _validmu(st[2]), 2, messages,
+                                             "step size truncated: out of bounds")
             boundary = True
             dev = deviance(mu)
         if abs(dev - devold) / (abs(dev) + 0.1) < _EPSILON:

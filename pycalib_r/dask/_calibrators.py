@@ -27,7 +27,7 @@ from .._rarith import _ld_seq_sum
 from ..calibrators._base import _warn, clip_eps, format_call, new_calibrator, plogis, r_log, r_log1p
 from ..calibrators._beta import CalBeta
 from ..calibrators._histogram import _fill_empty_bins, histogram_fit
-from ..calibrators._glm import GlmFit, _dev_resids, _exp_eta, _linkinv, _mu_eta
+from ..calibrators._glm import GlmFit, _dev_resids, _exp_eta, _linkinv, _mu_eta, halve_step
 from ..calibrators._linpack import _DBL_EPS, _EPSILON, _MAXIT
 from ..calibrators._platt import _platt_calibrator
 from ..calibrators._temperature import CalTemperature, _LOSS_EPS, _fit_temperature
@@ -170,6 +170,10 @@ def _glm_map_reduce(pairs, spec, kind, names, cols, targets, eps, wtdmu, n, warn
     beta = None
     iter_ = 0
     dev = devold
+    def evaluate(coef):
+        """One pass: the deviance and the next step's sums at ``coef``."""
+        return map_reduce(_irls_chunk, pairs, spec, (kind, cols, tuple(coef), targets, eps, None))
+
     for iter_ in range(1, _MAXIT + 1):
         xwx = np.asarray(st["xwx"], dtype=np.float64)
         xwz = np.asarray(st["xwz"], dtype=np.float64)
@@ -177,20 +181,12 @@ def _glm_map_reduce(pairs, spec, kind, names, cols, targets, eps, wtdmu, n, warn
         if not np.isfinite(start).all():
             messages.append(f"non-finite coefficients at iteration {iter_}")
             break
-        new = map_reduce(_irls_chunk, pairs, spec, (kind, cols, tuple(start), targets, eps, None))
+        new = evaluate(start)
         dev = float(new["dev"])
         if not math.isfinite(dev):
-            if coefold is None:
-                raise ValueError("no valid set of coefficients has been found: please supply starting values")
-            messages.append("step size truncated due to divergence")
-            ii = 1
-            while not math.isfinite(dev):
-                if ii > _MAXIT:
-                    raise ValueError("inner loop 1; cannot correct step size")
-                ii += 1
-                start = (start + coefold) / 2
-                new = map_reduce(_irls_chunk, pairs, spec, (kind, cols, tuple(start), targets, eps, None))
-                dev = float(new["dev"])
+            start, new = halve_step(start, coefold, evaluate, lambda st: math.isfinite(float(st["dev"])), 1,
+                                    messages, "step size truncated due to divergence")
+            dev = float(new["dev"])
             boundary = True
         st = new
         beta = start
