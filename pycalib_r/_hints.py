@@ -35,6 +35,7 @@ import numpy as np
 from . import _warn
 from ._align import category_names, check_column_order
 from ._errors import ProbcalError
+from ._rcalls import unused_arguments_text
 
 __all__ = ["python_face", "add_note", "hints_for"]
 
@@ -307,27 +308,10 @@ def warn_unused_dots(function: str, method: str, kwargs: Dict[str, Any],
         f"help({function}).", UserWarning)
 
 
-def r_deparse(value) -> str:
-    """R's ``deparse()`` of a simple argument value, for R's error text."""
-    if isinstance(value, (bool, np.bool_)):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, (int, float, np.integer, np.floating)):
-        from ._format import format_r  # noqa: PLC0415
-
-        return format_r(float(value), digits=15)
-    if value is None:
-        return "NULL"
-    return repr(value)
-
-
 def check_unused_arguments(kwargs: Dict[str, Any], allowed) -> None:
     """R's "unused argument" error for names in ``kwargs`` that the R function
     reached through ``...`` does not take (R's text: ``unused arguments
     (a = 1, b = "x")``, in the order given)."""
     unused = [k for k in kwargs if k not in allowed]
     if unused:
-        plural = "s" if len(unused) > 1 else ""
-        listed = ", ".join(f"{k} = {r_deparse(kwargs[k])}" for k in unused)
-        raise ProbcalError(f"unused argument{plural} ({listed})")
+        raise ProbcalError(unused_arguments_text(kwargs, unused))

@@ -47,6 +47,13 @@ def deparse(value) -> str:
     return repr(value)
 
 
+def unused_arguments_text(kwargs, unused) -> str:
+    """R's ``unused argument(s) (a = 1, b = "x")`` for the names ``unused`` of ``kwargs``, in order."""
+    plural = "s" if len(unused) > 1 else ""
+    listed = ", ".join(f"{k} = {deparse(kwargs[k])}" for k in unused)
+    return f"unused argument{plural} ({listed})"
+
+
 def r_arguments(fn: Callable) -> Callable:
     """Wrap ``fn`` so that a keyword it does not take raises R's ``unused argument``.
 
@@ -62,9 +69,7 @@ def r_arguments(fn: Callable) -> Callable:
     def wrapper(*args, **kwargs):
         unused = [k for k in kwargs if k not in names]
         if unused:
-            plural = "s" if len(unused) > 1 else ""
-            listed = ", ".join(f"{k} = {deparse(kwargs[k])}" for k in unused)
-            err = ArgumentError(f"unused argument{plural} ({listed})")
+            err = ArgumentError(unused_arguments_text(kwargs, unused))
             err.add_note(f"{fn.__name__}() takes: {', '.join(params)}.")
             raise err
         return fn(*args, **kwargs)
