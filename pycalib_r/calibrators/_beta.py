@@ -150,11 +150,16 @@ def cal_beta(p, y, eps=1e-15) -> CalBeta:
     p_clip = clip_eps(p_arr, eps)
     design = design_matrix([r_log(p_clip), r_log1p(-p_clip)])
     fit = glm_binomial(design, y_arr.astype(np.float64), ["(Intercept)", "log_p", "log_1mp"], warn=True)
+    return beta_calibrator(fit, y_arr.size, eps)
+
+
+def beta_calibrator(fit, n: int, eps: float) -> CalBeta:
+    """The fitted ``cal_beta`` object from its glm fit (also the Dask face's)."""
     coefs = dict(fit.coefficients)
     return new_calibrator(
         CalBeta,
         method="beta calibration",
-        n=y_arr.size,
+        n=n,
         input="probabilities",
         coefficients=coefs,
         a=coefs["log_p"],

@@ -25,7 +25,7 @@ from .._binning import STRATEGIES, find_bins, seq01
 from .._checks import check_bins, check_eps, match_arg
 from .._rarith import _ld_seq_sum
 from ..calibrators._base import _warn, clip_eps, format_call, new_calibrator, plogis, r_log, r_log1p
-from ..calibrators._beta import CalBeta
+from ..calibrators._beta import beta_calibrator
 from ..calibrators._histogram import _fill_empty_bins, histogram_fit
 from ..calibrators._glm import GlmFit, _dev_resids, _exp_eta, _linkinv, _mu_eta, halve_step
 from ..calibrators._linpack import _DBL_EPS, _EPSILON, _MAXIT
@@ -295,20 +295,7 @@ def cal_beta(p, y, eps=1e-15):
     cols = (0, 1, 2) if distinct > 2 else (0, 1) if distinct == 2 else (0,)
     fit = _glm_map_reduce(pairs, spec, "beta", ["(Intercept)", "log_p", "log_1mp"], cols, None, eps,
                           n_pos / n, n, warn=True)
-    coefs = dict(fit.coefficients)
-    return new_calibrator(
-        CalBeta,
-        method="beta calibration",
-        n=n,
-        input="probabilities",
-        coefficients=coefs,
-        a=coefs["log_p"],
-        b=-coefs["log_1mp"],
-        c=coefs["(Intercept)"],
-        eps=eps,
-        fit=fit,
-        call=format_call("cal_beta", ("p", "y"), eps=None if eps == 1e-15 else eps),
-    )
+    return beta_calibrator(fit, n, eps)
 
 
 # ---------------------------------------------------------------------------
