@@ -322,6 +322,17 @@ def _counts(idx: np.ndarray, n: int) -> np.ndarray:
 # cal_test().
 # ---------------------------------------------------------------------------
 
+def cal_test_arguments(method, type, bandwidth):
+    """``cal_test()``'s checks of ``method``, ``type`` and ``bandwidth``, in R's
+    order (also the Dask face's): the matched method and type, the bandwidth."""
+    method = match_arg(method, TEST_METHODS)
+    if _refuses_classwise(type):
+        raise ProbcalError(
+            'Type "classwise" cannot be tested; use `skce()` with `type = "classwise"`.')
+    return method, match_arg(type, TEST_TYPES), check_bandwidth(bandwidth, allow_median=True)
+
+
+
 @quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonical", *,
              data_name=None, rng=None, progress=True):
@@ -417,12 +428,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     """
     if data_name is None:
         data_name = _data_name(p, y)
-    method = match_arg(method, TEST_METHODS)
-    if _refuses_classwise(type):
-        raise ProbcalError(
-            'Type "classwise" cannot be tested; use `skce()` with `type = "classwise"`.')
-    type = match_arg(type, TEST_TYPES)
-    bandwidth = check_bandwidth(bandwidth, allow_median=True)
+    method, type, bandwidth = cal_test_arguments(method, type, bandwidth)
     if method == "bootstrap":
         # R turns an n_boot beyond its range into NA here; seq_len() fails
         # only after the input checks.

@@ -19,7 +19,7 @@ import numpy as np
 
 from .._checks import check_bandwidth, match_arg
 from .._errors import ProbcalError
-from .._inference import TEST_METHODS, TEST_TYPES, CalTest, _TARGETS, _refuses_classwise
+from .._inference import CalTest, _TARGETS, cal_test_arguments
 from .._kernel import ESTIMATORS, SKCE_TYPES, canonical_pair_terms, canonical_residuals, scalar_pair_terms
 from .._rarith import pnorm_upper
 from ._collect import is_array, is_matrix_input, map_reduce, pair_inputs
@@ -222,12 +222,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
         named = not is_array(p) and not is_array(y)
         data_name = f"{p_name} and {y_name}" if named and isinstance(p_name, str) and \
             isinstance(y_name, str) and p_name and y_name else "p and y"
-    method = match_arg(method, TEST_METHODS)
-    if _refuses_classwise(type):
-        raise ProbcalError(
-            'Type "classwise" cannot be tested; use `skce()` with `type = "classwise"`.')
-    type = match_arg(type, TEST_TYPES)
-    bandwidth = check_bandwidth(bandwidth, allow_median=True)
+    method, type, bandwidth = cal_test_arguments(method, type, bandwidth)
     if method == "bootstrap":
         raise ValueError(
             'cal_test(method = "bootstrap") resamples all n^2 pairs (SKCE_uq) and is not computed '
