@@ -232,6 +232,25 @@ class BinnedMetric:
         return float(self.combine(per))
 
 
+def is_contract_call(kind, debiased, strategy) -> bool:
+    """``ece()`` given a ``debiased`` or ``strategy`` other than the default:
+    probcal 0.2.0's checks (see :func:`bind_metric`)."""
+    defaults = isinstance(debiased, (bool, np.bool_)) and not debiased \
+        and isinstance(strategy, str) and strategy == "equal_width"
+    return kind == "ece" and not defaults
+
+
+def check_ece_flags(debiased, strategy, contract: bool) -> str:
+    """``ece()``'s ``debiased`` and ``strategy`` checks in R's order (0.2.0's
+    ``contract`` checks ``debiased`` first); the matched strategy."""
+    if contract and not isinstance(debiased, (bool, np.bool_)):
+        raise ProbcalError("Argument `debiased` must be `TRUE` or `FALSE`.")
+    strategy = match_arg(strategy, STRATEGIES)
+    if not isinstance(debiased, (bool, np.bool_)):
+        raise ProbcalError("Argument `debiased` must be `TRUE` or `FALSE`.")
+    return strategy
+
+
 def bind_metric(kind, p, y, bins=10, type="classwise", debiased=False, strategy="equal_width",
                 contract=None) -> BinnedMetric:
     """``ece()`` / ``mce()`` / ``ace()``'s checks in R's order, as a bound metric.
@@ -244,20 +263,14 @@ def bind_metric(kind, p, y, bins=10, type="classwise", debiased=False, strategy=
     R's integer range.
     """
     if contract is None:
-        defaults = isinstance(debiased, (bool, np.bool_)) and not debiased \
-            and isinstance(strategy, str) and strategy == "equal_width"
-        contract = kind == "ece" and not defaults
+        contract = is_contract_call(kind, debiased, strategy)
     types = MULTICLASS_TYPES
     if contract:
         if is_matrix(p):
             type = match_arg(type, MULTICLASS_TYPES)
         types = None
     if kind == "ece":
-        if contract and not isinstance(debiased, (bool, np.bool_)):
-            raise ProbcalError("Argument `debiased` must be `TRUE` or `FALSE`.")
-        strategy = match_arg(strategy, STRATEGIES)
-        if not isinstance(debiased, (bool, np.bool_)):
-            raise ProbcalError("Argument `debiased` must be `TRUE` or `FALSE`.")
+        strategy = check_ece_flags(debiased, strategy, contract)
     form = input_form(p, y, type, types=types)
     if contract:
         bins = check_count(bins, "bins", LENGTH_OUT_NA)

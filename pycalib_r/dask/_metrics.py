@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._binning import STRATEGIES, equal_width_bins, find_bins, seq01, type8_combine, type8_positions
+from .._binning import equal_width_bins, find_bins, seq01, type8_combine, type8_positions
 from .._checks import check_bins, check_count, match_arg
 from .._diagnostics import _check_strategy, _nonempty, classwise_panels, with_interval
 from .._errors import ProbcalError
 from .._forms import MULTICLASS_TYPES
-from .._metrics import LENGTH_OUT_NA, BinnedMetric, bin_frame, binned_error
+from .._metrics import LENGTH_OUT_NA, BinnedMetric, bin_frame, binned_error, check_ece_flags, is_contract_call
 from ._collect import map_reduce, pair_inputs
 from ._pass import checked_chunk, problems, spec_for, unpaired, verdict
 from ._select import keys_of, order_statistics, select_chunk
@@ -161,18 +161,12 @@ def _form_of(pairs, type, contract):
 
 
 def _metric(kind, p, y, bins=10, type="classwise", debiased=False, strategy="equal_width"):
-    defaults = isinstance(debiased, (bool, np.bool_)) and not debiased \
-        and isinstance(strategy, str) and strategy == "equal_width"
-    contract = kind == "ece" and not defaults
+    contract = is_contract_call(kind, debiased, strategy)
     pairs = pair_inputs(p, y)
     if contract and pairs.matrix:
         type = match_arg(type, MULTICLASS_TYPES)
     if kind == "ece":
-        if contract and not isinstance(debiased, (bool, np.bool_)):
-            raise ProbcalError("Argument `debiased` must be `TRUE` or `FALSE`.")
-        strategy = match_arg(strategy, STRATEGIES)
-        if not isinstance(debiased, (bool, np.bool_)):
-            raise ProbcalError("Argument `debiased` must be `TRUE` or `FALSE`.")
+        strategy = check_ece_flags(debiased, strategy, contract)
     form, type_error = _form_of(pairs, type, contract)
     if contract:
         bins, bins_error = _try(check_count, bins, "bins", LENGTH_OUT_NA)
