@@ -236,8 +236,8 @@ class CanonicalKernel:
 
     The same methods as :class:`ScalarKernel` (see there). The n x n matrix
     is computed in square tiles; while it fits ``_FULL_BYTES`` it is built
-    once, kept, and every block of replicates is one matrix product W H;
-    beyond that the tiles are recomputed per block of replicates, so at most
+    once, kept, and every block of replicates is one pass of
+    :func:`block_quadratic` over it; beyond that the tiles are recomputed per block of replicates, so at most
     one tile exists at a time. The off-diagonal sum is always twice the
     exact sum (rounded once) of the rows' sums over j > i, each added in
     ascending j tile by tile, so it does not depend on which.
@@ -291,9 +291,9 @@ class CanonicalKernel:
     def weighted_offdiag(self, ws, progress=None) -> np.ndarray:
         """For each row w: sum_{i != j} w_i w_j h_ij = 2 sum_{i < j}, tile by tile
         in a fixed order (:func:`block_quadratic`)."""
+        # In their own dtype (the bootstrap's int8 signs): block_quadratic
+        # widens them to float64 as it packs them, exactly.
         ws = np.asarray(ws)
-        if ws.dtype != np.int8:  # the bootstrap's signs are packed straight from int8
-            ws = ws.astype(np.float64, copy=False)
         if 8 * self.n * self.n <= _FULL_BYTES:
             full = self._build_full()
             return 2.0 * block_quadratic(full, ws, ws, True)
@@ -332,17 +332,16 @@ class CanonicalKernel:
         """The strict upper triangle of the matrix (zeros on and below the
         diagonal: every use takes the pairs i < j), assembled from the tiles;
         also sets the sum."""
-        if self._full is None and self.n <= self.tile:
-            # One tile covers the matrix: it is the matrix (no copy).
-            (_sa, _sb, hab, rs), = self._tiles()
-            self._offdiag = _pair_total(rs)
-            self._full = hab
         if self._full is None:
-            full = np.zeros((self.n, self.n))
+            one = self.n <= self.tile  # one tile covers the matrix: it is the matrix (no copy)
+            full = None if one else np.zeros((self.n, self.n))
             rows = np.zeros(self.n)
             for sa, sb, hab, rs in self._tiles():
                 rows[sa] += rs
-                full[sa, sb] = hab
+                if one:
+                    full = hab
+                else:
+                    full[sa, sb] = hab
             self._full = full
             self._offdiag = _pair_total(rows)
         return self._full
