@@ -64,8 +64,9 @@ def kernel_tile(pa, pbt, ua, ubt, h, upper, i0, i1, out, rowsum):
         rowsum[i] = s
 
 
-# Replicates per block of the weighted sums: the packed weights of a block
-# (columns x _RB doubles) stay in a core's L2 cache for columns up to 2,048.
+# Replicates per block of the weighted sums: a block's packed weights
+# (columns x _RB doubles) are 480 KB for 1,500 columns, within a 512 KB L2
+# cache, and 199 or 999 replicates pad to 200 or 1,000.
 _RB = 40
 
 
