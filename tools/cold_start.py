@@ -121,8 +121,10 @@ def check_load_cost(tab, runs):
     """numba's load in a new process, against the constants the gate uses
     (pycalib_r._jit.LOAD_COST and LOAD_COST_IMPORTED): the first-call time of
     a call whose compiled path saves next to nothing (cal_platt on 50,000
-    rows, compiled path forced) minus its twins' time, with numba imported
-    by the call or before it."""
+    rows, compiled path forced) minus its twins' time. For the second figure
+    both timed runs start with ``import numba``, so their difference is the
+    load that remains once numba is imported."""
+    sys.path.insert(0, str(REPO))
     from pycalib_r import _jit
 
     name, n, call = CASES[0]
