@@ -56,17 +56,26 @@ SHORT_BUDGET = 0.5
 SHORT_RUNS = 25
 
 
-def best_time(fn, repeat: int) -> float:
+def best_of(once, runs: int, long_s: float = float("inf")) -> float:
+    """Minimum of ``once()`` (seconds) over ``runs`` runs, fewer once a run
+    takes ``long_s`` or more, and more for short calls (SHORT_BUDGET)."""
     best = float("inf")
-    runs = spent = 0
-    while runs < repeat or (runs < SHORT_RUNS and spent < SHORT_BUDGET):
-        t0 = time.perf_counter()
-        fn()
-        t = time.perf_counter() - t0
+    done = spent = 0
+    while (done < runs and best < long_s) or (done < SHORT_RUNS and spent < SHORT_BUDGET):
+        t = once()
         best = min(best, t)
-        runs += 1
+        done += 1
         spent += t
     return best
+
+
+def best_time(fn, repeat: int) -> float:
+    def once():
+        t0 = time.perf_counter()
+        fn()
+        return time.perf_counter() - t0
+
+    return best_of(once, repeat)
 
 
 def peak_mb(fn) -> float:
@@ -143,14 +152,7 @@ class R:
     def time(self, expr: str) -> float:
         """Minimum elapsed seconds of ``expr`` over up to R_RUNS runs (fewer if a run is
         long; short runs repeated as :func:`best_time` repeats them)."""
-        best = spent = self.once(expr)
-        runs = 1
-        while (runs < R_RUNS and best < R_SHORT) or (runs < SHORT_RUNS and spent < SHORT_BUDGET):
-            t = self.once(expr)
-            best = min(best, t)
-            spent += t
-            runs += 1
-        return best
+        return best_of(lambda: self.once(expr), R_RUNS, R_SHORT)
 
     def blas(self) -> str:
         return str(self.ro.r('as.character(extSoftVersion()[["BLAS"]])')[0]) or "R's internal BLAS"
