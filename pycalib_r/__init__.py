@@ -5,6 +5,8 @@ names, defaults, values, error messages and printed output as R, and R's
 random streams (``set_seed``, ``runif``, ``rbinom``, ...) bit for bit.
 """
 
+from ._brier import BrierScore, brier_score
+from ._calibration_error import calibration_error
 from ._diagnostics import reliability_diagram, reliability_table
 from ._ece_interval import EceCI, ece_ci
 from ._errors import ProbcalError
@@ -50,6 +52,7 @@ from .calibrators import (
     cal_isotonic,
     cal_ovr,
     cal_platt,
+    cal_scaling_binning,
     cal_temperature,
     cal_vector_scaling,
     predict,
@@ -67,6 +70,7 @@ from ._seed_note import seed_note as _seed_note
 
 cal_test, cal_ci = (_python_face(_seed_note(f)) for f in (cal_test, cal_ci))
 ece_ci = _python_face(ece_ci)
+calibration_error, brier_score = map(_python_face, (calibration_error, brier_score))
 
 from ._quadratic import quadratic_warning as _quadratic_warning
 
@@ -94,6 +98,10 @@ __all__ = [
     # inference beyond R (Python-only: no probcal counterpart)
     "ece_ci",
     "EceCI",
+    "calibration_error",
+    "brier_score",
+    "BrierScore",
+    "cal_scaling_binning",
     # calibrators
     "Calibrator",
     "cal_beta",
