@@ -206,7 +206,8 @@ CLASSES = {"CalTest": "cal_test", "CalCI": "cal_ci", "Calibrator": "cal_platt",
            "ProbcalError": "raises", "get_random_seed": "Random.seed",
            "set_random_seed": "Random.seed"}
 # Python-only exports: same_as_r refuses them (no R function to compare with).
-PYTHON_ONLY = {"ece_ci", "EceCI"}
+PYTHON_ONLY = {"ece_ci", "EceCI", "calibration_error", "brier_score", "BrierScore",
+               "cal_scaling_binning"}
 # Exports checked through a fitted calibrator (test_calibrator_methods_match_r).
 METHODS = {"predict", "summary"}
 

@@ -63,6 +63,11 @@ def fit_calibrator(method: str, x, y, **kwargs) -> Calibrator:
         from ._histogram import cal_histogram
         check_unused_arguments(kwargs, ("bins", "strategy"))
         return cal_histogram(p=x, y=y, **kwargs)
+    if method == "scaling_binning":  # Python-only (cal_cv)
+        from ._methods import SCALING_BINNING_ARGS
+        from ._scaling_binning import cal_scaling_binning
+        check_unused_arguments(kwargs, SCALING_BINNING_ARGS)
+        return cal_scaling_binning(p=x, y=y, **kwargs)
     raise ValueError(f"unknown binary calibration method {method!r}")  # pragma: no cover
 
 

@@ -131,6 +131,10 @@ def _specs():
         pc.ece_ci: ("ece_ci() is a Python-only addition (Sun et al. 2024): probcal has no such "
                     "interval to compare with; check pc.ece or pc.cal_ci"),
         pc.EceCI: "EceCI is the result of ece_ci(), a Python-only addition with no R counterpart",
+        **{getattr(pc, name): (f"{name}() is a Python-only addition (Kumar, Liang & Ma 2019): "
+                               "probcal has no such function to compare with")
+           for name in ("calibration_error", "brier_score", "cal_scaling_binning")},
+        pc.BrierScore: "BrierScore is the result of brier_score(), a Python-only addition",
         pc.get_random_seed: ("get_random_seed() is R's .Random.seed: every report already "
                              "compares it after the call on both sides"),
         pc.set_random_seed: ("set_random_seed() assigns R's .Random.seed: check the draws that "
