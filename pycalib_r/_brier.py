@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._calibration_error import _problems, check_ce_bins, problem_bins
+from ._calibration_error import check_ce_bins, input_problems, problem_bins
 from ._checks import match_arg
 
 __all__ = ["brier_score", "BrierScore", "BRIER_TYPES"]
@@ -113,7 +113,7 @@ def brier_score(p, y, type="marginal", bins="unique", strategy="equal_mass") -> 
     """
     type = match_arg(type, BRIER_TYPES, arg="type")
     bins, strategy = check_ce_bins(bins, strategy)
-    problems, _ = _problems(p, y, type)
+    _, problems, _ = input_problems(p, y, type)
     total = np.zeros(6)
     for r, c in problems:
         total += _one(r, c, bins, strategy)

@@ -14,17 +14,20 @@ import numbers
 import numpy as np
 
 from ._binning import PY_STRATEGIES, bin_groups, is_python_bins
-from ._checks import _as_matrix, add_note, check_bins, check_probability, is_matrix, match_arg
+from ._checks import (_as_matrix, add_note, check_binary_y, check_bins, check_probability,
+                      check_same_length, is_matrix, match_arg, multiclass_labels)
 from ._errors import ProbcalError
-from ._forms import binary_inputs, confidence_pair
-from ._checks import multiclass_labels
+from ._forms import confidence_pair
 from ._metrics import binned_error
 from ._rbins import bin_means
 
-__all__ = ["calibration_error", "CE_TYPES", "problem_bins", "lp_terms", "check_ce_bins"]
+__all__ = ["calibration_error", "CE_TYPES", "problem_bins", "lp_terms", "check_ce_bins",
+           "input_problems"]
 
 CE_TYPES = ("marginal", "top", "classwise")
 _MATRIX_MESSAGE = "Argument `p` must be a numeric matrix with one column per class."
+# Normal draws held at once by the debiased l_p (8 MB).
+_DRAWS = 1 << 20
 
 
 def check_ce_bins(bins, strategy):
@@ -84,10 +87,16 @@ def lp_terms(counts, conf, acc, norm, debiased, stream=None, resamples=1000):
         raise err
     sd = np.sqrt(acc * (1 - acc) / counts)
     b = counts.size
-    draws = np.asarray(stream.rnorm(b * resamples, mean=np.tile(acc, resamples),
-                                    sd=np.tile(sd, resamples)), dtype=np.float64)
-    star = _lp(w, draws.reshape(resamples, b) - conf, norm)
-    est = max(2.0 * plug - float(np.mean(star)), 0.0)
+    # R's rnorm(b * resamples, rep(acc, resamples), rep(sd, resamples)), drawn
+    # in whole resamples of at most _DRAWS values (the same stream, bounded memory).
+    step = max(1, _DRAWS // b)
+    total = 0.0
+    for start in range(0, resamples, step):
+        m = min(step, resamples - start)
+        draws = np.asarray(stream.rnorm(b * m, mean=np.tile(acc, m), sd=np.tile(sd, m)),
+                           dtype=np.float64)
+        total += float(np.sum(_lp(w, draws.reshape(m, b) - conf, norm)))
+    est = max(2.0 * plug - total / resamples, 0.0)
     return est if math.isinf(norm) else est ** norm
 
 
@@ -122,20 +131,28 @@ def _check_weights(weights, k):
     return w
 
 
-def _problems(p, y, type):
-    """``(problems, k)``: the binary problems ``(r, c)`` of the input."""
+def input_problems(p, y, type, require_both: bool = False):
+    """``(kind, problems, labels)``: the checked binary problems ``(r, c)``.
+
+    A vector ``p`` is one binary problem (``kind`` None, ``labels`` None;
+    ``require_both``: both classes must occur, as the calibrators require);
+    a matrix (rows need not sum to one) gives one problem per column
+    (``type`` marginal or classwise) or the top-label one (``"top"``).
+    """
     if not is_matrix(p):
-        r, c = binary_inputs(p, y)
-        return [(r, c)], 0
+        r = check_probability(p, arg="p").ravel()
+        c = check_binary_y(y, arg="y", require_both=require_both)
+        check_same_length(r, c, x_arg="p", y_arg="y")
+        return None, [(r, c)], None
     mat = _as_matrix(p, "p", _MATRIX_MESSAGE)
     if mat.shape[1] < 2:
         raise ProbcalError(_MATRIX_MESSAGE)
     check_probability(mat, arg="p")
-    if type == "top":
-        return [confidence_pair(mat, y)], 0
     labels = multiclass_labels(mat, y, x_arg="p")
-    return [(mat[:, j], (labels.codes == j + 1).astype(np.int64)) for j in range(mat.shape[1])], \
-        mat.shape[1]
+    if type == "top":
+        return type, [confidence_pair(mat, y)], labels
+    return type, [(mat[:, j], (labels.codes == j + 1).astype(np.int64))
+                  for j in range(labels.k)], labels
 
 
 def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=True,
@@ -266,7 +283,8 @@ def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=Tru
         raise ProbcalError("Argument `squared` can be `TRUE` only with `norm = 2`.")
     bins, strategy = check_ce_bins(bins, strategy)
     resamples = check_bins(resamples, arg="resamples")
-    problems, k = _problems(p, y, type)
+    kind, problems, labels = input_problems(p, y, type)
+    k = labels.k if kind in ("marginal", "classwise") else 0
     if k == 0 and weights is not None:
         err = ProbcalError("Argument `weights` applies only to the marginal and classwise forms.")
         add_note(err, "Drop `weights`, or pass the probability matrix with type=\"marginal\".")
