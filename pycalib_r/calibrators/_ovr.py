@@ -134,11 +134,14 @@ def cal_ovr(x, y, method=OVR_METHODS, *, renormalize=True, **kwargs) -> CalOvr:
     renormalize : bool, default True
         Python-only, a deviation from R when False: ``predict()`` returns
         the K binary calibrators' outputs as they are, rows not divided by
-        their sums. R always renormalises; that mixes the classes' maps and
-        can double the marginal calibration error of the per-class
-        calibrators (Kumar, Liang & Ma 2019 calibrate marginally and do not
-        renormalise). Keyword only; stored as the component
-        ``renormalize`` only when False, so R's components are unchanged.
+        their sums. R always renormalises; the renormalised rows are no
+        longer the per-class maps (Kumar, Liang & Ma 2019 calibrate
+        marginally and do not renormalise), and binned maps stop being
+        binned, so their calibration error can no longer be measured from
+        a sample, only bounded below; it may be higher or lower
+        (docs/verified_calibration.md measures both). Keyword only; stored
+        as the component ``renormalize`` only when False, so R's components
+        are unchanged.
     **kwargs
         Passed to the binary calibrator as R passes ``...``: ``eps`` to
         ``cal_beta``, ``bins``/``strategy`` to ``cal_histogram``; ignored by

@@ -217,9 +217,10 @@ def cal_scaling_binning(p, y, bins=10, type=SB_TYPES, scaling=SCALING_METHODS, s
     Multiclass (a matrix ``p``): ``type="marginal"`` fits one
     scaling-binning map per class (column :math:`k` against :math:`y = k`)
     and returns the K outputs without renormalising them (``renormalize``):
-    dividing by the row sum would mix the classes' maps and undo their
-    marginal calibration (``cal_ovr``'s R behaviour; see its
-    ``renormalize`` switch). ``type="top"`` calibrates the top-label
+    dividing by the row sum mixes the classes' maps, and the rows then take
+    many values, so their calibration error can no longer be measured,
+    only bounded below (``cal_ovr``'s R behaviour; see its ``renormalize``
+    switch). ``type="top"`` calibrates the top-label
     probability against correctness and returns a vector.
 
     Parameters
@@ -246,7 +247,8 @@ def cal_scaling_binning(p, y, bins=10, type=SB_TYPES, scaling=SCALING_METHODS, s
     -------
     CalScalingBinning
         ``predict(fit, newdata)`` gives the calibrated probabilities (n x K
-        for the marginal form, a vector for the top-label one).
+        for the marginal form, a vector for the top-label one); a Dask
+        collection is mapped lazily for the binary and marginal forms.
 
     Notes
     -----
