@@ -185,16 +185,94 @@ def _bin_of(edges: str):
     return quotient_bins if edges == "paper" else equal_width_bins
 
 
-def _cells(z: np.ndarray, bins: int, edges: str = "paper"):
-    """Equal-width cells of the rows of ``z`` (n x d): each coordinate's bin,
-    and one id per distinct tuple of bins."""
-    bin_of = _bin_of(edges)
-    if z.shape[1] == 1:
-        return occupied_bins(bin_of(z[:, 0], bins), bins)
-    per_coord = np.stack([bin_of(z[:, j], bins) for j in range(z.shape[1])], axis=1)
-    _, inverse = np.unique(per_coord, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    return inverse, int(inverse.max()) + 1 if inverse.size else 0
+class CellStats:
+    """Mergeable per-cell sums behind T, sigma_1^2 and the null variance for
+    predictions ``z`` (n x d) against indicators ``e``: per occupied cell its
+    bin tuple, count, mean residual, centred residual scatter, and the sums
+    of x_ab = z_a (1{a = b} - z_b) and of its square (a <= b)."""
+
+    def __init__(self, keys, counts, means, scatter, s1, s2):
+        self.keys, self.counts, self.means, self.scatter, self.s1, self.s2 = (
+            keys, counts, means, scatter, s1, s2)
+
+    @classmethod
+    def of(cls, z: np.ndarray, e: np.ndarray, bins: int, edges: str) -> "CellStats":
+        bin_of = _bin_of(edges)
+        per_coord = np.stack([bin_of(z[:, j], bins) for j in range(z.shape[1])], axis=1)
+        keys, ids = np.unique(per_coord, axis=0, return_inverse=True)
+        ids = ids.reshape(-1)
+        c = keys.shape[0]
+        d = z.shape[1]
+        u = e - z
+        counts = np.bincount(ids, minlength=c).astype(np.float64)
+        means = _cell_sums(ids, c, u) / np.where(counts > 0, counts, 1.0)[:, None]
+        v = u - means[ids]
+        scatter = np.empty((c, d, d))
+        for a in range(d):
+            for b in range(a, d):
+                scatter[:, a, b] = scatter[:, b, a] = np.bincount(ids, weights=v[:, a] * v[:, b],
+                                                                  minlength=c)
+        s1, s2 = [], []
+        for a in range(d):
+            for b in range(a, d):
+                x = z[:, a] * ((1.0 if a == b else 0.0) - z[:, b])
+                s1.append(np.bincount(ids, weights=x, minlength=c))
+                s2.append(np.bincount(ids, weights=x * x, minlength=c))
+        return cls(keys, counts, means, scatter, np.stack(s1, axis=1), np.stack(s2, axis=1))
+
+    @classmethod
+    def merge(cls, parts) -> "CellStats":
+        """The cells of the union of the parts' rows: pooled means and
+        scatters (within plus between parts), summed x sums."""
+        parts = [q for q in parts if q.keys.shape[0]]
+        if len(parts) == 1:
+            return parts[0]
+        keys, ids = np.unique(np.concatenate([q.keys for q in parts]), axis=0, return_inverse=True)
+        ids = ids.reshape(-1)
+        c = keys.shape[0]
+        counts_k = np.concatenate([q.counts for q in parts])
+        means_k = np.concatenate([q.means for q in parts])
+        counts = np.bincount(ids, weights=counts_k, minlength=c)
+        means = _cell_sums(ids, c, means_k * counts_k[:, None]) / counts[:, None]
+        dev = means_k - means[ids]
+        between = counts_k[:, None, None] * dev[:, :, None] * dev[:, None, :]
+        scatter = np.zeros((c,) + means_k.shape[1:] * 2)
+        np.add.at(scatter, ids, np.concatenate([q.scatter for q in parts]) + between)
+        s1 = np.zeros((c, parts[0].s1.shape[1]))
+        s2 = np.zeros_like(s1)
+        np.add.at(s1, ids, np.concatenate([q.s1 for q in parts]))
+        np.add.at(s2, ids, np.concatenate([q.s2 for q in parts]))
+        return cls(keys, counts, means, scatter, s1, s2)
+
+    def estimate(self, n: int):
+        """(T, sigma_1^2, null variance of T) of the cells of n rows."""
+        counts, means = self.counts, self.means
+        m2 = np.einsum("bj,bj->b", means, means)
+        trace = np.einsum("bjj->b", self.scatter)
+        pairs = counts > 1
+        # sum_{i != j in b} U_i.U_j / (n_b - 1) = n_b |Ubar_b|^2 - tr(C_b) / (n_b - 1).
+        t_sum = float(np.sum(counts[pairs] * m2[pairs] - trace[pairs] / (counts[pairs] - 1)))
+        # phi_i = 2 Ubar_b.U_i - |Ubar_b|^2: mean |Ubar_b|^2 and scatter 4 Ubar' C_b Ubar in bin b.
+        phi_bar = float(np.sum(counts * m2)) / n
+        within = 4.0 * np.einsum("bj,bjk,bk->b", means, self.scatter, means)
+        sigma1_sq = float(np.sum(within) + np.sum(counts * (m2 - phi_bar) ** 2)) / n
+        d = means.shape[1]
+        weight = np.where(pairs, 1.0 / np.where(pairs, counts - 1, 1.0) ** 2, 0.0)
+        total, col = 0.0, 0
+        for a in range(d):
+            for b in range(a, d):
+                s1, s2 = self.s1[:, col], self.s2[:, col]
+                total += (1.0 if a == b else 2.0) * float(np.sum(weight * (s1 * s1 - s2)))
+                col += 1
+        return t_sum / n, sigma1_sq, 2.0 * total / n ** 2
+
+
+
+
+def top_k_arrays(p: np.ndarray, codes: np.ndarray, k: int):
+    """:func:`_top_k` of a probability matrix and its 1-based class codes."""
+    order = np.argsort(-p, axis=1, kind="stable")[:, :k]
+    return np.take_along_axis(p, order, axis=1), (order + 1 == codes[:, None]).astype(np.float64)
 
 
 def _top_k(form: Form, k: int):
@@ -203,10 +281,7 @@ def _top_k(form: Form, k: int):
     first, as for ``type = "confidence"`` (the paper's code, a descending
     ``argsort``, takes the last); the predictions are the same either way,
     only which class's indicator goes with a tied value differs."""
-    order = np.argsort(-form.p, axis=1, kind="stable")[:, :k]
-    z = np.take_along_axis(form.p, order, axis=1)
-    e = (order + 1 == form.codes[:, None]).astype(np.float64)
-    return z, e
+    return top_k_arrays(form.p, form.codes, k)
 
 
 def _estimate(form: Form, bins: int, top_k: int, edges: str = "paper"):
@@ -219,11 +294,7 @@ def _estimate(form: Form, bins: int, top_k: int, edges: str = "paper"):
         e = form.c.astype(np.float64)[:, None]
     else:
         z, e = _top_k(form, top_k)
-    ids, n_ids = _cells(z, bins, edges)
-    pieces = _Pieces(z, e, ids, n_ids)
-    phi = pieces.phi
-    sigma1_sq = float(np.mean((phi - np.mean(phi)) ** 2))
-    return pieces.t_sum / n, sigma1_sq, pieces.null_sum / n ** 2
+    return CellStats.of(z, e, bins, edges).estimate(n)
 
 
 def _classwise(form: Form, bins: int, edges: str = "paper"):
@@ -303,14 +374,14 @@ def _interval(t: float, sigma1_sq: float, null_var: float, n: int, conf_level: f
     return hull_lower, upper, lower, se, null_sd, statistic, p_value, reject
 
 
-def _target(form: Form, top_k: int) -> str:
-    if form.kind == "binary":
+def _target(kind: str, k: int, top_k: int) -> str:
+    if kind == "binary":
         return "binary calibration"
-    if form.kind == "confidence":
+    if kind == "confidence":
         return "top-label confidence calibration"
-    if form.kind == "classwise":
-        return f"classwise calibration (mean over {form.k} classes)"
-    if top_k == form.k:
+    if kind == "classwise":
+        return f"classwise calibration (mean over {k} classes)"
+    if top_k == k:
         return f"top-{top_k} (full) calibration"
     return f"top-{top_k} calibration"
 
@@ -527,20 +598,26 @@ def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2, edges="pap
     else:
         top_k = 1 if form.kind in ("binary", "confidence") else form.k
     edges = match_arg(edges, EDGES, "edges")
-    cells = float(bins) ** (top_k if form.kind == "topk" else 1)
-    if form.n < 2 * cells:
-        warn(
-            f"ece_ci(): {form.n} observations in {format_r(cells, digits=7)} bins (cells): fewer than "
-            "two per bin on average, so most bins are empty or singletons, the estimate is biased "
-            "towards 0 and the test has little to work with. Use fewer bins (see the `bins` "
-            "argument's notes).")
+    warn_sparse(form.n, bins, top_k if form.kind == "topk" else 1)
     t, sigma1_sq, null_var = _estimate(form, bins, top_k, edges)
-    return ece_ci_result(form, t, sigma1_sq, null_var, conf_level, bins, top_k, edges)
+    return ece_ci_result(form.kind, form.n, form.k, t, sigma1_sq, null_var, conf_level, bins, top_k,
+                         edges)
 
 
-def ece_ci_result(form: Form, t, sigma1_sq, null_var, conf_level, bins, top_k, edges) -> EceCI:
-    """The :class:`EceCI` of the estimate's three sums (also the Dask face's)."""
+def warn_sparse(n: int, bins: int, coords: int) -> None:
+    """The warning for bins (cells) holding fewer than two observations on average."""
+    cells = float(bins) ** coords
+    if n < 2 * cells:
+        warn(f"ece_ci(): {n} observations in {format_r(cells, digits=7)} bins (cells): fewer than "
+             "two per bin on average, so most bins are empty or singletons, the estimate is biased "
+             "towards 0 and the test has little to work with. Use fewer bins (see the `bins` "
+             "argument's notes).")
+
+
+def ece_ci_result(kind: str, n: int, k: int, t, sigma1_sq, null_var, conf_level, bins, top_k,
+                  edges) -> EceCI:
+    """The :class:`EceCI` of the estimate and its two variances (also the Dask face's)."""
     lower, upper, c1_lower, se, null_sd, statistic, p_value, reject = _interval(
-        t, sigma1_sq, null_var, form.n, conf_level)
+        t, sigma1_sq, null_var, n, conf_level)
     return EceCI(t, lower, upper, conf_level, se, null_sd, statistic, p_value, reject,
-                 form.kind, _target(form, top_k), bins, top_k, form.n, c1_lower, edges)
+                 kind, _target(kind, k, top_k), bins, top_k, n, c1_lower, edges)

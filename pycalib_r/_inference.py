@@ -558,7 +558,15 @@ def _block_test(data, kern, n, blocksize, shuffle, skew_correction, rng, data_na
         with holding(stream):
             rows = stream.sample_int(n, n) - 1
         (kern,) = kernels(resample_data(data, rows), kern.h)
-    stats = block_statistics(kern, n, blocksize)
+    return block_result(block_statistics(kern, n, blocksize), blocksize, skew_correction, data_name,
+                        target)
+
+
+def block_result(stats, blocksize, skew_correction, data_name, target) -> CalTest:
+    """The block test's :class:`CalTest` from its block statistics (also the Dask face's)."""
+    if not isinstance(skew_correction, (bool, np.bool_)):
+        raise ProbcalError(f"`skew_correction` must be TRUE or FALSE (True or False), not "
+                           f"{skew_correction!r}.")
     estimate, _, z, p_value = block_z(stats, bool(skew_correction))
     name = "z_H" if skew_correction else "z"
     note = ", skewness-corrected" if skew_correction else ""

@@ -165,3 +165,37 @@ def test_small_level_and_power_study():
     ul = np.mean([pc.cal_test(*_overconfident(5000, gen), method="asymptotic").p_value < 0.05
                   for _ in range(60)])
     assert power >= 0.4 and power > ul + 0.25, (power, ul)
+
+
+def test_dask_block_test_equals_the_in_memory_test_on_the_same_row_order():
+    da = pytest.importorskip("dask.array")
+    import dask
+    import pycalib_r.dask as pcd
+
+    gen = np.random.default_rng(21)
+    p, y = _overconfident(300, gen)
+    chunks = (70, 70, 70, 90)
+    b = 20
+    # Whole blocks of each chunk first, then the chunks' remaining rows in chunk order.
+    starts = np.cumsum((0,) + chunks[:-1])
+    whole = np.concatenate([np.arange(s, s + (c // b) * b) for s, c in zip(starts, chunks)])
+    rest = np.concatenate([np.arange(s + (c // b) * b, s + c) for s, c in zip(starts, chunks)])
+    order = np.concatenate([whole, rest])
+    with dask.config.set(scheduler="synchronous"):
+        for skew in (True, False):
+            got = pcd.cal_test(da.from_array(p, chunks=chunks), da.from_array(y, chunks=chunks),
+                               method="block", blocksize=b, skew_correction=skew)
+            want = pc.cal_test(p[order], y[order], method="block", blocksize=b, skew_correction=skew)
+            assert abs(float(got.statistic) - float(want.statistic)) <= 1e-12 * abs(float(want.statistic))
+            assert abs(float(got.estimate) - float(want.estimate)) <= 1e-12 * abs(float(want.estimate))
+            assert got.method == want.method
+        # Canonical matrix input, "auto" blocks (two passes).
+        pm = gen.dirichlet([1, 1, 1], size=600)
+        ym = gen.integers(1, 4, 600)
+        got = pcd.cal_test(da.from_array(pm, chunks=(600, 3)), da.from_array(ym, chunks=600),
+                           method="block")
+        want = pc.cal_test(pm, ym, method="block")
+        assert float(got.statistic) == float(want.statistic)
+        with pytest.raises(pc.ProbcalError, match="blocksize"):
+            pcd.cal_test(da.from_array(p, chunks=chunks), da.from_array(y, chunks=chunks),
+                         method="block", blocksize=1)

@@ -435,3 +435,30 @@ def test_sparse_bins_bias_is_the_stated_expectation():
     assert abs(np.mean(ts) - expected) < 4 * se
     binned_truth = float(np.mean(mu ** 2))
     assert expected < 0.5 * binned_truth
+
+
+@pytest.mark.parametrize("kind", ["binary", "confidence", "topk2", "topk3"])
+def test_dask_ece_ci_equals_the_in_memory_result(kind):
+    da = pytest.importorskip("dask.array")
+    import dask
+    import pycalib_r.dask as pcd
+
+    gen = np.random.default_rng(17)
+    if kind == "binary":
+        p = gen.uniform(size=2500)
+        y = (gen.uniform(size=2500) < 0.5 + 0.8 * (p - 0.5)).astype(int)
+        args, dp = {}, da.from_array(p, chunks=700)
+    else:
+        p, y = _multiclass(31, n=2500, k=3)
+        args = {} if kind == "confidence" else {"type": "topk", "top_k": int(kind[-1]), "bins": 6}
+        dp = da.from_array(p, chunks=(700, 3))
+    want = pc.ece_ci(p, y, **args)
+    with dask.config.set(scheduler="synchronous"):
+        got = pcd.ece_ci(dp, da.from_array(y, chunks=700), **args)
+    for key in ("estimate", "lower", "upper", "std_error", "null_sd", "statistic", "interval_lower"):
+        assert abs(got[key] - want[key]) <= 1e-12 * max(abs(want[key]), 1e-300), key
+    assert (got.reject, got.target, got.n, got.bins, got.top_k) == \
+        (want.reject, want.target, want.n, want.bins, want.top_k)
+    if kind == "confidence":
+        with pytest.raises(ValueError, match="classwise"):
+            pcd.ece_ci(dp, da.from_array(y, chunks=700), type="classwise")
