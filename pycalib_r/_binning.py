@@ -210,22 +210,37 @@ def equal_width_bins(p: np.ndarray, bins: int) -> np.ndarray:
     return out
 
 
-def _uniform_bins(p: np.ndarray, bins: int) -> np.ndarray:
+def _uniform_bins(p: np.ndarray, bins: int, quotient: bool = False) -> np.ndarray:
+    # Edge k is k * (1 / bins), R's seq(0, 1, length.out = bins + 1), or with
+    # `quotient` the correctly rounded k / bins.
     by = 1.0 / bins
+
+    def edge(k):
+        return k / bins if quotient else k * by
+
     top = bins - 1
     g = np.clip(np.floor(p * bins), 0, top).astype(np.int64)
-    # bin = min(top, max{k : edge_k <= p}); edges 1..top are k * by, edge 0 is 0.
+    # bin = min(top, max{k : edge_k <= p}); edge 0 is 0.
     while True:
-        up = (g < top) & ((g + 1) * by <= p)
+        up = (g < top) & (edge(g + 1) <= p)
         if not up.any():
             break
         g[up] += 1
     while True:
-        down = (g > 0) & (g * by > p)
+        down = (g > 0) & (edge(g) > p)
         if not down.any():
             break
         g[down] -= 1
     return g
+
+
+def quotient_bins(p, bins: int) -> np.ndarray:
+    """Equal-width bins of ``p`` whose edges are the quotients k / bins (Sun
+    et al.'s code), left-closed, with 1 in the last bin. They differ from
+    :func:`equal_width_bins` (edges k * (1 / bins), R's ``seq()``) only for a
+    value on an edge where the two roundings differ (0.3, 0.6, 0.7 for 10
+    bins)."""
+    return _uniform_bins(np.asarray(p, dtype=np.float64), int(bins), quotient=True)
 
 
 def occupied_bins(bin_idx: np.ndarray, n_bins: int):

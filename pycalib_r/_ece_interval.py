@@ -20,17 +20,19 @@ import math
 
 import numpy as np
 
-from ._binning import equal_width_bins, occupied_bins
-from ._checks import _abort, check_bins, check_conf_level, _single_number
+from ._binning import equal_width_bins, occupied_bins, quotient_bins
+from ._checks import _abort, check_bins, check_conf_level, _single_number, match_arg
 from ._format import cli_h1, format_pval, format_r, sprintf_pct1
 from ._forms import Form, input_form
 from ._rarith import pnorm_upper
 from ._rlist import RList
+from ._warn import warn
 from ._rng.nmath._dists import qnorm_open1
 
 __all__ = ["ece_ci", "EceCI", "TYPES"]
 
 TYPES = ("confidence", "classwise", "topk")
+EDGES = ("paper", "ece")
 _METHOD = "Sun et al. (2024) debiased estimate, normal interval"
 
 
@@ -43,7 +45,14 @@ class EceCI(RList):
         :math:`T_{m,n}`, the debiased estimate of the squared l2 ECE (can be
         negative; the interval is built from its positive part).
     lower, upper, conf_level : float
-        The interval for the squared l2 ECE (``0 <= lower <= upper``) and its level.
+        The hull of the confidence set for the squared l2 ECE (``0 <= lower
+        <= upper``) and its level: ``lower`` is 0 whenever 0 is in the set.
+    interval_lower : float
+        The lower end L of the paper's interval C1 = [L, upper]. The
+        confidence set is C1 without 0 when calibration is rejected, and
+        C1 with 0 added ({0} u C1) when it is not; ``str(res)`` writes it.
+    zero_in_set : bool
+        Whether 0 is in the confidence set (``not reject``).
     std_error : float
         :math:`\\hat\\sigma_1 / \\sqrt n`, the miscalibrated-regime standard error.
     null_sd : float
@@ -54,7 +63,7 @@ class EceCI(RList):
         normal p-value (``res["p.value"]``).
     reject : bool
         Whether calibration is rejected at level ``1 - conf_level``.
-    type, target, method : str
+    type, target, method, edges : str
     bins, top_k, n : int
 
     ``str(res)`` is the printed text; ``to_dict()`` a plain dict of these
@@ -67,14 +76,32 @@ class EceCI(RList):
     r_class = ("ece_ci",)
 
     def __init__(self, estimate, lower, upper, conf_level, std_error, null_sd, statistic,
-                 p_value, reject, type, target, bins, top_k, n):
+                 p_value, reject, type, target, bins, top_k, n, interval_lower=None,
+                 edges="paper"):
+        if interval_lower is None:
+            interval_lower = lower
         self._set_components([
             ("estimate", float(estimate)), ("lower", float(lower)), ("upper", float(upper)),
             ("conf_level", float(conf_level)), ("std_error", float(std_error)),
             ("null_sd", float(null_sd)), ("statistic", float(statistic)),
             ("p.value", float(p_value)), ("reject", bool(reject)), ("type", type),
             ("target", target), ("method", _METHOD), ("bins", int(bins)),
-            ("top_k", int(top_k)), ("n", int(n))])
+            ("top_k", int(top_k)), ("n", int(n)), ("interval_lower", float(interval_lower)),
+            ("zero_in_set", not bool(reject)), ("edges", edges)])
+
+    def contains(self, value: float) -> bool:
+        """Whether ``value`` (on the squared scale) is in the confidence set."""
+        value = float(value)
+        if value == 0.0:
+            return self.zero_in_set
+        return self.interval_lower <= value <= self.upper
+
+    def _set_text(self, f) -> str:
+        """The confidence set as the paper writes it, ends mapped by ``f``."""
+        low, high = format_r(f(self.interval_lower), digits=4), format_r(f(self.upper), digits=4)
+        if not self.zero_in_set:
+            return f"(0, {high}]" if self.interval_lower == 0 else f"[{low}, {high}]"
+        return f"[0, {high}]" if self.interval_lower == 0 else f"{{0}} \u222a [{low}, {high}]"
 
     @property
     def pvalue(self) -> float:
@@ -82,9 +109,10 @@ class EceCI(RList):
         return self.p_value
 
     def __str__(self) -> str:
-        cells = f"{self.bins} equal-width bins"
+        edges = "k/m" if self.edges == "paper" else "seq()"
+        cells = f"{self.bins} equal-width bins, edges {edges}"
         if self.type == "topk" and self.top_k > 1:
-            cells = f"{self.bins}^{self.top_k} equal-width cells"
+            cells = f"{self.bins}^{self.top_k} equal-width cells, edges {edges}"
         alpha = 1 - self.conf_level
         verdict = "rejected" if self.reject else "not rejected"
         root = math.sqrt(max(self.estimate, 0.0))
@@ -93,9 +121,8 @@ class EceCI(RList):
             f"Target: {self.target}",
             f"Estimate: {format_r(self.estimate, digits=4)} (l2 ECE {format_r(root, digits=4)})",
             f"Confidence level: {sprintf_pct1(self.conf_level)}",
-            f"Interval: [{format_r(self.lower, digits=4)}, {format_r(self.upper, digits=4)}]",
-            f"Interval for the l2 ECE: [{format_r(math.sqrt(self.lower), digits=4)}, "
-            f"{format_r(math.sqrt(self.upper), digits=4)}]",
+            f"Confidence set: {self._set_text(float)}",
+            f"Confidence set for the l2 ECE: {self._set_text(math.sqrt)}",
             f"Calibration test: z = {format_r(self.statistic, digits=4)}, p-value "
             f"{format_pval(self.p_value, digits=4)} ({verdict} at level "
             f"{format_r(alpha, digits=4)})",
@@ -153,45 +180,124 @@ class _Pieces:
         self.n = n
 
 
-def _cells(z: np.ndarray, bins: int):
-    """Equal-width cells of the rows of ``z`` (n x d): each coordinate's bin of
-    :func:`ece`, and one id per distinct tuple of bins."""
-    if z.shape[1] == 1:
-        return occupied_bins(equal_width_bins(z[:, 0], bins), bins)
-    per_coord = np.stack([equal_width_bins(z[:, j], bins) for j in range(z.shape[1])], axis=1)
-    _, inverse = np.unique(per_coord, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    return inverse, int(inverse.max()) + 1 if inverse.size else 0
+def _bin_of(edges: str):
+    """The per-coordinate binning: edges k / m (the paper's code) or those of :func:`ece`."""
+    return quotient_bins if edges == "paper" else equal_width_bins
+
+
+class CellStats:
+    """Mergeable per-cell sums behind T, sigma_1^2 and the null variance for
+    predictions ``z`` (n x d) against indicators ``e``: per occupied cell its
+    bin tuple, count, mean residual, centred residual scatter, and the sums
+    of x_ab = z_a (1{a = b} - z_b) and of its square (a <= b)."""
+
+    def __init__(self, keys, counts, means, scatter, s1, s2):
+        self.keys, self.counts, self.means, self.scatter, self.s1, self.s2 = (
+            keys, counts, means, scatter, s1, s2)
+
+    @classmethod
+    def of(cls, z: np.ndarray, e: np.ndarray, bins: int, edges: str) -> "CellStats":
+        bin_of = _bin_of(edges)
+        per_coord = np.stack([bin_of(z[:, j], bins) for j in range(z.shape[1])], axis=1)
+        keys, ids = np.unique(per_coord, axis=0, return_inverse=True)
+        ids = ids.reshape(-1)
+        c = keys.shape[0]
+        d = z.shape[1]
+        u = e - z
+        counts = np.bincount(ids, minlength=c).astype(np.float64)
+        means = _cell_sums(ids, c, u) / np.where(counts > 0, counts, 1.0)[:, None]
+        v = u - means[ids]
+        scatter = np.empty((c, d, d))
+        for a in range(d):
+            for b in range(a, d):
+                scatter[:, a, b] = scatter[:, b, a] = np.bincount(ids, weights=v[:, a] * v[:, b],
+                                                                  minlength=c)
+        s1, s2 = [], []
+        for a in range(d):
+            for b in range(a, d):
+                x = z[:, a] * ((1.0 if a == b else 0.0) - z[:, b])
+                s1.append(np.bincount(ids, weights=x, minlength=c))
+                s2.append(np.bincount(ids, weights=x * x, minlength=c))
+        return cls(keys, counts, means, scatter, np.stack(s1, axis=1), np.stack(s2, axis=1))
+
+    @classmethod
+    def merge(cls, parts) -> "CellStats":
+        """The cells of the union of the parts' rows: pooled means and
+        scatters (within plus between parts), summed x sums."""
+        parts = [q for q in parts if q.keys.shape[0]]
+        if len(parts) == 1:
+            return parts[0]
+        keys, ids = np.unique(np.concatenate([q.keys for q in parts]), axis=0, return_inverse=True)
+        ids = ids.reshape(-1)
+        c = keys.shape[0]
+        counts_k = np.concatenate([q.counts for q in parts])
+        means_k = np.concatenate([q.means for q in parts])
+        counts = np.bincount(ids, weights=counts_k, minlength=c)
+        means = _cell_sums(ids, c, means_k * counts_k[:, None]) / counts[:, None]
+        dev = means_k - means[ids]
+        between = counts_k[:, None, None] * dev[:, :, None] * dev[:, None, :]
+        scatter = np.zeros((c,) + means_k.shape[1:] * 2)
+        np.add.at(scatter, ids, np.concatenate([q.scatter for q in parts]) + between)
+        s1 = np.zeros((c, parts[0].s1.shape[1]))
+        s2 = np.zeros_like(s1)
+        np.add.at(s1, ids, np.concatenate([q.s1 for q in parts]))
+        np.add.at(s2, ids, np.concatenate([q.s2 for q in parts]))
+        return cls(keys, counts, means, scatter, s1, s2)
+
+    def estimate(self, n: int):
+        """(T, sigma_1^2, null variance of T) of the cells of n rows."""
+        counts, means = self.counts, self.means
+        m2 = np.einsum("bj,bj->b", means, means)
+        trace = np.einsum("bjj->b", self.scatter)
+        pairs = counts > 1
+        # sum_{i != j in b} U_i.U_j / (n_b - 1) = n_b |Ubar_b|^2 - tr(C_b) / (n_b - 1).
+        t_sum = float(np.sum(counts[pairs] * m2[pairs] - trace[pairs] / (counts[pairs] - 1)))
+        # phi_i = 2 Ubar_b.U_i - |Ubar_b|^2: mean |Ubar_b|^2 and scatter 4 Ubar' C_b Ubar in bin b.
+        phi_bar = float(np.sum(counts * m2)) / n
+        within = 4.0 * np.einsum("bj,bjk,bk->b", means, self.scatter, means)
+        sigma1_sq = float(np.sum(within) + np.sum(counts * (m2 - phi_bar) ** 2)) / n
+        d = means.shape[1]
+        weight = np.where(pairs, 1.0 / np.where(pairs, counts - 1, 1.0) ** 2, 0.0)
+        total, col = 0.0, 0
+        for a in range(d):
+            for b in range(a, d):
+                s1, s2 = self.s1[:, col], self.s2[:, col]
+                total += (1.0 if a == b else 2.0) * float(np.sum(weight * (s1 * s1 - s2)))
+                col += 1
+        return t_sum / n, sigma1_sq, 2.0 * total / n ** 2
+
+
+
+
+def top_k_arrays(p: np.ndarray, codes: np.ndarray, k: int):
+    """:func:`_top_k` of a probability matrix and its 1-based class codes."""
+    order = np.argsort(-p, axis=1, kind="stable")[:, :k]
+    return np.take_along_axis(p, order, axis=1), (order + 1 == codes[:, None]).astype(np.float64)
 
 
 def _top_k(form: Form, k: int):
-    """The k largest probabilities of each row, largest first (the first
-    maximal column wins ties, as for ``type = "confidence"``), and whether
-    the label is each of those classes."""
-    order = np.argsort(-form.p, axis=1, kind="stable")[:, :k]
-    z = np.take_along_axis(form.p, order, axis=1)
-    e = (order + 1 == form.codes[:, None]).astype(np.float64)
-    return z, e
+    """The k largest probabilities of each row, largest first, and whether
+    the label is each of those classes. Of tied columns the first comes
+    first, as for ``type = "confidence"`` (the paper's code, a descending
+    ``argsort``, takes the last); the predictions are the same either way,
+    only which class's indicator goes with a tied value differs."""
+    return top_k_arrays(form.p, form.codes, k)
 
 
-def _estimate(form: Form, bins: int, top_k: int):
+def _estimate(form: Form, bins: int, top_k: int, edges: str = "paper"):
     """(T, sigma_1^2, null variance of T) for the checked input."""
     n = form.n
     if form.kind == "classwise":
-        return _classwise(form, bins)
+        return _classwise(form, bins, edges)
     if form.scalar:
         z = form.r[:, None]
         e = form.c.astype(np.float64)[:, None]
     else:
         z, e = _top_k(form, top_k)
-    ids, n_ids = _cells(z, bins)
-    pieces = _Pieces(z, e, ids, n_ids)
-    phi = pieces.phi
-    sigma1_sq = float(np.mean((phi - np.mean(phi)) ** 2))
-    return pieces.t_sum / n, sigma1_sq, pieces.null_sum / n ** 2
+    return CellStats.of(z, e, bins, edges).estimate(n)
 
 
-def _classwise(form: Form, bins: int):
+def _classwise(form: Form, bins: int, edges: str = "paper"):
     """The mean over classes of each one-vs-rest column's T_{m,n}.
 
     sigma_1^2 is the variance of the mean influence; the null variance is
@@ -203,7 +309,7 @@ def _classwise(form: Form, bins: int):
     phi = np.zeros(n)
     bin_of, count_of = [], []
     for j, (r, c) in enumerate(form.problems()):
-        ids, n_ids = occupied_bins(equal_width_bins(r, bins), bins)
+        ids, n_ids = occupied_bins(_bin_of(edges)(r, bins), bins)
         pieces = _Pieces(r[:, None], c.astype(np.float64)[:, None], ids, n_ids)
         t += pieces.t_sum / n
         phi += pieces.phi
@@ -237,7 +343,9 @@ def _classwise(form: Form, bins: int):
 
 
 def _interval(t: float, sigma1_sq: float, null_var: float, n: int, conf_level: float):
-    """The paper's interval from T, the plug-in sigma_1^2 and the null variance."""
+    """The paper's confidence set from T, the plug-in sigma_1^2 and the null
+    variance: its hull ``(lower, upper)``, the lower end of its interval C1,
+    and the test."""
     alpha = 1 - conf_level
     z_one = qnorm_open1(conf_level)            # z_alpha
     z_two = qnorm_open1(1 - alpha / 2)         # z_{alpha/2}
@@ -260,20 +368,20 @@ def _interval(t: float, sigma1_sq: float, null_var: float, n: int, conf_level: f
         statistic = math.inf if t > 0 else math.nan
         p_value = 0.0 if t > 0 else 1.0
     reject = p_value < alpha
-    if not reject:
-        # Calibration is not rejected, so 0 stays in the interval.
-        lower = 0.0
-    return lower, upper, se, null_sd, statistic, p_value, reject
+    # The set is C1 = [lower, upper] without 0 after a rejection, and C1 with
+    # 0 added otherwise: its hull starts at 0 then.
+    hull_lower = lower if reject else 0.0
+    return hull_lower, upper, lower, se, null_sd, statistic, p_value, reject
 
 
-def _target(form: Form, top_k: int) -> str:
-    if form.kind == "binary":
+def _target(kind: str, k: int, top_k: int) -> str:
+    if kind == "binary":
         return "binary calibration"
-    if form.kind == "confidence":
+    if kind == "confidence":
         return "top-label confidence calibration"
-    if form.kind == "classwise":
-        return f"classwise calibration (mean over {form.k} classes)"
-    if top_k == form.k:
+    if kind == "classwise":
+        return f"classwise calibration (mean over {k} classes)"
+    if top_k == k:
         return f"top-{top_k} (full) calibration"
     return f"top-{top_k} calibration"
 
@@ -287,7 +395,7 @@ def _check_top_k(top_k, k: int) -> int:
     return int(value)
 
 
-def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2):
+def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2, edges="paper"):
     r"""Confidence interval for the squared l2 ECE (Sun, Chaudhari, Barnett & Dobriban 2024).
 
     R equivalent: none. probcal has no such interval (its ``cal_ci()`` is a
@@ -304,8 +412,19 @@ def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2):
               = \frac1n \sum_b \frac{n_b}{n_b - 1}\Big(n_b \lVert\bar U_b\rVert^2
               - \frac{1}{n_b}\sum_{i \in b}\lVert U_i\rVert^2\Big),
 
-    an unbiased estimate of :math:`\sum_b P(b)\, \lVert E[U \mid b]\rVert^2`,
-    the squared l2 ECE of the binned model (a singleton bin adds 0). Its
+    an estimate of :math:`\sum_b P(b)\, \lVert E[U \mid b]\rVert^2`, the
+    squared l2 ECE of the model *binned at these bins* (the target: where
+    the calibration curve is not flat within a bin, the binned error is
+    below the model's own, and rises towards it as ``bins`` grows). A
+    singleton bin adds 0, so T is unbiased only while no bin is likely to
+    hold a single observation: in general, with bin probabilities
+    :math:`p_b` and means :math:`\mu_b = E[U \mid b]`,
+
+    .. math:: E[T_{m,n}] = \sum_b p_b \big(1 - (1 - p_b)^{n-1}\big)
+              \lVert\mu_b\rVert^2,
+
+    which at n = 50 and m = 100 bins is well below the target (a warning
+    is given when the bins hold fewer than two observations on average). Its
     miscalibrated-regime variance is estimated by the paper's plug-in
 
     .. math:: \hat\sigma_1^2 = \sum_b \frac{n_b}{n}\big(4\bar U_b^\top S_b \bar U_b
@@ -324,10 +443,14 @@ def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2):
               T_+ / 2 & 2 z_\alpha s \le T_+ < 2 z_{\alpha/2} s \\
               \max(T_+ - z_\alpha s,\, 0) & T_+ < 2 z_\alpha s, \end{cases}
 
-    and :math:`L = 0` whenever the calibration test below does not reject
-    at level :math:`\alpha`, so the interval holds 0 unless the test rules
-    calibration out (the paper's simulations score the calibrated case by
-    this test). The test: under calibration :math:`T_{m,n}` has mean 0 and,
+    and, with the calibration test below at level :math:`\alpha`, the
+    confidence set is the paper's: :math:`C_1 = [L, U]` without 0 when the
+    test rejects calibration, and :math:`\{0\} \cup C_1` when it does not
+    (so 0 is in the set exactly when calibration is not rejected; the
+    paper's simulations score the calibrated case by this test).
+    ``lower``/``upper`` are the set's hull (``lower = 0`` when 0 is in it),
+    ``interval_lower`` is L, and ``str(res)`` writes the set. The test:
+    under calibration :math:`T_{m,n}` has mean 0 and,
     given the predictions, variance
 
     .. math:: V_0 = \frac{2}{n^2} \sum_b \frac{1}{(n_b - 1)^2}
@@ -349,12 +472,17 @@ def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2):
     y : array_like
         0/1 labels (binary), or class codes 1..K or a pandas Categorical.
     bins : int
-        Equal-width bins per coordinate on ``[0, 1]``, those of :func:`ece`
-        (left-closed, the last closed). Default 15: the number of Guo et
-        al.'s (2017) confidence ECE; the paper's theory wants bins that grow
-        with ``n`` but stay well filled (it uses 50 for n = 1,000, 20 per
-        coordinate for top-2), and the target is the error of the *binned*
-        model, which rises towards the model's own error as ``bins`` grows.
+        Equal-width bins per coordinate on ``[0, 1]``, left-closed, the last
+        closed (1 goes in the last bin). Default 15: the number of Guo et
+        al.'s (2017) confidence ECE. Choosing bins: the target is the error
+        of the *binned* model, which rises towards the model's own error as
+        ``bins`` grows, while the estimate needs several observations per
+        occupied bin for its normal approximations (and at least two for
+        its unbiasedness). The paper's theory wants bins that grow with
+        ``n`` but stay well filled; it uses 50 for n = 1,000 and 20 per
+        coordinate for top-2. A rule that fits its settings: about
+        ``n ** (1/3)`` to ``n ** (1/2) / 2`` bins per coordinate, fewer for
+        top-k cells.
     conf_level : float
         In (0, 1). Default 0.9, the paper's level throughout. The test's
         level is ``1 - conf_level``.
@@ -373,33 +501,50 @@ def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2):
         Confidence is the default because it is the paper's main case.
     top_k : int
         Coordinates for ``type = "topk"``, 1..K (default 2, the paper's
-        multiclass simulation); ignored otherwise.
+        multiclass simulation); ignored otherwise. Of tied probabilities
+        the first column comes first (the paper's code takes the last).
+    edges : {"paper", "ece"}
+        Python-only. Interior bin edges k / m, computed as the paper's code
+        does (the default: this function implements the paper, and its
+        numbers then agree with the authors' code), or k * (1 / m), R's
+        ``seq(0, 1, length.out = m + 1)`` and so the bins of :func:`ece`
+        and :func:`reliability_table`. They differ only for a prediction
+        exactly on an edge where the two roundings differ (0.3, 0.6 and
+        0.7 for 10 bins). A prediction of 1 goes in the last bin under both
+        (the paper's code leaves it out of every bin while counting it in
+        n).
 
     Returns
     -------
     EceCI
-        ``estimate``, ``lower``, ``upper`` (squared scale; the l2 ECE
-        interval is their square roots), ``conf_level``, ``std_error``,
-        ``null_sd``, ``statistic``, ``p_value``, ``reject`` and the settings.
+        ``estimate``, ``lower``, ``upper`` (the set's hull on the squared
+        scale; the l2 ECE set is their square roots), ``interval_lower``,
+        ``zero_in_set``, ``conf_level``, ``std_error``, ``null_sd``,
+        ``statistic``, ``p_value``, ``reject`` and the settings.
+
+    Warns
+    -----
+    UserWarning
+        When the bins (cells) hold fewer than two observations on average:
+        most are then empty or singletons, T is biased towards 0 and the
+        test has no spread to work with.
 
     Notes
     -----
     Unlike ``ece(debiased = TRUE)`` (Kumar, Liang & Ma 2019), which
     subtracts each bin's :math:`\mathrm{acc}_b(1 - \mathrm{acc}_b)/(n_b - 1)`
     from :math:`(\mathrm{acc}_b - \mathrm{conf}_b)^2`, :math:`T_{m,n}` is a
-    U-statistic in the residuals :math:`U_i` themselves: exactly unbiased
-    for the binned model's squared error, multivariate for top-k, and with
-    a known variance in both regimes. The two agree when every prediction
+    U-statistic in the residuals :math:`U_i` themselves: unbiased for the
+    binned model's squared error while bins hold two or more observations,
+    multivariate for top-k, and with a known variance in both regimes. The two agree when every prediction
     in a bin is equal and differ by the spread of predictions within bins
     otherwise. Both are on the squared scale and can be negative.
 
-    Validity is asymptotic: in the paper's three settings and a held-out
-    one (``tools/ece_ci_simulation.py``, ``docs/ece_ci_simulation.md``;
-    1,000 data sets per point, MC s.e. about 0.01) the 90% intervals cover
-    at 0.893 to 0.983, as in the paper's figure, where the percentile
-    bootstrap of ``cal_ci()`` covers 0.40 to 0.97 (0.43 and 0.57 at a
-    calibrated model). Bins must hold several
-    observations each for the normal approximations to hold.
+    Validity is asymptotic. ``tools/ece_ci_simulation.py`` measures the
+    coverage of the binned target in the paper's three settings and a
+    held-out one (``docs/ece_ci_simulation.md`` gives the table with its
+    Monte Carlo errors); bins must hold several observations each for the
+    normal approximations to hold.
 
     References
     ----------
@@ -427,23 +572,23 @@ def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2):
     >>> print(pc.ece_ci(p, y))
     <BLANKLINE>
     ── Confidence interval for the squared l2 ECE ──────────────────────────────────
-    Method: Sun et al. (2024) debiased estimate, normal interval (15 equal-width bins)
+    Method: Sun et al. (2024) debiased estimate, normal interval (15 equal-width bins, edges k/m)
     Target: binary calibration
     Estimate: 0.008154 (l2 ECE 0.0903)
     Confidence level: 90.0%
-    Interval: [0.00493, 0.01138]
-    Interval for the l2 ECE: [0.07021, 0.1067]
+    Confidence set: [0.00493, 0.01138]
+    Confidence set for the l2 ECE: [0.07021, 0.1067]
     Calibration test: z = 16.3, p-value < 2.2e-16 (rejected at level 0.1)
 
     The true squared error of this model is 0.3^2 / 12 = 0.0075 (0.0074667
     for its binned version), inside the interval.
 
-    A calibrated model: the interval starts at 0.
+    A calibrated model: 0 is in the set.
 
     >>> y0 = pc.rbinom(2000, 1, p)
     >>> res = pc.ece_ci(p, y0)
-    >>> res.lower, res.reject
-    (0.0, False)
+    >>> res.lower, res.reject, res.contains(0)
+    (0.0, False, True)
     """
     form = input_form(p, y, type, types=TYPES)
     bins = check_bins(bins)
@@ -452,8 +597,27 @@ def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2):
         top_k = _check_top_k(top_k, form.k)
     else:
         top_k = 1 if form.kind in ("binary", "confidence") else form.k
-    t, sigma1_sq, null_var = _estimate(form, bins, top_k)
-    lower, upper, se, null_sd, statistic, p_value, reject = _interval(
-        t, sigma1_sq, null_var, form.n, conf_level)
+    edges = match_arg(edges, EDGES, "edges")
+    warn_sparse(form.n, bins, top_k if form.kind == "topk" else 1)
+    t, sigma1_sq, null_var = _estimate(form, bins, top_k, edges)
+    return ece_ci_result(form.kind, form.n, form.k, t, sigma1_sq, null_var, conf_level, bins, top_k,
+                         edges)
+
+
+def warn_sparse(n: int, bins: int, coords: int) -> None:
+    """The warning for bins (cells) holding fewer than two observations on average."""
+    cells = float(bins) ** coords
+    if n < 2 * cells:
+        warn(f"ece_ci(): {n} observations in {format_r(cells, digits=7)} bins (cells): fewer than "
+             "two per bin on average, so most bins are empty or singletons, the estimate is biased "
+             "towards 0 and the test has little to work with. Use fewer bins (see the `bins` "
+             "argument's notes).")
+
+
+def ece_ci_result(kind: str, n: int, k: int, t, sigma1_sq, null_var, conf_level, bins, top_k,
+                  edges) -> EceCI:
+    """The :class:`EceCI` of the estimate and its two variances (also the Dask face's)."""
+    lower, upper, c1_lower, se, null_sd, statistic, p_value, reject = _interval(
+        t, sigma1_sq, null_var, n, conf_level)
     return EceCI(t, lower, upper, conf_level, se, null_sd, statistic, p_value, reject,
-                 form.kind, _target(form, top_k), bins, top_k, form.n)
+                 kind, _target(kind, k, top_k), bins, top_k, n, c1_lower, edges)

@@ -70,7 +70,9 @@ def estimated_seconds(function: str, n: int, k: int, args: dict) -> float:
         return cost + (one_sum if median else 0.0)
     n_boot = _count(args.get("n_boot", 999), 999)
     if function == "cal_test":
-        if str(args.get("method", "bootstrap")).startswith("a"):
+        # The asymptotic and the block test are O(n) and O(n B) (the block
+        # size is at most n; "block" is matched only when spelled out).
+        if str(args.get("method", "bootstrap")).startswith("a") or args.get("method") == "block":
             return one_sum if median else 0.0
         return one_sum * (2 if median else 1) + REPLICATE_PAIR_SECONDS * pairs * n_boot
     # cal_ci(metric = "skce"): the estimate, then each replicate's weighted sum
@@ -99,6 +101,8 @@ def _routes(function: str, k: int, args: dict) -> list:
                       "codes 1..2: the binary form, O(n log n) (its statistic is the binary "
                       "SKCE, not the 2-class canonical one)")
     if function == "cal_test":
+        routes.append('method="block" (the block estimator, O(n B), most of the bootstrap\'s power; '
+                      'Python-only)')
         routes.append('method="asymptotic" (the linear estimator SKCE_ul, O(n))')
         if k > 2:
             routes.append('type="confidence" (the top-label form, O(n log n) per replicate)')

@@ -208,12 +208,12 @@ def test_calibrated_multiclass_model_gets_lower_bound_zero(kind):
 
 PRINTED = """
 ── Confidence interval for the squared l2 ECE ──────────────────────────────────
-Method: Sun et al. (2024) debiased estimate, normal interval (15 equal-width bins)
+Method: Sun et al. (2024) debiased estimate, normal interval (15 equal-width bins, edges k/m)
 Target: binary calibration
 Estimate: 0.008154 (l2 ECE 0.0903)
 Confidence level: 90.0%
-Interval: [0.00493, 0.01138]
-Interval for the l2 ECE: [0.07021, 0.1067]
+Confidence set: [0.00493, 0.01138]
+Confidence set for the l2 ECE: [0.07021, 0.1067]
 Calibration test: z = 16.3, p-value < 2.2e-16 (rejected at level 0.1)"""
 
 
@@ -234,7 +234,7 @@ def test_printed_text_is_pinned():
 def test_multiclass_print_names_the_form():
     p, y = _multiclass(9, n=300, k=3)
     text = str(pc.ece_ci(p, y, bins=5, type="topk", top_k=2))
-    assert "Target: top-2 calibration" in text and "(5^2 equal-width cells)" in text
+    assert "Target: top-2 calibration" in text and "(5^2 equal-width cells, edges k/m)" in text
     assert "Target: top-3 (full) calibration" in str(pc.ece_ci(p, y, bins=3, type="topk",
                                                                top_k=3))
     assert "classwise calibration (mean over 3 classes)" in str(
@@ -247,7 +247,7 @@ def test_components_and_to_dict():
     res = pc.ece_ci(p, y)
     assert res.keys() == ["estimate", "lower", "upper", "conf_level", "std_error", "null_sd",
                           "statistic", "p.value", "reject", "type", "target", "method",
-                          "bins", "top_k", "n"]
+                          "bins", "top_k", "n", "interval_lower", "zero_in_set", "edges"]
     d = res.to_dict()
     assert json.loads(json.dumps(d)) == d
     assert d["lower"] == res.lower and res["p.value"] == res.p_value == res.pvalue
@@ -321,3 +321,144 @@ def test_pandas_input_and_misaligned_columns():
     assert pc.ece_ci(df, cat).to_dict() == pc.ece_ci(p, y).to_dict()
     with pytest.raises(pc.ProbcalError, match="another order"):
         pc.ece_ci(df[["c", "a", "b"]], cat)
+
+
+# ---------------------------------------------------------------------------
+# The paper's set, edges and warnings (issue 35).
+# ---------------------------------------------------------------------------
+
+
+def _authors_t(z, y, m):
+    """T_{m,n} with the authors' bins: z >= k/m and z < (k + 1)/m, one bin at a time."""
+    n = z.size
+    t = 0.0
+    for k in range(m):
+        inside = (z >= k / m) & (z < (k + 1) / m)
+        nb = int(inside.sum())
+        if nb == 0:
+            continue
+        u = y[inside] - z[inside]
+        term = nb * float(np.mean(u)) ** 2 - float(np.mean(u * u))
+        if nb > 1:
+            term *= nb / (nb - 1)
+        t += term
+    return t / n
+
+
+def test_paper_edges_are_the_quotients_k_over_m():
+    gen = np.random.default_rng(35)
+    p = np.round(gen.uniform(0, 0.95, size=600), 1)   # many predictions on the edges
+    y = (gen.uniform(size=600) < np.clip(p + 0.1, 0, 1)).astype(int)
+    want = _authors_t(p, y.astype(float), 10)
+    res = pc.ece_ci(p, y, bins=10)
+    assert res.edges == "paper" and _rel(res.estimate, want) < 1e-12
+    # R's seq() edges put 0.3, 0.6 and 0.7 in the bin below: another estimate.
+    other = pc.ece_ci(p, y, bins=10, edges="ece")
+    assert _rel(other.estimate, want) > 1e-3
+    t_ece, _, _ = _estimate(input_form(p, y), 10, 1, "ece")
+    assert other.estimate == t_ece
+    with pytest.raises(pc.ProbcalError):
+        pc.ece_ci(p, y, edges="quantile")
+
+
+def test_prediction_one_goes_in_the_last_bin():
+    p = np.array([0.91, 0.95, 1.0, 0.2, 0.25, 0.22] * 20)
+    y = np.array([1, 0, 1, 0, 1, 0] * 20)
+    t, _, _ = _estimate(input_form(p, y), 10, 1)
+    manual = _paper_t_sigma(p, y.astype(float), 10)[0]   # floor(10 z), 1 -> bin 9
+    assert _rel(t, manual) < 1e-12
+
+
+def test_rejection_never_keeps_zero_and_non_rejection_always_does():
+    seen_rejected_low = 0
+    for r in range(300):
+        rng = pc.RRandom(350_000 + r)
+        p = np.asarray(rng.runif(300))
+        y = (np.asarray(rng.runif(300)) < 0.5 + 0.9 * (p - 0.5)).astype(int)
+        res = pc.ece_ci(p, y, bins=10)
+        assert res.contains(0) == (not res.reject) == res.zero_in_set
+        text = str(res)
+        if res.reject:
+            assert "Confidence set: [0," not in text
+            if res.interval_lower == 0:
+                seen_rejected_low += 1
+                assert "Confidence set: (0, " in text
+        else:
+            assert res.lower == 0.0
+    # Near calibration the third branch's L = 0 meets rejections: the case the paper excludes 0 from.
+    assert seen_rejected_low > 0
+
+
+def test_union_is_printed_and_the_hull_kept():
+    from pycalib_r._ece_interval import EceCI
+
+    res = EceCI(0.004, 0.0, 0.009, 0.9, 0.002, 0.003, 1.2, 0.11, False, "binary",
+                "binary calibration", 15, 1, 2000, interval_lower=0.002)
+    assert (res.lower, res.upper, res.interval_lower) == (0.0, 0.009, 0.002)
+    assert "Confidence set: {0} \u222a [0.002, 0.009]" in str(res)
+    assert res.contains(0) and res.contains(0.005) and not res.contains(0.001)
+    rej = EceCI(0.004, 0.0, 0.009, 0.9, 0.002, 0.003, 2.0, 0.02, True, "binary",
+                "binary calibration", 15, 1, 2000, interval_lower=0.0)
+    assert "Confidence set: (0, 0.009]" in str(rej) and not rej.contains(0) and rej.contains(1e-9)
+
+
+def test_sparse_bins_warn():
+    gen = np.random.default_rng(3)
+    p = gen.uniform(size=3)
+    with pytest.warns(UserWarning, match="fewer than two per bin"):
+        pc.ece_ci(p, np.array([0, 1, 1]))
+    with pytest.warns(UserWarning, match="fewer than two per bin"):
+        pc.ece_ci(gen.uniform(size=100), gen.integers(0, 2, 100), bins=60)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pc.ece_ci(gen.uniform(size=100), gen.integers(0, 2, 100), bins=10)
+
+
+def test_sparse_bins_bias_is_the_stated_expectation():
+    # E[T] = sum_b p_b (1 - (1 - p_b)^(n-1)) |mu_b|^2: n = 50, m = 100 uniform bins,
+    # labels miscalibrated by a constant 0.2 shift (mu_b = 0.2 wherever p allows).
+    n, m, reps = 50, 100, 4000
+    z = (np.arange(m) + 0.5) / m
+    mu = np.clip(z + 0.2, 0, 1) - z
+    expected = float(np.sum((1 / m) * (1 - (1 - 1 / m) ** (n - 1)) * mu ** 2))
+    gen = np.random.default_rng(8)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ts = []
+        for _ in range(reps):
+            p = (gen.integers(0, m, n) + 0.5) / m
+            y = (gen.uniform(size=n) < np.clip(p + 0.2, 0, 1)).astype(int)
+            ts.append(pc.ece_ci(p, y, bins=m).estimate)
+    se = np.std(ts) / math.sqrt(reps)
+    assert abs(np.mean(ts) - expected) < 4 * se
+    binned_truth = float(np.mean(mu ** 2))
+    assert expected < 0.5 * binned_truth
+
+
+@pytest.mark.parametrize("kind", ["binary", "confidence", "topk2", "topk3"])
+def test_dask_ece_ci_equals_the_in_memory_result(kind):
+    da = pytest.importorskip("dask.array")
+    import dask
+    import pycalib_r.dask as pcd
+
+    gen = np.random.default_rng(17)
+    if kind == "binary":
+        p = gen.uniform(size=2500)
+        y = (gen.uniform(size=2500) < 0.5 + 0.8 * (p - 0.5)).astype(int)
+        args, dp = {}, da.from_array(p, chunks=700)
+    else:
+        p, y = _multiclass(31, n=2500, k=3)
+        args = {} if kind == "confidence" else {"type": "topk", "top_k": int(kind[-1]), "bins": 6}
+        dp = da.from_array(p, chunks=(700, 3))
+    want = pc.ece_ci(p, y, **args)
+    with dask.config.set(scheduler="synchronous"):
+        got = pcd.ece_ci(dp, da.from_array(y, chunks=700), **args)
+    for key in ("estimate", "lower", "upper", "std_error", "null_sd", "statistic", "interval_lower"):
+        assert abs(got[key] - want[key]) <= 1e-12 * max(abs(want[key]), 1e-300), key
+    assert (got.reject, got.target, got.n, got.bins, got.top_k) == \
+        (want.reject, want.target, want.n, want.bins, want.top_k)
+    if kind == "confidence":
+        with pytest.raises(ValueError, match="classwise"):
+            pcd.ece_ci(dp, da.from_array(y, chunks=700), type="classwise")

@@ -37,6 +37,7 @@ from ._calibrators import (
     cal_vector_scaling,
     mmce,
 )
+from ._ece_ci import ece_ci
 from ._kernel import cal_test, skce
 from ._metrics import ace, ece, mce, reliability_table
 
@@ -45,6 +46,7 @@ __all__ = [
     "mce",
     "ace",
     "reliability_table",
+    "ece_ci",
     "skce",
     "cal_test",
     "cal_platt",

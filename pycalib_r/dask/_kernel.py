@@ -19,7 +19,8 @@ import numpy as np
 
 from .._checks import check_bandwidth, match_arg
 from .._errors import ProbcalError
-from .._inference import CalTest, _TARGETS, cal_test_arguments
+from .._block_test import block_statistics, block_z, check_blocksize
+from .._inference import BLOCK_METHOD, CalTest, _TARGETS, block_result, cal_test_arguments
 from .._kernel import ESTIMATORS, SKCE_TYPES, canonical_pair_terms, canonical_residuals, scalar_pair_terms
 from .._rarith import pnorm_upper
 from ._collect import is_array, is_matrix_input, map_reduce, pair_inputs
@@ -120,6 +121,67 @@ def _ul(p, y, type, bandwidth, *, test):
     return n, _pair_moments(ans, spec, hs, n_prob)
 
 
+class _PairTerms:
+    """The ``pair_terms`` of one kernel problem's arrays (as the in-memory kernels')."""
+
+    def __init__(self, form, a, b, h):
+        self.form, self.a, self.b, self.h = form, a, b, h
+
+    def pair_terms(self, i, j):
+        return _terms(self.form, self.a, self.b, self.h, i, j)
+
+    def pair_arrays(self):
+        return (canonical_pair_terms if self.form == "canonical" else scalar_pair_terms), self.a, self.b
+
+
+def _block_chunk(pc, yc, spec, hs, blocksize):
+    p, y, ans = checked_chunk(pc, yc, spec)
+    if hs is None or p is None:
+        return ans
+    (a, b), = _kernel_problems(p, y, spec.form, spec.k)
+    full = (p.shape[0] // blocksize) * blocksize
+    stats = block_statistics(_PairTerms(spec.form, a, b, hs[0]), full, blocksize)
+    # The rows after the chunk's last whole block go to the client, which
+    # forms blocks of them in chunk order (at most B - 1 rows per chunk).
+    ans["blocks"] = ("cat", [(stats, a[full:].copy(), b[full:].copy())])
+    return ans
+
+
+def _block(p, y, type, bandwidth, blocksize):
+    """The block statistics of the whole blocks within each chunk, then of
+    the chunks' remaining rows merged in chunk order (the last n mod B of
+    those dropped): the in-memory block statistics of the rows in that order."""
+    pairs = pair_inputs(p, y)
+    if bandwidth == "median":
+        raise ValueError(
+            'bandwidth = "median" needs every pairwise distance (O(n^2)); pycalib_r.dask does '
+            "not compute it. Pass a number (the default 0.2), or the median of a sample: "
+            "pycalib_r.skce on a sample gives its bandwidth with the in-memory functions.")
+    form = "binary" if not pairs.matrix else type
+    spec = spec_for(pairs, form)
+    if not pairs.chunks and len(pairs.names) == 4:
+        unpaired(pairs, spec)
+    h = float(bandwidth)
+    # "auto" needs n: the row count then comes from a first pass of the checks
+    # (an integer blocksize needs one pass only).
+    if isinstance(blocksize, str):
+        check_blocksize(blocksize, 1 << 62)
+        n = verdict(map_reduce(_block_chunk, pairs, spec, None, 2), spec, pairs)
+        blocksize = check_blocksize(blocksize, n)
+    else:
+        blocksize = check_blocksize(blocksize, 1 << 62)
+    ans = map_reduce(_block_chunk, pairs, spec, [h], blocksize)
+    n = verdict(ans, spec, pairs)
+    blocksize = check_blocksize(blocksize, n)
+    parts = ans["blocks"]
+    rest_a = np.concatenate([a for _, a, _ in parts])
+    rest_b = np.concatenate([b for _, _, b in parts])
+    rest = (rest_a.shape[0] // blocksize) * blocksize
+    stats = np.concatenate([s for s, _, _ in parts]
+                           + [block_statistics(_PairTerms(form, rest_a, rest_b, h), rest, blocksize)])
+    return form, blocksize, stats
+
+
 def _mean(mom) -> float:
     m, s, _ = mom
     return float(s / m)
@@ -190,15 +252,20 @@ def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
 
 
 def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonical", *,
-             data_name=None, rng=None, progress=True):
-    """The asymptotic kernel calibration test on Dask collections.
+             data_name=None, rng=None, progress=True, blocksize="auto", skew_correction=True):
+    """The asymptotic and the block kernel calibration tests on Dask collections.
 
     R equivalent: ``probcal::cal_test(p, y, method = "asymptotic", bandwidth, type)``.
 
     With pair terms ``t_i = h_{2i-1, 2i}``, ``m = floor(n / 2)``,
     ``z = sqrt(m) mean(t) / sd(t)`` and the p-value is ``1 - Phi(z)``; one
-    pass. ``method="bootstrap"`` (the default in R) needs all pairs and is
-    refused here: pass ``method="asymptotic"``.
+    pass. ``method="block"`` (Python-only; see :func:`pycalib_r.cal_test`)
+    forms the blocks of B rows within each chunk, then from the chunks'
+    remaining rows merged in chunk order (the last n mod B of those
+    dropped), in one pass: it equals the in-memory test on the rows in that
+    order (``shuffle`` is not offered: the rows stay where they are).
+    ``method="bootstrap"`` (the default in R) needs all pairs and is
+    refused here: pass ``method="block"`` or ``method="asymptotic"``.
 
     Returns
     -------
@@ -223,6 +290,9 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
         data_name = f"{p_name} and {y_name}" if named and isinstance(p_name, str) and \
             isinstance(y_name, str) and p_name and y_name else "p and y"
     method, type, bandwidth = cal_test_arguments(method, type, bandwidth)
+    if method == BLOCK_METHOD:
+        form, blocksize, stats = _block(p, y, type, bandwidth, blocksize)
+        return block_result(stats, blocksize, skew_correction, data_name, _TARGETS[form])
     if method == "bootstrap":
         raise ValueError(
             'cal_test(method = "bootstrap") resamples all n^2 pairs (SKCE_uq) and is not computed '
