@@ -710,3 +710,117 @@ def format_tibble(table) -> str:
     for i in range(n + 2):
         lines.append(rows[i] + " " + " ".join(col[i] for col in cols))
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# The diagram
+
+
+def _breaks_fd(x):
+    """reliabilitydiag's ``breaks_fd()`` (Freedman-Diaconis) for the histogram."""
+    from ._binning import quantile_r
+
+    q = quantile_r(x, [0.25, 0.75])
+    iqr = q[1] - q[0]
+    binwidth = 1 / 400 if iqr < math.sqrt(np.finfo(float).eps) else 2 * iqr / x.size ** (1 / 3)
+    lo, hi = float(x[0]), float(x[-1])
+    nb = max(int(round((hi - lo) / binwidth)), 5)
+    return np.linspace(lo, hi, nb + 1)
+
+
+def _breaks_discrete(x):
+    u = np.unique(x)
+    eps = min(np.min(np.diff(u)) / 8, 0.02) if u.size > 1 else 0.02
+    return np.sort(np.concatenate((u - eps, u + eps)))
+
+
+def autoplot(r, ax=None, *, colour="red", figsize=None):
+    """The CORP reliability diagram: PAV curve, band and forecast histogram.
+
+    R equivalent: ``autoplot(r)`` (reliabilitydiag's ggplot), drawn in the
+    package's matplotlib style (that of :func:`reliability_diagram`): the
+    histogram of the forecasts (Freedman-Diaconis breaks, scaled to 0.2 at
+    its mode), the band (``regions``) as a blue ribbon, the identity line,
+    and the CORP curve through each PAV bin's ``(x_min, CEP)`` and ``(x_max,
+    CEP)``, with thick segments over the bins (continuous forecasts) or
+    points (discrete). Several forecasts (or classes) are overlaid, one
+    colour each, without histogram and bands, as R does.
+
+    Parameters
+    ----------
+    r : ReliabilityDiag
+    ax : matplotlib Axes, optional
+        Draw into this Axes (overlays: call again on the same Axes).
+    colour : str
+        Colour of a single forecast's curve (R's ``colour = "red"``).
+    figsize : (float, float), optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from ._diagnostics import (_MATPLOTLIB_MESSAGE, _identity_line, _model_colours,
+                               _new_figure, _style_panel, _target_axes, _BASE_SIZE, _SMALL_SIZE)
+
+    if not isinstance(r, ReliabilityDiag):
+        raise TypeError(f"`r` must be the value of reliabilitydiag(), not {type(r).__name__}.")
+    if ax is not None and figsize is not None:
+        raise ValueError("give `ax` or `figsize`, not both: the Axes' figure has its own size.")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as exc:
+        raise ImportError(_MATPLOTLIB_MESSAGE.replace("reliability_diagram", "autoplot")) from exc
+    if ax is None:
+        fig = _new_figure(figsize or (5.0, 5.4))
+        axis = fig.add_subplot(1, 1, 1, gid="panel")
+    else:
+        axis = _target_axes(ax, "binary", 1)[0]
+        fig = axis.figure
+    _style_panel(axis, show_x_ticks=True, show_y_ticks=True)
+    single = len(r) == 1
+    colours = [colour] if single else _model_colours(len(r))
+    for (name, fit), col in zip(r.items(), colours):
+        x = fit.cases["x"].to_numpy()
+        bins = fit.bins
+        if single:
+            breaks = (_breaks_fd(x) if fit.xinfo["type"] == "continuous" else _breaks_discrete(x))
+            counts, edges = np.histogram(x, bins=breaks)
+            if counts.max() > 0:
+                axis.stairs(0.2 * counts / counts.max(), edges, color="black", linewidth=0.5,
+                            gid="histogram")
+            reg = fit.regions
+            if len(reg):
+                axis.fill_between(reg["x"].to_numpy(), reg["lower"].to_numpy(dtype=float),
+                                  reg["upper"].to_numpy(dtype=float), color="blue", alpha=0.15,
+                                  linewidth=0, gid="band")
+        xs = np.column_stack((bins["x_min"], bins["x_max"])).ravel()
+        ys = np.repeat(bins["CEP_pav"].to_numpy(), 2)
+        axis.plot(xs, ys, color=col, linewidth=0.8, label=None if single else name, gid="CEP")
+        if fit.xinfo["type"] == "continuous":
+            axis.hlines(bins["CEP_pav"], bins["x_min"], bins["x_max"], colors=col, linewidth=3,
+                        gid="CEP_segments")
+        else:
+            axis.scatter(bins["x_min"], bins["CEP_pav"], s=12, color=col, zorder=3)
+    _identity_line(axis)
+    axis.set_xlabel("Forecast value", fontsize=_BASE_SIZE)
+    axis.set_ylabel("CEP", fontsize=_BASE_SIZE)
+    summ = r.summary().table
+    if single:
+        row = summ.iloc[0]
+        text = (f"CORP: MCB = {row['miscalibration']:.4f}, DSC = {row['discrimination']:.4f}, "
+                f"UNC = {row['uncertainty']:.4f}")
+    else:
+        text = "CORP MCB: " + ", ".join(f"{f} = {m:.4f}" for f, m in
+                                        zip(summ["forecast"], summ["miscalibration"]))
+        axis.legend(loc="lower right", frameon=False, fontsize=_SMALL_SIZE)
+    if ax is None:
+        fig.suptitle("CORP reliability diagram", x=0.02, ha="left", fontsize=_BASE_SIZE * 1.2)
+        axis.set_title(text, loc="left", fontsize=_SMALL_SIZE)
+    else:
+        from matplotlib.offsetbox import AnchoredText
+
+        box = AnchoredText(text, loc="upper left", frameon=False, borderpad=0.3,
+                           prop=dict(fontsize=_SMALL_SIZE))
+        box.set_gid("header")
+        axis.add_artist(box)
+    return fig
