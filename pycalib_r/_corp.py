@@ -238,8 +238,8 @@ def _continuous_asymptotics(x, bins, level, position):
     if position == "diagonal":
         cep = grid
     else:
-        t = np.concatenate([np.column_stack((bins["x_min"], bins["x_max"])).ravel()])
-        c = np.repeat(bins["CEP_pav"], 2)
+        t = np.column_stack((bins["x_min"].to_numpy(), bins["x_max"].to_numpy())).ravel()
+        c = np.repeat(bins["CEP_pav"].to_numpy(), 2)
         t, first = np.unique(t, return_index=True)
         cep = _approx_rule1(t, c[first], grid)
     x0 = grid if position == "diagonal" else cep
