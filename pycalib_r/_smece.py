@@ -38,23 +38,27 @@ def _grid_size(sigma):
     return max(2000, round(20 / sigma)) // 2 + 1
 
 
-def _bin_linear(f, w, m, index=None):
-    """Linear binning of weights ``w`` at ``f`` onto ``m`` grid points ``j / (m - 1)``,
-    in chunks (bounded memory); ``index`` selects (with repeats) a resample."""
+def _bin_linear(f, y, m, index=None):
+    """Linear binning onto ``m`` grid points ``j / (m - 1)`` of the weights ``f - y``, 1 and
+    ``y`` (rows of the result), read in chunks of ``_CHUNK`` rows (bounded memory);
+    ``index`` selects (with repeats) a resample."""
     n = f.size if index is None else index.size
-    out = np.zeros((w.shape[0], m))
+    out = np.zeros((3, m))
     for s in range(0, n, _CHUNK):
         if index is None:
-            fc, wc = f[s:s + _CHUNK], w[:, s:s + _CHUNK]
+            fc, yc = f[s:s + _CHUNK], y[s:s + _CHUNK]
         else:
             ic = index[s:s + _CHUNK]
-            fc, wc = f[ic], w[:, ic]
+            fc, yc = f[ic], y[ic]
+        yc = yc.astype(np.float64)
         pos = fc * (m - 1)
         left = np.clip(pos.astype(np.int64), 0, m - 2)
         frac = pos - left
-        for k in range(w.shape[0]):
-            out[k] += np.bincount(left, (1 - frac) * wc[k], minlength=m)
-            out[k] += np.bincount(left + 1, frac * wc[k], minlength=m)
+        for k, w in enumerate((fc - yc, None, yc)):
+            lw = 1 - frac if w is None else (1 - frac) * w
+            rw = frac if w is None else frac * w
+            out[k] += np.bincount(left, lw, minlength=m)
+            out[k] += np.bincount(left + 1, rw, minlength=m)
     return out
 
 
@@ -81,13 +85,12 @@ class _Smoother:
     """The binned residuals and counts of one problem, cached per grid size."""
 
     def __init__(self, f, y, index=None):
-        self.f, self.index = f, index
-        self.w = np.vstack((f - y, np.ones_like(f), y))
+        self.f, self.y, self.index = f, y, index
         self._binned = {}
 
     def binned(self, m):
         if m not in self._binned:
-            self._binned[m] = _bin_linear(self.f, self.w, m, self.index)
+            self._binned[m] = _bin_linear(self.f, self.y, m, self.index)
         return self._binned[m]
 
     def smooth(self, sigma, t):
@@ -209,7 +212,7 @@ def smece(p, y, type="classwise", *, sigma=None, return_sigma=False):
     kind, problems = _problems(p, y, type)
     values, sigmas = [], []
     for _, f, c in problems:
-        sm = _Smoother(f, c.astype(np.float64))
+        sm = _Smoother(f, c)
         s = sm.fixed_point() if sigma is None else sigma
         values.append(sm.ece(s))
         sigmas.append(s)
@@ -357,8 +360,7 @@ def smooth_reliability_diagram(p, y, type="classwise", *, n_boot=200, level=0.95
     t = np.linspace(0, 1, _PLOT_MESH)
     frames, values, sigmas = [], [], []
     for label, f, c in problems:
-        yf = c.astype(np.float64)
-        sm = _Smoother(f, yf)
+        sm = _Smoother(f, c)
         s = sm.fixed_point() if sigma is None else sigma
         values.append(sm.ece(s))
         sigmas.append(s)
@@ -370,7 +372,7 @@ def smooth_reliability_diagram(p, y, type="classwise", *, n_boot=200, level=0.95
             n = f.size
             for b in range(n_boot):
                 idx = np.asarray(stream.sample_int(n, n, replace=True), dtype=np.int64) - 1
-                boots[:, b] = _Smoother(f, yf, index=idx).curve(s, t)
+                boots[:, b] = _Smoother(f, c, index=idx).curve(s, t)
             lower, upper = _row_quantiles(boots, [(1 - level) / 2, 1 - (1 - level) / 2])
         density = dens - _SMOOTH_EPS
         frames.append(pd.DataFrame(dict(class_label=[label] * t.size, t=t, mu=mu, lower=lower,
