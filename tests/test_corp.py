@@ -262,3 +262,27 @@ def test_plot_ax_and_overlay():
     assert out is fig
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["raw", "rev"]
     plt.close(fig)
+
+
+def test_bin_free_doc_snippets_print_what_they_show():
+    """docs/bin_free.md's Python blocks run and print the text shown after them."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ORIGINAL_ENV
+    from tests.test_docs_snippets import _FENCE
+
+    text = (REPO / "docs" / "bin_free.md").read_text(encoding="utf-8")
+    blocks = list(_FENCE.finditer(text))
+    checked = 0
+    for i, block in enumerate(blocks):
+        if block.group(1) != "python":
+            continue
+        assert i + 1 < len(blocks) and blocks[i + 1].group(1) == ""
+        run = subprocess.run([sys.executable, "-c", block.group(2)], capture_output=True,
+                             text=True, cwd=REPO, env={**ORIGINAL_ENV, "PYTHONPATH": str(REPO)},
+                             check=False, timeout=600)
+        assert run.returncode == 0, run.stderr[-3000:]
+        assert run.stdout == blocks[i + 1].group(2)
+        checked += 1
+    assert checked >= 1
