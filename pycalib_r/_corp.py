@@ -22,7 +22,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ._binning import stable_order
-from ._checks import add_note, is_matrix
+from ._checks import add_note
 from ._errors import ProbcalError
 from ._forms import input_form
 from ._rarith import r_mean
@@ -198,7 +198,7 @@ def _resampling(x, cep, level, position, n_boot, stream):
                 level=level, position=position)
 
 
-def _qnorm_upper_tail_point(prob):
+def _qnorm(prob):
     from ._rng.nmath._dists import qnorm_open1
 
     return qnorm_open1(prob)
@@ -207,7 +207,7 @@ def _qnorm_upper_tail_point(prob):
 def _discrete_asymptotics(x, cep, level, position):
     rx, rcep, rn = _regions_groups(x, cep)
     x0 = rx if position == "diagonal" else rcep
-    q = _qnorm_upper_tail_point(0.5 + 0.5 * level)
+    q = _qnorm(0.5 + 0.5 * level)
     sd = np.sqrt(x0 * (1 - x0) / rn)
     tmp = 0.0 + sd * q
     lower = _bound_correction(np.maximum(0.0, x0 - tmp), rx, rcep, position)
@@ -734,6 +734,46 @@ def _breaks_discrete(x):
     return np.sort(np.concatenate((u - eps, u + eps)))
 
 
+def diagram_axes(ax, figsize, what):
+    """(figure, axes) of a one-panel diagram: a new figure in the package's style, or the
+    caller's Axes (``ax=``); checks ``ax``/``figsize`` and that matplotlib is installed."""
+    from ._diagnostics import _MATPLOTLIB_MESSAGE, _new_figure, _style_panel, _target_axes
+
+    if ax is not None and figsize is not None:
+        raise ValueError("give `ax` or `figsize`, not both: the Axes' figure has its own size.")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as exc:
+        raise ImportError(_MATPLOTLIB_MESSAGE.replace("reliability_diagram", what)) from exc
+    if ax is None:
+        fig = _new_figure(figsize or (5.0, 5.4))
+        axis = fig.add_subplot(1, 1, 1, gid="panel")
+    else:
+        axis = _target_axes(ax, "binary", 1)[0]
+        fig = axis.figure
+    _style_panel(axis, show_x_ticks=True, show_y_ticks=True)
+    return fig, axis
+
+
+def diagram_header(fig, axis, own_figure, title, text, legend):
+    """Title and numbers of a one-panel diagram: the figure's title block, or (in the
+    caller's Axes) a text box in the panel's upper-left corner, gid "header"."""
+    from ._diagnostics import _BASE_SIZE, _SMALL_SIZE
+
+    if legend:
+        axis.legend(loc="lower right", frameon=False, fontsize=_SMALL_SIZE)
+    if own_figure:
+        fig.suptitle(title, x=0.02, ha="left", fontsize=_BASE_SIZE * 1.2)
+        axis.set_title(text, loc="left", fontsize=_SMALL_SIZE)
+        return
+    from matplotlib.offsetbox import AnchoredText
+
+    box = AnchoredText(text, loc="upper left", frameon=False, borderpad=0.3,
+                       prop=dict(fontsize=_SMALL_SIZE))
+    box.set_gid("header")
+    axis.add_artist(box)
+
+
 def autoplot(r, ax=None, *, colour="red", figsize=None):
     """The CORP reliability diagram: PAV curve, band and forecast histogram.
 
@@ -759,24 +799,11 @@ def autoplot(r, ax=None, *, colour="red", figsize=None):
     -------
     matplotlib.figure.Figure
     """
-    from ._diagnostics import (_MATPLOTLIB_MESSAGE, _identity_line, _model_colours,
-                               _new_figure, _style_panel, _target_axes, _BASE_SIZE, _SMALL_SIZE)
+    from ._diagnostics import _BASE_SIZE, _identity_line, _model_colours
 
     if not isinstance(r, ReliabilityDiag):
         raise TypeError(f"`r` must be the value of reliabilitydiag(), not {type(r).__name__}.")
-    if ax is not None and figsize is not None:
-        raise ValueError("give `ax` or `figsize`, not both: the Axes' figure has its own size.")
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError as exc:
-        raise ImportError(_MATPLOTLIB_MESSAGE.replace("reliability_diagram", "autoplot")) from exc
-    if ax is None:
-        fig = _new_figure(figsize or (5.0, 5.4))
-        axis = fig.add_subplot(1, 1, 1, gid="panel")
-    else:
-        axis = _target_axes(ax, "binary", 1)[0]
-        fig = axis.figure
-    _style_panel(axis, show_x_ticks=True, show_y_ticks=True)
+    fig, axis = diagram_axes(ax, figsize, "autoplot")
     single = len(r) == 1
     colours = [colour] if single else _model_colours(len(r))
     for (name, fit), col in zip(r.items(), colours):
@@ -812,15 +839,5 @@ def autoplot(r, ax=None, *, colour="red", figsize=None):
     else:
         text = "CORP MCB: " + ", ".join(f"{f} = {m:.4f}" for f, m in
                                         zip(summ["forecast"], summ["miscalibration"]))
-        axis.legend(loc="lower right", frameon=False, fontsize=_SMALL_SIZE)
-    if ax is None:
-        fig.suptitle("CORP reliability diagram", x=0.02, ha="left", fontsize=_BASE_SIZE * 1.2)
-        axis.set_title(text, loc="left", fontsize=_SMALL_SIZE)
-    else:
-        from matplotlib.offsetbox import AnchoredText
-
-        box = AnchoredText(text, loc="upper left", frameon=False, borderpad=0.3,
-                           prop=dict(fontsize=_SMALL_SIZE))
-        box.set_gid("header")
-        axis.add_artist(box)
+    diagram_header(fig, axis, ax is None, "CORP reliability diagram", text, legend=not single)
     return fig

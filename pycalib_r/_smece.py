@@ -241,24 +241,10 @@ class SmoothReliability:
 
     def plot(self, ax=None, *, colour="red", figsize=None):
         """Draw the smoothed curve, its band and the forecast density; returns the Figure."""
-        from ._diagnostics import (_MATPLOTLIB_MESSAGE, _identity_line, _model_colours,
-                                   _new_figure, _style_panel, _target_axes, _BASE_SIZE,
-                                   _SMALL_SIZE)
+        from ._corp import diagram_axes, diagram_header
+        from ._diagnostics import _BASE_SIZE, _identity_line, _model_colours
 
-        if ax is not None and figsize is not None:
-            raise ValueError("give `ax` or `figsize`, not both: the Axes' figure has its own size.")
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError as exc:
-            raise ImportError(_MATPLOTLIB_MESSAGE.replace("reliability_diagram",
-                                                          "smooth_reliability_diagram")) from exc
-        if ax is None:
-            fig = _new_figure(figsize or (5.0, 5.4))
-            axis = fig.add_subplot(1, 1, 1, gid="panel")
-        else:
-            axis = _target_axes(ax, "binary", 1)[0]
-            fig = axis.figure
-        _style_panel(axis, show_x_ticks=True, show_y_ticks=True)
+        fig, axis = diagram_axes(ax, figsize, "smooth_reliability_diagram")
         groups = list(dict.fromkeys(self.curves["class_label"].tolist()))
         colours = [colour] if len(groups) == 1 else _model_colours(len(groups))
         for g, col in zip(groups, colours):
@@ -277,18 +263,8 @@ class SmoothReliability:
         axis.set_xlabel("Predicted probability", fontsize=_BASE_SIZE)
         axis.set_ylabel("Smoothed E[y | f]", fontsize=_BASE_SIZE)
         text = "smECE = " + ", ".join(f"{v:.4f}" for v in self.smece)
-        if len(groups) > 1:
-            axis.legend(loc="lower right", frameon=False, fontsize=_SMALL_SIZE)
-        if ax is None:
-            fig.suptitle("Smooth reliability diagram", x=0.02, ha="left", fontsize=_BASE_SIZE * 1.2)
-            axis.set_title(text, loc="left", fontsize=_SMALL_SIZE)
-        else:
-            from matplotlib.offsetbox import AnchoredText
-
-            box = AnchoredText(text, loc="upper left", frameon=False, borderpad=0.3,
-                               prop=dict(fontsize=_SMALL_SIZE))
-            box.set_gid("header")
-            axis.add_artist(box)
+        diagram_header(fig, axis, ax is None, "Smooth reliability diagram", text,
+                       legend=len(groups) > 1)
         return fig
 
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import pycalib_r as pc
-from pycalib_r._corp import corp_decomposition, format_tibble
+from pycalib_r._corp import format_tibble
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "reference" / "fixtures" / "corp.json"
