@@ -187,7 +187,10 @@ def _resampling(x, cep, level, position, n_boot, stream):
             pieces.append(_approx_rule1(rx, joined, rx))
     flat = np.concatenate(pieces)
     total = rx.size * n_boot
-    # unlist() %>% matrix(nrow = n.regions, ncol = n.boot): column-major, recycled
+    # unlist() %>% matrix(nrow = n.regions, ncol = n.boot): column-major, recycled, with
+    # R's warning when a resample of a single forecast value gave one number
+    if flat.size != total:
+        _matrix_warning(flat.size, rx.size, n_boot)
     flat = np.resize(flat, total)
     mat = flat.reshape((n_boot, rx.size)).T
     probs = np.array([0.5 + (-0.5) * level, 0.5 + 0.5 * level])
@@ -196,6 +199,22 @@ def _resampling(x, cep, level, position, n_boot, stream):
     upper = _bound_correction(bounds[1], rx, rcep, position)
     return dict(x=rx, lower=lower, upper=upper, n=rn, method=f"resampling_{n_boot}",
                 level=level, position=position)
+
+
+def _matrix_warning(lendat, nr, nc):
+    """R's ``matrix(data, nr, nc)`` warning for data of another length (src/main/array.c)."""
+    from ._warn import warn
+
+    if lendat <= 1 or (nr * nc) % lendat == 0:
+        return
+    if (lendat > nr and lendat % nr) or (lendat < nr and nr % lendat):
+        text = f"data length [{lendat}] is not a sub-multiple or multiple of the number of rows [{nr}]"
+    elif (lendat > nc and lendat % nc) or (lendat < nc and nc % lendat):
+        text = (f"data length [{lendat}] is not a sub-multiple or multiple of the number of "
+                f"columns [{nc}]")
+    else:
+        return
+    warn(text, RuntimeWarning)
 
 
 def _qnorm(prob):
@@ -216,20 +235,28 @@ def _discrete_asymptotics(x, cep, level, position):
                 level=level, position=position)
 
 
-def _chen_beta_density(data, at, chunk=1 << 20):
+def _chen_beta_density(data, at, chunk=1 << 18):
     """bde's Chen (1999) beta kernel density (``bde(data, estimator = "betakernel")``,
     bandwidth ``b = n^(-2/5)``) at the points ``at``, in bounded memory."""
-    from scipy.stats import beta
+    from scipy.special import betaln
 
     n = data.size
     b = n ** (-2 / 5)
     out = np.zeros(at.size)
     a1 = at / b + 1
     a2 = (1 - at) / b + 1
+    log_norm = betaln(a1, a2)
     for s in range(0, n, chunk):
         d = data[s:s + chunk]
+        with np.errstate(divide="ignore"):
+            log_x, log_1mx = np.log(d), np.log1p(-d)
         for j in range(at.size):  # dbeta(d, a1, a2), summed over the data
-            out[j] += beta.pdf(d, a1[j], a2[j]).sum()
+            log_f = np.full(d.size, -log_norm[j])
+            if a1[j] != 1:
+                log_f += (a1[j] - 1) * log_x
+            if a2[j] != 1:
+                log_f += (a2[j] - 1) * log_1mx
+            out[j] += np.exp(log_f).sum()
     return out / n
 
 

@@ -306,3 +306,16 @@ def test_bands_from_another_stream_agree_within_monte_carlo_error():
         sd = sims.std(axis=0, ddof=1) * np.sqrt(1 + 1 / 20)
         inside = np.abs(ref - sims.mean(axis=0)) <= 4 * sd + 1e-12
         assert inside.mean() >= 0.99, (col, inside.mean())
+
+
+def test_single_value_resample_recycles_with_r_warning():
+    """R: set.seed(1); reliabilitydiag(X = c(0.1, 0.5, 0.7), y = c(0, 0, 0)) warns
+    'data length [272] is not a sub-multiple or multiple of the number of rows [3]'
+    and gives bands [0, 1] at the three values."""
+    pc.set_seed(1)
+    with pytest.warns(RuntimeWarning, match=r"^data length \[272\] is not a sub-multiple or "
+                                            r"multiple of the number of rows \[3\]$"):
+        r = pc.reliabilitydiag([0.1, 0.5, 0.7], [0, 0, 0])
+    reg = r["X"].regions
+    assert reg["lower"].tolist() == [0.0, 0.0, 0.0] and reg["upper"].tolist() == [1.0, 1.0, 1.0]
+    assert str(r.summary()).splitlines()[-1] == "1 X              0.25           0.25              0           0"
