@@ -71,11 +71,22 @@ def _stopifnot(ok, expr, hint=None):
 # R helpers
 
 
-def _approx_rule1(x, y, xout):
-    """R ``approx(x, y, xout)$y`` (rule 1: NA outside) with NA pairs dropped, ``x`` sorted unique."""
+def _approx_rule1(x, y, xout, warn_ties=True):
+    """R ``approx(x, y, xout)$y`` (rule 1: NA outside) for sorted ``x``: NA pairs dropped,
+    tied ``x`` collapsed to R's ``mean`` of their ``y`` with R's warning
+    (``regularize.values(ties = mean)``)."""
     keep = ~np.isnan(y)
     x, y = x[keep], y[keep]
     xout = np.asarray(xout, dtype=np.float64)
+    if x.size > 1 and np.any(x[1:] == x[:-1]):
+        if warn_ties:
+            from ._warn import warn
+
+            warn("collapsing to unique 'x' values", RuntimeWarning)
+        starts = np.concatenate(([0], np.flatnonzero(x[1:] != x[:-1]) + 1))
+        ends = np.concatenate((starts[1:], [x.size]))
+        y = np.array([y[a] if b - a == 1 else r_mean(y[a:b]) for a, b in zip(starts, ends)])
+        x = x[starts]
     if x.size == 0:
         return np.full(xout.shape, np.nan)
     if x.size == 1:
@@ -156,10 +167,15 @@ def _pav(y_ordered):
 
 
 def _regions_groups(x_sorted, cep):
-    """``group_by(x) %>% summarise(CEP_pav, n)`` on the ordered cases."""
-    starts = np.concatenate(([0], np.flatnonzero(x_sorted[1:] != x_sorted[:-1]) + 1))
-    n = np.diff(np.concatenate((starts, [x_sorted.size])))
-    return x_sorted[starts], cep[starts], n
+    """``group_by(x) %>% summarise(CEP_pav = unique(CEP_pav), n = n())`` on the ordered
+    cases: one row per distinct (x, CEP) pair (several per x only when ``xvalues`` snapped
+    forecasts after the PAV ordering), ``n`` the size of the x group."""
+    xs = np.concatenate(([0], np.flatnonzero(x_sorted[1:] != x_sorted[:-1]) + 1))
+    size = np.diff(np.concatenate((xs, [x_sorted.size])))
+    change = (x_sorted[1:] != x_sorted[:-1]) | (cep[1:] != cep[:-1])
+    starts = np.concatenate(([0], np.flatnonzero(change) + 1))
+    group = np.searchsorted(xs, starts, side="right") - 1
+    return x_sorted[starts], cep[starts], size[group]
 
 
 def _resampling(x, cep, level, position, n_boot, stream):
@@ -182,8 +198,9 @@ def _resampling(x, cep, level, position, n_boot, stream):
         if ux.size == 1:
             pieces.append(ucep)
         else:
-            joined = np.full(rx.size, np.nan)
-            joined[np.searchsorted(rx, ux)] = ucep
+            # left_join(regions, resampled_fit, by = "x"): every regions row at a resampled x
+            pos = np.minimum(np.searchsorted(ux, rx), ux.size - 1)
+            joined = np.where(ux[pos] == rx, ucep[pos], np.nan)
             pieces.append(_approx_rule1(rx, joined, rx))
     flat = np.concatenate(pieces)
     total = rx.size * n_boot
@@ -267,8 +284,8 @@ def _continuous_asymptotics(x, bins, level, position):
     else:
         t = np.column_stack((bins["x_min"].to_numpy(), bins["x_max"].to_numpy())).ravel()
         c = np.repeat(bins["CEP_pav"].to_numpy(), 2)
-        t, first = np.unique(t, return_index=True)
-        cep = _approx_rule1(t, c[first], grid)
+        keep = np.concatenate(([True], (t[1:] != t[:-1]) | (c[1:] != c[:-1])))  # distinct()
+        cep = _approx_rule1(t[keep], c[keep], grid)
     x0 = grid if position == "diagonal" else cep
     dens = _chen_beta_density(x, grid)
     q = float(_approx_linear(_QCHERN_P, _QCHERN_Q, np.array([0.5 + 0.5 * level]))[0])

@@ -41,9 +41,10 @@ def _python(case):
     p, y = _hex(case["p"]), np.asarray(case["y"], dtype=np.int64)
     pc.set_seed(spec["band_seed"])
     level = _spec_value(spec, "level")
+    xvalues = _hex(spec["xvalues"]) if "xvalues" in spec else None
     return pc.reliabilitydiag(p, y, region_level=level, region_method=_spec_value(spec, "method"),
                               region_position=_spec_value(spec, "position"),
-                              n_boot=spec["n_boot"])
+                              n_boot=spec["n_boot"], xvalues=xvalues)
 
 
 def _close(a, b, rtol=RTOL):
@@ -97,7 +98,7 @@ def check_case(case):
 def test_fixture_records_the_reference():
     assert STORED["versions"]["reliabilitydiag"] == "0.2.1.9000"
     assert STORED["reference"].startswith("reliabilitydiag 0.2.1.9000")
-    assert len(CASES) == 10
+    assert len(CASES) == 11
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["spec"]["name"] for c in CASES])

@@ -29,7 +29,10 @@ corp_specs <- function() {
     list(name = "no_regions", seed = 9L, n = 500L, shape = 2, digits = NA,
          band_seed = 1L, method = NA, position = NA, n_boot = 100L, level = NA),
     list(name = "discrete_resampling_level_half", seed = 10L, n = 400L, shape = 1, digits = 2L,
-         band_seed = 3L, method = "resampling", position = "estimate", n_boot = 100L, level = 0.5)
+         band_seed = 3L, method = "resampling", position = "estimate", n_boot = 100L, level = 0.5),
+    list(name = "xvalues_snapped", seed = 11L, n = 500L, shape = 1.2, digits = NA,
+         band_seed = 4L, method = NA, position = "diagonal", n_boot = 100L, level = 0.9,
+         xvalues = seq(0, 1, by = 0.1))
   )
 }
 
@@ -45,7 +48,9 @@ corp_case <- function(spec) {
   position <- if (is.na(spec$position)) NA else spec$position
   set.seed(spec$band_seed)
   r <- reliabilitydiag::reliabilitydiag(X = p, y = y, region.level = level, region.method = method,
-                                        region.position = position, n.boot = spec$n_boot)
+                                        region.position = position, n.boot = spec$n_boot,
+                                        xvalues = spec$xvalues)
+  if (!is.null(spec$xvalues)) spec$xvalues <- corp_hex(spec$xvalues)
   l <- r$X
   sb <- summary(r)
   sl <- summary(r, score = function(y, x) -log(ifelse(y == 1, x, 1 - x)))
