@@ -42,9 +42,18 @@ def _python(case):
     pc.set_seed(spec["band_seed"])
     level = _spec_value(spec, "level")
     xvalues = _hex(spec["xvalues"]) if "xvalues" in spec else None
-    return pc.reliabilitydiag(p, y, region_level=level, region_method=_spec_value(spec, "method"),
-                              region_position=_spec_value(spec, "position"),
-                              n_boot=spec["n_boot"], xvalues=xvalues)
+
+    def run():
+        return pc.reliabilitydiag(p, y, region_level=level,
+                                  region_method=_spec_value(spec, "method"),
+                                  region_position=_spec_value(spec, "position"),
+                                  n_boot=spec["n_boot"], xvalues=xvalues)
+
+    if xvalues is None:
+        return run()
+    # snapped forecasts tie in R's approx(): R warns once per resample
+    with pytest.warns(RuntimeWarning, match="collapsing to unique 'x' values"):
+        return run()
 
 
 def _close(a, b, rtol=RTOL):
@@ -178,7 +187,7 @@ def test_decomposition_matches_model_diagnostics():
         for a, b in (("mean_score", "score"), ("miscalibration", "miscalibration"),
                      ("discrimination", "discrimination"), ("uncertainty", "uncertainty")):
             worst = max(worst, abs(ours[a] - theirs[b]) / abs(theirs[b]))
-    assert worst < 1e-10, worst
+    assert worst < 1e-13, worst  # observed 1.8e-15
 
 
 def test_multiclass_forms_are_the_binary_problems():
