@@ -2,7 +2,7 @@
 
 Reference: reliabilitydiag 0.2.1.9000 (aijordan/reliabilitydiag a3d3572).
 Each case of reference/r/corp.R is checked twice: against the stored values
-(reference/fixtures/corp.json, written by tools/make_corp_fixtures.R; CI,
+(reference/bin_free/corp.json, written by tools/make_corp_fixtures.R; CI,
 where reliabilitydiag is absent) and live through rpy2 when reliabilitydiag
 is installed. Tolerances: the CORP curve and the resampling bands are
 bit-equal (the draws are R's sample.int/rbinom on the package's stream);
@@ -21,7 +21,7 @@ import pycalib_r as pc
 from pycalib_r._corp import format_tibble
 
 REPO = Path(__file__).resolve().parents[1]
-FIXTURE = REPO / "reference" / "fixtures" / "corp.json"
+FIXTURE = REPO / "reference" / "bin_free" / "corp.json"
 STORED = json.loads(FIXTURE.read_text())
 CASES = STORED["cases"]
 RTOL = 1e-12
@@ -134,7 +134,7 @@ def reliabilitydiag_r(r):
              'requireNamespace("jsonlite", quietly = TRUE))')[0]
     if ok != 1:
         pytest.skip("reliabilitydiag (and jsonlite) are not installed in R; the stored cases "
-                    "(reference/fixtures/corp.json) cover these comparisons")
+                    "(reference/bin_free/corp.json) cover these comparisons")
     r.r(f'source("{REPO / "reference" / "r" / "corp.R"}")')
     return r
 

@@ -1,7 +1,7 @@
 """Smooth ECE against relplot (Blasiok & Nakkiran's package), issue 36.
 
 Reference: relplot 1.0.3. Live when relplot is importable, otherwise the
-stored values of reference/fixtures/smece.json (tools/make_smece_fixtures.py).
+stored values of reference/bin_free/smece.json (tools/make_smece_fixtures.py).
 Stated tolerance: relative 1e-9 for the smooth ECE, the bandwidth, the
 smoothed curve and the density, where the bandwidth bisection takes the same
 steps (it compares floating-point numbers; the sums here run in another
@@ -21,7 +21,7 @@ import pycalib_r as pc
 from pycalib_r._smece import _Smoother
 
 REPO = Path(__file__).resolve().parents[1]
-STORED = json.loads((REPO / "reference" / "fixtures" / "smece.json").read_text())
+STORED = json.loads((REPO / "reference" / "bin_free" / "smece.json").read_text())
 CASES = STORED["cases"]
 RTOL = 1e-9
 

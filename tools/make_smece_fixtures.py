@@ -1,4 +1,4 @@
-"""Rewrite reference/fixtures/smece.json: relplot's smooth ECE, bandwidth and smoothed curve.
+"""Rewrite reference/bin_free/smece.json: relplot's smooth ECE, bandwidth and smoothed curve.
 
 The inputs are drawn from the package's R-compatible stream (simulated
 miscalibrated forecasts) and from a logistic regression's held-out
@@ -58,7 +58,7 @@ def main():
                           density=[float(v).hex() for v in diagram["density"]]))
     out = dict(reference=f"relplot {version('relplot')}", script="tools/make_smece_fixtures.py",
                cases=cases)
-    path = REPO / "reference" / "fixtures" / "smece.json"
+    path = REPO / "reference" / "bin_free" / "smece.json"
     path.write_text(json.dumps(out))
     print(f"wrote {len(cases)} cases to {path.relative_to(REPO)}")
 

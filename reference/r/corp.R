@@ -2,7 +2,7 @@
 #
 # Used live by tests/test_corp.py (through rpy2) and by
 # tools/make_corp_fixtures.R, which stores the cases in
-# reference/fixtures/corp.json for runs without reliabilitydiag. Doubles are
+# reference/bin_free/corp.json for runs without reliabilitydiag. Doubles are
 # written as C99 hex floats ("%a"), so the stored values are R's bits.
 
 corp_specs <- function() {
