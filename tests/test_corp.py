@@ -329,3 +329,21 @@ def test_single_value_resample_recycles_with_r_warning():
     reg = r["X"].regions
     assert reg["lower"].tolist() == [0.0, 0.0, 0.0] and reg["upper"].tolist() == [1.0, 1.0, 1.0]
     assert str(r.summary()).splitlines()[-1] == "1 X              0.25           0.25              0           0"
+
+
+def test_threads_and_pickling():
+    import pickle
+    from concurrent.futures import ThreadPoolExecutor
+
+    case = CASES[0]
+    p, y = _hex(case["p"]), np.asarray(case["y"])
+    seeds = [5, 6, 5, 6, 7]
+    alone = [pc.reliabilitydiag(p, y, rng=s)["X"].regions["lower"].to_numpy() for s in seeds]
+    with ThreadPoolExecutor(4) as ex:
+        together = list(ex.map(lambda s: pc.reliabilitydiag(p, y, rng=s)["X"].regions["lower"]
+                               .to_numpy(), seeds))
+    for a, b in zip(alone, together):
+        np.testing.assert_array_equal(a, b)
+    r = pc.reliabilitydiag(p, y, rng=1)
+    back = pickle.loads(pickle.dumps(r))
+    assert str(back) == str(r) and back["X"].regions.equals(r["X"].regions)
