@@ -7,6 +7,7 @@ random streams (``set_seed``, ``runif``, ``rbinom``, ...) bit for bit.
 
 from ._brier import BrierScore, brier_score
 from ._calibration_error import calibration_error
+from ._corp import CorpSummary, ReliabilityDiag, reliabilitydiag
 from ._diagnostics import reliability_diagram, reliability_table
 from ._ece_interval import EceCI, ece_ci
 from ._errors import ProbcalError
@@ -14,6 +15,7 @@ from ._inference import CalCI, CalTest, cal_ci, cal_test
 from ._kernel import skce
 from ._metrics import ace, ece, inv_logit, logit, mce, mmce
 from ._options import get_option, options
+from ._smece import SmoothReliability, smece, smooth_reliability_diagram
 from ._rng import (
     RRandom,
     get_random_seed,
@@ -78,6 +80,8 @@ from ._quadratic import quadratic_warning as _quadratic_warning
 # outside the Python face, which collects a call's warnings until it returns.
 skce, cal_test, cal_ci = map(_quadratic_warning, (skce, cal_test, cal_ci))
 reliability_diagram, reliability_table = map(_python_face, (reliability_diagram, reliability_table))
+reliabilitydiag, smece, smooth_reliability_diagram = map(
+    _python_face, (reliabilitydiag, smece, smooth_reliability_diagram))
 
 __version__ = "0.2.0"
 
@@ -118,6 +122,13 @@ __all__ = [
     # diagnostics
     "reliability_diagram",
     "reliability_table",
+    # bin-free diagnostics: CORP (R's reliabilitydiag) and the smooth ECE (Python-only)
+    "reliabilitydiag",
+    "ReliabilityDiag",
+    "CorpSummary",
+    "smece",
+    "smooth_reliability_diagram",
+    "SmoothReliability",
     # R-compatible random streams
     "RRandom",
     "set_seed",

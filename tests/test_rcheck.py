@@ -204,10 +204,11 @@ def _calls():
 # Exports that are classes: same_as_r refuses them, naming the function to check.
 CLASSES = {"CalTest": "cal_test", "CalCI": "cal_ci", "Calibrator": "cal_platt",
            "ProbcalError": "raises", "get_random_seed": "Random.seed",
-           "set_random_seed": "Random.seed"}
+           "set_random_seed": "Random.seed", "reliabilitydiag": "reliabilitydiag",
+           "ReliabilityDiag": "reliabilitydiag", "CorpSummary": "reliabilitydiag"}
 # Python-only exports: same_as_r refuses them (no R function to compare with).
 PYTHON_ONLY = {"ece_ci", "EceCI", "calibration_error", "brier_score", "BrierScore",
-               "cal_scaling_binning"}
+               "cal_scaling_binning", "smece", "smooth_reliability_diagram", "SmoothReliability"}
 # Exports checked through a fitted calibrator (test_calibrator_methods_match_r).
 METHODS = {"predict", "summary"}
 

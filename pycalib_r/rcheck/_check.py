@@ -135,6 +135,17 @@ def _specs():
                                "probcal has no such function to compare with")
            for name in ("calibration_error", "brier_score", "cal_scaling_binning")},
         pc.BrierScore: "BrierScore is the result of brier_score(), a Python-only addition",
+        pc.reliabilitydiag: ("reliabilitydiag() is the R package reliabilitydiag's function, not "
+                             "probcal's: same_as_r compares with probcal (tests/test_corp.py "
+                             "compares it with reliabilitydiag)"),
+        pc.ReliabilityDiag: "ReliabilityDiag is the result of reliabilitydiag(), not a probcal object",
+        pc.CorpSummary: "CorpSummary is the summary() of reliabilitydiag(), not a probcal object",
+        pc.smece: ("smece() is a Python-only addition (Blasiok & Nakkiran 2023, relplot's smooth "
+                   "ECE): probcal has no such metric; check pc.ece"),
+        pc.smooth_reliability_diagram: ("smooth_reliability_diagram() is a Python-only addition "
+                                        "(relplot's smoothed diagram) with no R counterpart"),
+        pc.SmoothReliability: ("SmoothReliability is the result of smooth_reliability_diagram(), "
+                               "a Python-only addition with no R counterpart"),
         pc.get_random_seed: ("get_random_seed() is R's .Random.seed: every report already "
                              "compares it after the call on both sides"),
         pc.set_random_seed: ("set_random_seed() assigns R's .Random.seed: check the draws that "
