@@ -9,9 +9,11 @@ from ._diagnostics import reliability_diagram, reliability_table
 from ._ece_interval import EceCI, ece_ci
 from ._errors import ProbcalError
 from ._inference import CalCI, CalTest, cal_ci, cal_test
+from ._hoslem import HoslemTest, hoslem_test
 from ._kernel import skce
 from ._metrics import ace, ece, inv_logit, logit, mce, mmce
 from ._options import get_option, options
+from ._validation import CalInterceptSlope, ValProb, cal_intercept_slope, val_prob
 from ._rng import (
     RRandom,
     get_random_seed,
@@ -74,6 +76,7 @@ from ._quadratic import quadratic_warning as _quadratic_warning
 # outside the Python face, which collects a call's warnings until it returns.
 skce, cal_test, cal_ci = map(_quadratic_warning, (skce, cal_test, cal_ci))
 reliability_diagram, reliability_table = map(_python_face, (reliability_diagram, reliability_table))
+val_prob, hoslem_test, cal_intercept_slope = map(_python_face, (val_prob, hoslem_test, cal_intercept_slope))
 
 __version__ = "0.2.0"
 
@@ -94,6 +97,13 @@ __all__ = [
     # inference beyond R (Python-only: no probcal counterpart)
     "ece_ci",
     "EceCI",
+    # validation statistics (rms::val.prob, ResourceSelection::hoslem.test, glm)
+    "val_prob",
+    "ValProb",
+    "hoslem_test",
+    "HoslemTest",
+    "cal_intercept_slope",
+    "CalInterceptSlope",
     # calibrators
     "Calibrator",
     "cal_beta",
