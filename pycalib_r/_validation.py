@@ -119,7 +119,14 @@ class _Lrm(NamedTuple):
 def _lrm_fit(x: np.ndarray, event: np.ndarray, initial=None, maxit: int = 12,
              eps: float = 0.025, tol: float = 1e-7) -> _Lrm:
     n = x.size
+    if n < 3:
+        raise ProbcalError("must have >=3 non-missing observations")
     n1 = float(np.count_nonzero(event))
+    if n1 in (0, n):
+        err = ProbcalError("'names' attribute [3] must be the same length as the vector [2]")
+        add_note(err, "val.prob needs both outcomes among the finite logits: `y` holds only "
+                      f"{int(n1 > 0)}s there (R fails with this message inside lrm.fit).")
+        raise err
     sumwty = np.array([n - n1, n1])
     sumwt = r_sum(sumwty)
     if initial is None:
@@ -131,7 +138,6 @@ def _lrm_fit(x: np.ndarray, event: np.ndarray, initial=None, maxit: int = 12,
     oldl = 1e30
     deltab = np.zeros(2)
     curstp = 1.0
-    fail = False
     converged = maxit < 2
     for it in range(1, maxit):
         st = _llogit(beta, x, event)
@@ -159,14 +165,17 @@ def _lrm_fit(x: np.ndarray, event: np.ndarray, initial=None, maxit: int = 12,
             converged = True
             break
         oldl = st.loglik
-    if not converged:
-        fail = True
+    if not converged and maxit > 2:
+        # lrmfit.f returns without the final LLOGIT: R keeps the last -2LL
+        # computed in the loop (before the last step) and no rank statistics.
+        lr = llnull - st.loglik
+        return _Lrm(beta, (llnull, st.loglik), {"Obs": float(n), "Model L.R.": lr, "fail": True})
     st = _llogit(beta, x, event)
     c_index, dxy = _gcorr(st.cpiy, event)
     lr = llnull - st.loglik
     r2 = (1 - math.exp(-lr / sumwt)) / (1 - math.exp(-llnull / sumwt))
     stats = {"Obs": float(n), "Model L.R.": lr, "C": c_index, "Dxy": dxy, "R2": r2,
-             "fail": fail}
+             "fail": False}
     return _Lrm(beta, (llnull, st.loglik), stats)
 
 
@@ -372,15 +381,14 @@ def val_prob(p=None, y=None, logit=None, group=None, weights=None, smooth: bool 
                       "be R's. Call val_prob on each group's rows for the ungrouped statistics.")
         raise err
     p, y, lg = _inputs(p, y, logit)
-    if y.size < 3:
-        raise ProbcalError("must have >=3 non-missing observations")
     n = y.size
     if np.unique(p).size == 1:
         big_p = r_mean(y)
         intc = float(_qlogis(np.array([big_p]))[0])
         d = -1.0 / n
-        l01 = -2 * _na_rm_sum(y * lg - r_log(1 + r_exp(lg)))
-        lcal = -2 * _na_rm_sum(y * intc - r_log(1 + r_exp(np.full(n, intc))))
+        l01 = _l01(y, lg)
+        with np.errstate(invalid="ignore", over="ignore"):
+            lcal = -2 * _na_rm_sum(y * intc - r_log(1 + r_exp(np.full(n, intc))))
         u_chisq = l01 - lcal
         u = (u_chisq - 1) / n
         z, zp = _spi(p, y)
@@ -388,14 +396,7 @@ def val_prob(p=None, y=None, logit=None, group=None, weights=None, smooth: bool 
         values = [0.0, 0.5, 0.0, d, 0.0, 1.0, u, u_chisq, one_minus_pchisq(u_chisq, 1), d - u,
                   r_mean((y - p[0]) ** 2), intc, 0.0, 0.0, 0.0, e, e, z, zp]
         return ValProb(list(VAL_PROB_NAMES) + [_NA_NAME], values)
-    if not np.isfinite(y).all():  # pragma: no cover - check_binary_y refuses them
-        raise ProbcalError("Argument `y` must not contain missing or infinite values.")
     event = y == 1
-    if event.all() or not event.any():
-        err = ProbcalError("'names' attribute [3] must be the same length as the vector [2]")
-        add_note(err, "val.prob needs both outcomes: `y` holds only "
-                      f"{int(y[0])}s (R fails with this message inside lrm.fit).")
-        raise err
     finite = np.isfinite(lg)
     nm = int(n - np.count_nonzero(finite))
     if nm > 0:
@@ -409,7 +410,7 @@ def val_prob(p=None, y=None, logit=None, group=None, weights=None, smooth: bool 
     er = np.abs(p - cal_smooth)
     lr = stats["Model L.R."]
     d = (lr - 1) / stats["Obs"]
-    l01 = -2 * _na_rm_sum(y * lg - r_log(1 + r_exp(lg)))
+    l01 = _l01(y, lg)
     u_chisq = l01 - f_recal.deviance[1]
     u = (u_chisq - 2) / stats["Obs"]
     dq = p - y
@@ -427,6 +428,12 @@ def val_prob(p=None, y=None, logit=None, group=None, weights=None, smooth: bool 
 
 def _na_rm_sum(v: np.ndarray) -> float:
     return r_sum(v[~np.isnan(v)])
+
+
+def _l01(y: np.ndarray, lg: np.ndarray) -> float:
+    # -2 * sum(y * logit - logb(1 + exp(logit)), na.rm = TRUE); 0 * -Inf is NaN, dropped.
+    with np.errstate(invalid="ignore", over="ignore"):
+        return -2 * _na_rm_sum(y * lg - r_log(1 + r_exp(lg)))
 
 
 # ---------------------------------------------------------------------------
@@ -477,7 +484,7 @@ class CalInterceptSlope:
         pct = _format_perc([a, 1 - a])
         rows = [("Intercept", self.intercept, *self.wald["intercept"]),
                 ("Slope", self.slope, *self.wald["slope"])]
-        cols = [format_r_vec([r[i] for r in rows]) for i in (1, 2, 3)]
+        cols = [format_r_vec([None if math.isnan(r[i]) else r[i] for r in rows]) for i in (1, 2, 3)]
         heads = ["Estimate", *pct]
         widths = [max(len(h), len(c[0]), len(c[1])) for h, c in zip(heads, cols)]
         lab = max(len(r[0]) for r in rows)
@@ -506,7 +513,7 @@ def _unscaled_se(fit) -> np.ndarray:
     p = r.shape[0]
     if p == 1:
         inv = 1.0 / r[0, 0]
-        return np.array([math.sqrt(inv * inv)])
+        return np.array([math.sqrt(inv * inv), math.nan])
     i11 = 1.0 / r[0, 0]
     i22 = 1.0 / r[1, 1]
     i12 = (i11 * r[0, 1]) * -i22
@@ -567,12 +574,16 @@ def cal_intercept_slope(p, y, conf_level=0.95) -> CalInterceptSlope:
         raise ProbcalError("lengths of p or logit and y do not agree")
     lg = _qlogis(pv)
     if not np.isfinite(lg).all():
-        err = ProbcalError("NA/NaN/Inf in 'x'")
+        err = ProbcalError("NA/NaN/Inf in 'y'")
         add_note(err, "Probabilities of exactly 0 or 1 have infinite logits, which glm refuses; "
                       "leave those rows out (val_prob does so with a warning).")
         raise err
     ones = np.ones((pv.size, 1), order="F")
     fit_i = glm_binomial(ones, yv, ["(Intercept)"], warn=True, offset=lg)
+    # glm() refits an offset model from its fitted values for the null deviance.
+    null_i = glm_binomial(ones, yv, ["(Intercept)"], warn=True, offset=lg,
+                          mustart=fit_i.fitted_values)
+    fit_i.null_deviance = null_i.deviance
     fit_s = glm_binomial(design_matrix([lg]), yv, ["(Intercept)", "L"], warn=True)
     se_i = _unscaled_se(fit_i)[0]
     se_s = _unscaled_se(fit_s)[1]

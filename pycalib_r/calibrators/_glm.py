@@ -181,7 +181,8 @@ def design_matrix(columns) -> np.ndarray:
 
 
 def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool = True,
-                 offset: Optional[np.ndarray] = None) -> GlmFit:
+                 offset: Optional[np.ndarray] = None, mustart: Optional[np.ndarray] = None,
+                 etastart: Optional[np.ndarray] = None) -> GlmFit:
     """R ``glm.fit(x, y, family = binomial(), offset = offset)`` with unit prior weights.
 
     ``x`` is the model matrix (first column the intercept), ``y`` the
@@ -190,13 +191,14 @@ def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool 
     ``cal_platt()`` suppresses them, ``cal_beta()`` does not). ``offset``
     (default none) enters the linear predictor as in R; the fit's
     ``null_deviance`` is then glm.fit's (the intercept-only deviance without
-    the offset), not the one ``glm()`` refits.
+    the offset), not the one ``glm()`` refits. ``mustart`` and ``etastart``
+    are R's starting values (``etastart`` wins, as in R).
     """
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     if offset is not None:
         offset = np.asarray(offset, dtype=np.float64)
-    return _glm_finish(x, y, _glm_irls(x, y, offset), names, warn)
+    return _glm_finish(x, y, _glm_irls(x, y, offset, mustart, etastart), names, warn)
 
 
 def halve_step(start, coefold, evaluate, ok, loop: int, messages: List[str], note: str):
@@ -232,7 +234,8 @@ def _eta_mu_dev(x, coef, deviance, offset=None):
     return eta, e, mu, deviance(mu)
 
 
-def _glm_irls(x: np.ndarray, y: np.ndarray, offset: Optional[np.ndarray] = None) -> dict:
+def _glm_irls(x: np.ndarray, y: np.ndarray, offset: Optional[np.ndarray] = None,
+              mustart: Optional[np.ndarray] = None, etastart: Optional[np.ndarray] = None) -> dict:
     """``glm.fit``'s IRLS loop: the state :func:`_glm_finish` turns into a fit."""
     # Columns contiguous (the QR's layout): the weighted design and eta are
     # built column by column; same values.
@@ -242,8 +245,10 @@ def _glm_irls(x: np.ndarray, y: np.ndarray, offset: Optional[np.ndarray] = None)
     messages: List[str] = []
     if bool(np.any(np.abs(weights * y - np.round(weights * y)) > 1e-3)):
         messages.append("non-integer #successes in a binomial glm!")
-    mustart = (weights * y + 0.5) / (weights + 1)
-    eta = r_log(mustart / (1 - mustart))
+    if mustart is None:
+        mustart = (weights * y + 0.5) / (weights + 1)
+    eta = (np.asarray(etastart, dtype=np.float64) if etastart is not None
+           else r_log(mustart / (1 - mustart)))
     e = _exp_eta(eta)
     mu = _linkinv(eta, e)
     deviance = _deviance_fn(y, weights)
