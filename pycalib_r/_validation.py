@@ -454,6 +454,9 @@ class CalInterceptSlope:
     wald : dict
         ``{"intercept": (lower, upper), "slope": (lower, upper)}``, R's
         ``confint.default``.
+    profile : dict or None
+        The same for MASS's profile-likelihood ``confint`` (None when not
+        asked, or when profiling failed: ``profile_error`` then holds R's message).
     conf_level : float
     fit_intercept, fit_slope : GlmFit
         The two ``glm`` fits.
@@ -462,6 +465,8 @@ class CalInterceptSlope:
     """
 
     def __init__(self, fit_intercept, fit_slope, se_intercept, se_slope, conf_level):
+        self.profile = None
+        self.profile_error = None
         self.fit_intercept = fit_intercept
         self.fit_slope = fit_slope
         self.intercept = fit_intercept.coefficients["(Intercept)"]
@@ -477,7 +482,10 @@ class CalInterceptSlope:
         return {"intercept": self.intercept, "slope": self.slope,
                 "se_intercept": self.se_intercept, "se_slope": self.se_slope,
                 "conf_level": self.conf_level,
-                "wald": {k: list(v) for k, v in self.wald.items()}}
+                "wald": {k: list(v) for k, v in self.wald.items()},
+                "profile": (None if self.profile is None
+                            else {k: [None if math.isnan(b) else b for b in v]
+                                  for k, v in self.profile.items()})}
 
     def __str__(self) -> str:
         a = (1 - self.conf_level) / 2
@@ -520,7 +528,7 @@ def _unscaled_se(fit) -> np.ndarray:
     return np.array([math.sqrt(i11 * i11 + i12 * i12), math.sqrt(i22 * i22)])
 
 
-def cal_intercept_slope(p, y, conf_level=0.95) -> CalInterceptSlope:
+def cal_intercept_slope(p, y, conf_level=0.95, profile: bool = True) -> CalInterceptSlope:
     """Calibration intercept (calibration-in-the-large) and calibration slope, from R's ``glm``.
 
     R equivalent: with ``L <- qlogis(p)``,
@@ -543,7 +551,12 @@ def cal_intercept_slope(p, y, conf_level=0.95) -> CalInterceptSlope:
     y : array_like
         Outcomes 0/1.
     conf_level : float
-        Confidence level of the Wald intervals.
+        Confidence level of the Wald and profile intervals.
+    profile : bool
+        Also the profile-likelihood intervals, as MASS's ``confint(fit, level =
+        conf_level)`` gives them (``profile.glm`` with ``alpha = (1 -
+        conf_level) / 4``, inverted through R's ``spline`` and ``approx``); a
+        bound beyond the profiled range is NaN (R's NA).
 
     Returns
     -------
@@ -585,6 +598,196 @@ def cal_intercept_slope(p, y, conf_level=0.95) -> CalInterceptSlope:
                           mustart=fit_i.fitted_values)
     fit_i.null_deviance = null_i.deviance
     fit_s = glm_binomial(design_matrix([lg]), yv, ["(Intercept)", "L"], warn=True)
-    se_i = _unscaled_se(fit_i)[0]
-    se_s = _unscaled_se(fit_s)[1]
-    return CalInterceptSlope(fit_i, fit_s, float(se_i), float(se_s), cl)
+    se_i = _unscaled_se(fit_i)
+    se_s = _unscaled_se(fit_s)
+    res = CalInterceptSlope(fit_i, fit_s, float(se_i[0]), float(se_s[1]), cl)
+    if profile:
+        try:
+            res.profile = {
+                "intercept": _profile_interval(ones, yv, lg, fit_i, se_i, 0, cl),
+                "slope": _profile_interval(design_matrix([lg]), yv, np.zeros(yv.size), fit_s,
+                                           se_s, 1, cl)}
+        except ProbcalError as exc:
+            res.profile_error = str(exc)
+    return res
+
+
+# ---------------------------------------------------------------------------
+# MASS's profile-likelihood intervals (MASS 7.3-58.2: profile.glm, confint.profile.glm)
+# ---------------------------------------------------------------------------
+
+def _regularize(x: np.ndarray, y: np.ndarray, warn_collapsing: bool = True):
+    """R's ``regularize.values(x, y, mean)``: sorted by ``x``, ties replaced by their mean."""
+    if np.any(np.diff(x) < 0):
+        o = np.argsort(x, kind="stable")
+        x, y = x[o], y[o]
+    ux, first = np.unique(x, return_index=True)
+    if ux.size < x.size:
+        if warn_collapsing:
+            warn("collapsing to unique 'x' values")
+        bounds = list(first) + [x.size]
+        y = np.array([r_mean(y[bounds[k]:bounds[k + 1]]) for k in range(ux.size)])
+        x = ux
+    return x, y
+
+
+def _seq_len_out(start: float, end: float, n: int) -> np.ndarray:
+    """R's ``seq.int(from, to, length.out = n)`` (C: both ends, then symmetric steps)."""
+    out = np.empty(n)
+    out[0] = start
+    if n > 1:
+        out[-1] = end
+    if n > 2:
+        by = (end - start) / (n - 1)
+        for i in range(1, n - 1):
+            out[i] = start + i * by if i < n // 2 else end - (n - 1 - i) * by
+    return out
+
+
+def _fmm_coef(x: np.ndarray, y: np.ndarray):
+    """R's ``fmm_spline`` (stats/src/splines.c), 0-based."""
+    n = x.size
+    b, c, d = np.zeros(n), np.zeros(n), np.zeros(n)
+    if n < 3:
+        t = y[1] - y[0]
+        b[0] = t / (x[1] - x[0])
+        b[1] = b[0]
+        return b, c, d
+    nm1 = n - 1
+    d[0] = x[1] - x[0]
+    c[1] = (y[1] - y[0]) / d[0]
+    for i in range(1, nm1):
+        d[i] = x[i + 1] - x[i]
+        b[i] = 2.0 * (d[i - 1] + d[i])
+        c[i + 1] = (y[i + 1] - y[i]) / d[i]
+        c[i] = c[i + 1] - c[i]
+    b[0] = -d[0]
+    b[nm1] = -d[nm1 - 1]
+    c[0] = c[nm1] = 0.0
+    if n > 3:
+        c[0] = c[2] / (x[3] - x[1]) - c[1] / (x[2] - x[0])
+        c[nm1] = c[nm1 - 1] / (x[nm1] - x[nm1 - 2]) - c[nm1 - 2] / (x[nm1 - 1] - x[nm1 - 3])
+        c[0] = c[0] * d[0] * d[0] / (x[3] - x[0])
+        c[nm1] = -c[nm1] * d[nm1 - 1] * d[nm1 - 1] / (x[nm1] - x[nm1 - 3])
+    for i in range(1, n):
+        t = d[i - 1] / b[i - 1]
+        b[i] = b[i] - t * d[i - 1]
+        c[i] = c[i] - t * c[i - 1]
+    c[nm1] = c[nm1] / b[nm1]
+    for i in range(nm1 - 1, -1, -1):
+        c[i] = (c[i] - d[i] * c[i + 1]) / b[i]
+    b[nm1] = (y[nm1] - y[nm1 - 1]) / d[nm1 - 1] + d[nm1 - 1] * (c[nm1 - 1] + 2.0 * c[nm1])
+    for i in range(nm1):
+        b[i] = (y[i + 1] - y[i]) / d[i] - d[i] * (c[i + 1] + 2.0 * c[i])
+        d[i] = (c[i + 1] - c[i]) / d[i]
+        c[i] = 3.0 * c[i]
+    c[nm1] = 3.0 * c[nm1]
+    d[nm1] = d[nm1 - 1]
+    return b, c, d
+
+
+def _spline(x: np.ndarray, y: np.ndarray):
+    """R's ``spline(x, y)``: fmm, ``n = 3 * length(x)`` points from min to max."""
+    nout = 3 * x.size
+    x, y = _regularize(x, y, True)
+    b, c, d = _fmm_coef(x, y)
+    u = _seq_len_out(float(x.min()), float(x.max()), nout)
+    v = np.empty(nout)
+    n1 = x.size - 1
+    i = 0
+    for k, ul in enumerate(u):
+        if ul < x[i] or (i < n1 and x[i + 1] < ul):
+            i, j = 0, x.size
+            while True:
+                m = (i + j) // 2
+                if ul < x[m]:
+                    j = m
+                else:
+                    i = m
+                if not j > i + 1:
+                    break
+        dx = ul - x[i]
+        v[k] = y[i] + dx * (b[i] + dx * (c[i] + dx * d[i]))
+    return u, v
+
+
+def _approx1(v: float, x: np.ndarray, y: np.ndarray) -> float:
+    """R's ``approx1`` (linear, rule 1: NA outside the range)."""
+    i, j = 0, x.size - 1
+    if v < x[i] or v > x[j]:
+        return math.nan
+    while i < j - 1:
+        ij = (i + j) // 2
+        if v < x[ij]:
+            j = ij
+        else:
+            i = ij
+    if v == x[j]:
+        return float(y[j])
+    if v == x[i]:
+        return float(y[i])
+    return float(y[i] + (y[j] - y[i]) * ((v - x[i]) / (x[j] - x[i])))
+
+
+def _profile_z(X: np.ndarray, y: np.ndarray, offset: np.ndarray, coef: np.ndarray,
+               se: np.ndarray, deviance: float, i: int, zmax: float):
+    """One parameter of ``profile.glm``: its values and signed root deviances, sorted by z."""
+    nonA = [k for k in range(X.shape[1]) if k != i]
+    Xi = X[:, nonA]
+    names = [f"x{k}" for k in nonA]
+    delta = zmax / 5
+    zi, bs = [0.0], [float(coef[i])]
+    for sgn in (-1.0, 1.0):
+        step = 0
+        z = 0.0
+        lp = X[:, 0] * coef[0]
+        for k in range(1, X.shape[1]):
+            lp = lp + X[:, k] * coef[k]
+        lp = lp + offset
+        while True:
+            step += 1
+            if not (step < 10 and abs(z) < zmax):
+                break
+            bi = coef[i] + sgn * step * delta * se[i]
+            o = offset + X[:, i] * bi
+            if Xi.shape[1] == 0:
+                from .calibrators._glm import _dev_resids, _linkinv
+                mu = _linkinv(0.0 + o)
+                dev = r_sum(_dev_resids(y, mu, np.ones(y.size)))
+                lp = o
+            else:
+                fm = glm_binomial(Xi, y, names, warn=True, offset=o, etastart=lp)
+                b = np.array([fm.coefficients[nm] for nm in names])
+                lp = Xi[:, 0] * b[0]
+                for k in range(1, Xi.shape[1]):
+                    lp = lp + Xi[:, k] * b[k]
+                lp = lp + o
+                dev = fm.deviance
+            zz = dev - deviance
+            if zz > -1e-3:
+                zz = max(zz, 0.0)
+            else:
+                raise ProbcalError("profiling has found a better solution, so original fit "
+                                   "had not converged")
+            z = sgn * math.sqrt(zz)
+            zi.append(z)
+            bs.append(bi)
+    order = np.argsort(np.array(zi), kind="stable")
+    return np.array(bs)[order], np.array(zi)[order]
+
+
+def _profile_interval(X, y, offset, fit, se, i, conf_level) -> tuple:
+    """MASS ``confint(fit, level)`` for coefficient ``i``: profile then spline inversion."""
+    from scipy.stats import chi2
+    coef = np.array(list(fit.coefficients.values()))
+    if math.isnan(coef[i]):  # an aliased coefficient is not profiled: NA
+        return math.nan, math.nan
+    alpha = (1 - conf_level) / 4
+    zmax = math.sqrt(float(chi2.ppf(1 - alpha, 1)))
+    bvals, zvals = _profile_z(X, y, offset, coef, se, fit.deviance, i, zmax)
+    sx, sy = _spline(bvals, zvals)
+    ax, ay = _regularize(sy, sx, True)
+    if ax.size <= 1:
+        raise ProbcalError("need at least two non-NA values to interpolate")
+    lo, hi = _wald_factors(conf_level)
+    return _approx1(lo, ax, ay), _approx1(hi, ax, ay)

@@ -107,8 +107,10 @@ def python_side(c: dict) -> dict:
         out = {"intercept": r.intercept, "slope": r.slope, "se_intercept": r.se_intercept,
                "se_slope": r.se_slope, "wald_intercept": list(r.wald["intercept"]),
                "wald_slope": list(r.wald["slope"]), "printed": str(r)}
-        if getattr(r, "profile", None) is not None:
+        if r.profile is not None:
             out["profile"] = {k: list(v) for k, v in r.profile.items()}
+        else:
+            out["profile"] = {"error": r.profile_error}
         return out
 
     def lw():
@@ -167,7 +169,9 @@ def compare(py: dict, r: dict, diffs: Diffs, label: str, hoslem: bool = True) ->
             diffs.text(where + " error", a.get("error"), b.get("error"))
             continue
         # R lists every warning; the Python face gives each distinct text once.
-        diffs.text(where + " warnings", list(dict.fromkeys(a["warnings"])),
+        # (and names their count on a last line when there were more than 10).
+        diffs.text(where + " warnings", list(dict.fromkeys(w.split("\nThere were")[0]
+                                                          for w in a["warnings"])),
                    list(dict.fromkeys(b["warnings"])))
         if part == "val_prob":
             diffs.text(where + " names", a["names"], b["names"])
@@ -192,7 +196,9 @@ def compare(py: dict, r: dict, diffs: Diffs, label: str, hoslem: bool = True) ->
                     diffs.num(f"{where} {key}", x, y, "close")
             diffs.text(where + " printed", a["printed"], b["printed"])
             prof = b.get("profile") or {}
-            if "profile" in a and "error" not in prof:
+            if "error" in prof or "error" in a["profile"]:
+                diffs.text(where + " profile error", a["profile"].get("error"), prof.get("error"))
+            else:
                 for key in ("intercept", "slope"):
                     for x, y in zip(a["profile"][key], prof[key]):
                         diffs.num(f"{where} profile {key}", x, y, "close")

@@ -60,6 +60,9 @@ validation_glm <- function(p, y, conf_level) validation_try({
 validation_lowess <- function(p, y, f, iter) validation_try(list(y = as.list(lowess(p, y, f = f, iter = iter)$y)))
 
 validation_case <- function(p, y, g = 10, conf_level = 0.95, f = 2/3, iter = 0L) {
+  glm <- validation_glm(p, y, conf_level)
+  # One call in Python: the fits' warnings, then the profiles'.
+  if (!is.null(glm$profile)) glm$warnings <- c(glm$warnings, glm$profile$warnings)
   list(val_prob = validation_val_prob(p, y), hoslem = validation_hoslem(p, y, g),
-       glm = validation_glm(p, y, conf_level), lowess = validation_lowess(p, y, f, iter))
+       glm = glm, lowess = validation_lowess(p, y, f, iter))
 }
