@@ -50,7 +50,7 @@ validation_glm <- function(p, y, conf_level) validation_try({
              Slope = c(Estimate = unname(coef(f2)[2]), w2[2, ]))
   prof <- validation_try(suppressMessages(list(
     intercept = as.list(unname(c(MASS:::confint.glm(f1, level = conf_level)))),
-    slope = as.list(unname(MASS:::confint.glm(f2, level = conf_level)[2, ])))))
+    slope = as.list(unname(MASS:::confint.glm(f2, parm = "L", level = conf_level))))))
   list(intercept = unname(coef(f1)), slope = unname(coef(f2)[2]),
        se_intercept = unname(sqrt(diag(vcov(f1)))), se_slope = unname(sqrt(diag(vcov(f2)))[2]),
        wald_intercept = as.list(unname(w1[1, ])), wald_slope = as.list(unname(w2[2, ])),
@@ -61,8 +61,11 @@ validation_lowess <- function(p, y, f, iter) validation_try(list(y = as.list(low
 
 validation_case <- function(p, y, g = 10, conf_level = 0.95, f = 2/3, iter = 0L) {
   glm <- validation_glm(p, y, conf_level)
-  # One call in Python: the fits' warnings, then the profiles'.
-  if (!is.null(glm$profile)) glm$warnings <- c(glm$warnings, glm$profile$warnings)
   list(val_prob = validation_val_prob(p, y), hoslem = validation_hoslem(p, y, g),
        glm = glm, lowess = validation_lowess(p, y, f, iter))
+}
+
+# The same as JSON (pycalib_r/r/harness.R's writer, 17 significant digits).
+validation_case_json <- function(p, y, g, conf_level, f, iter) {
+  harness_json(validation_case(p, y, g, conf_level, f, iter))
 }
