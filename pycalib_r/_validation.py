@@ -632,7 +632,7 @@ def _regularize(x: np.ndarray, y: np.ndarray, warn_collapsing: bool = True):
 
 
 def _seq_len_out(start: float, end: float, n: int) -> np.ndarray:
-    """R's ``seq.int(from, to, length.out = n)`` (C: both ends, then symmetric steps)."""
+    """R 4.2.2's ``seq.int(from, to, length.out = n)``: both ends, ``from + i * by`` between."""
     out = np.empty(n)
     out[0] = start
     if n > 1:
@@ -640,7 +640,7 @@ def _seq_len_out(start: float, end: float, n: int) -> np.ndarray:
     if n > 2:
         by = (end - start) / (n - 1)
         for i in range(1, n - 1):
-            out[i] = start + i * by if i < n // 2 else end - (n - 1 - i) * by
+            out[i] = start + i * by
     return out
 
 

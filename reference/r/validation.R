@@ -69,3 +69,17 @@ validation_case <- function(p, y, g = 10, conf_level = 0.95, f = 2/3, iter = 0L)
 validation_case_json <- function(p, y, g, conf_level, f, iter) {
   harness_json(validation_case(p, y, g, conf_level, f, iter))
 }
+
+# The differential programs' extra calls (tests/test_differential_validation.py).
+validation_logit_json <- function(lg, y) {
+  harness_json(validation_try({
+    v <- rms::val.prob(logit = lg, y = y, pl = FALSE)
+    list(names = as.list(ifelse(is.na(names(v)), "NA", names(v))), values = as.list(unname(v)),
+         printed = paste(capture.output(print(v)), collapse = "\n"))
+  }))
+}
+
+validation_error <- function(code, p, y) {
+  tryCatch({ suppressWarnings(eval(parse(text = code))); "no error" },
+           error = function(e) conditionMessage(e))
+}
