@@ -13,14 +13,14 @@ import math
 
 import numpy as np
 
-from ._binning import quantile_r
 from ._checks import ProbcalError, add_note, as_numeric_vector, check_same_length
 from ._format import format_pval, format_r, strwrap
 from ._rarith import r_sum
 from ._rlist import NamedNumber, RList
 from ._warn import warn
 
-__all__ = ["hoslem_test", "HoslemTest", "one_minus_pchisq", "print_htest"]
+__all__ = ["hoslem_test", "HoslemTest", "one_minus_pchisq", "print_htest", "hoslem_breaks",
+           "hoslem_ranks", "group_codes", "hoslem_result"]
 
 _METHOD = "Hosmer and Lemeshow goodness of fit (GOF) test"
 
@@ -176,17 +176,10 @@ def hoslem_test(x, y, g=10, *, data_name=None) -> HoslemTest:
     obs = as_numeric_vector(x, arg="x")
     yhat = as_numeric_vector(y, arg="y")
     check_same_length(obs, yhat, "x", "y")
-    qq = np.unique(quantile_r(yhat, seq_by(g), type=7))
-    if qq.size < 2:
-        err = ProbcalError("invalid number of intervals")
-        add_note(err, "All fitted values are equal, so there are no quantile groups to compare: "
-                      "the test needs at least two distinct values in `y`.")
-        raise err
-    # cut(..., include.lowest = TRUE): group k holds (qq[k-1], qq[k]], the first also qq[0].
-    code = np.searchsorted(qq, yhat, side="left")
-    code[code == 0] = 1
+    xs = np.sort(yhat)
+    qq = hoslem_breaks(lambda k: xs[k - 1], yhat.size, g)
+    code = group_codes(qq, yhat)
     ngroups = qq.size - 1
-    groups = _cut_labels(qq)
     o1, o0, e1, e0 = (np.zeros(ngroups) for _ in range(4))
     order = np.argsort(code, kind="stable")
     bounds = np.searchsorted(code[order], np.arange(1, ngroups + 2))
@@ -197,12 +190,53 @@ def hoslem_test(x, y, g=10, *, data_name=None) -> HoslemTest:
             o1[k] = r_sum(obs[rows])
             e0[k] = r_sum(1 - yhat[rows])
             e1[k] = r_sum(yhat[rows])
+    return hoslem_result(qq, o0, o1, e0, e1, int(np.unique(code).size), g, data_name)
+
+
+def hoslem_breaks(order_stat, n: int, g: int) -> np.ndarray:
+    """``unique(quantile(yhat, seq(0, 1, 1/g)))`` (type 7) from the order statistics
+    ``order_stat(k)`` (1-based) of the ``n`` fitted values: the in-memory test
+    reads them from the sorted values, the Dask one finds them by counting."""
+    probs = seq_by(g)
+    index = 1 + max(n - 1, 0) * probs
+    lo = np.floor(index).astype(np.int64)
+    hi = np.ceil(index).astype(np.int64)
+    qs = np.array([float(order_stat(int(k))) for k in lo])
+    x_hi = np.array([float(order_stat(int(k))) for k in hi])
+    i = (index > lo) & (x_hi != qs)
+    h = (index - lo)[i]
+    qs[i] = (1 - h) * qs[i] + h * x_hi[i]
+    qq = np.unique(qs)
+    if qq.size < 2:
+        err = ProbcalError("invalid number of intervals")
+        add_note(err, "All fitted values are equal, so there are no quantile groups to compare: "
+                      "the test needs at least two distinct values in `y`.")
+        raise err
+    return qq
+
+
+def hoslem_ranks(n: int, g: int) -> np.ndarray:
+    """The 1-based ranks :func:`hoslem_breaks` reads."""
+    index = 1 + max(n - 1, 0) * seq_by(g)
+    return np.unique(np.concatenate([np.floor(index), np.ceil(index)]).astype(np.int64))
+
+
+def group_codes(qq: np.ndarray, yhat: np.ndarray) -> np.ndarray:
+    """``cut(yhat, qq, include.lowest = TRUE)`` as codes 1..G: (qq[k-1], qq[k]], the first closed."""
+    code = np.searchsorted(qq, yhat, side="left")
+    code[code == 0] = 1
+    return code
+
+
+def hoslem_result(qq, o0, o1, e0, e1, nonempty: int, g: int, data_name: str) -> "HoslemTest":
+    """The statistic, its degrees of freedom, R's checks and warning, from the group sums."""
+    groups = _cut_labels(qq)
     observed = np.concatenate([o0, o1])
     expected = np.concatenate([e0, e1])
     d = observed - expected
     with np.errstate(divide="ignore", invalid="ignore"):
         chisq = r_sum(d * d / expected)
-    big_g = int(np.unique(code).size)
+    big_g = nonempty
     if big_g < 2:
         raise ProbcalError("The number of bins led to negative df.")
     pval = one_minus_pchisq(chisq, big_g - 2)

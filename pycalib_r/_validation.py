@@ -24,6 +24,7 @@ code (:mod:`._lowess`).
 from __future__ import annotations
 
 import math
+import struct
 from typing import NamedTuple, Optional
 
 import numpy as np
@@ -43,6 +44,8 @@ __all__ = ["val_prob", "ValProb", "cal_intercept_slope", "CalInterceptSlope", "V
 VAL_PROB_NAMES = ("Dxy", "C (ROC)", "R2", "D", "D:Chi-sq", "D:p", "U", "U:Chi-sq", "U:p", "Q",
                   "Brier", "Intercept", "Slope", "Emax", "E90", "Eavg", "S:z", "S:p")
 _NA_NAME = None  # R's NA name (printed <NA>)
+# R's NA_real_ (a NaN with payload 1954): printed "NA", where a plain NaN prints "NaN".
+R_NA = struct.unpack("<d", struct.pack("<Q", 0x7FF00000000007A2))[0]
 
 
 # ---------------------------------------------------------------------------
@@ -53,8 +56,7 @@ def print_named_vector(names, values, width: int = 80, digits: int = 7) -> str:
     """R's ``print()`` of a named numeric vector (``printNamedVector``), without
     the final newline: one common format, columns of the widest name or value,
     a blank after each entry, as many per line as fit in ``width``."""
-    cells = format_r_vec([None if (isinstance(v, float) and math.isnan(v)) else v
-                          for v in values], digits=digits)
+    cells = format_r_vec([float(v) for v in values], digits=digits)  # NA_real_ bits print NA
     labels = ["<NA>" if n is None else n for n in names]
     w = max(max(len(c) for c in cells), max(len(n) for n in labels))
     per = max(1, width // (w + 1))
@@ -272,7 +274,8 @@ class ValProb:
 def _spi(p: np.ndarray, y: np.ndarray):
     """Spiegelhalter's z and its two-sided p-value, R's ``Spi``."""
     q = 1 - 2 * p
-    z = r_sum((y - p) * q) / math.sqrt(r_sum(q * q * p * (1 - p)))
+    with np.errstate(divide="ignore", invalid="ignore"):  # p all 0.5: R's NaN or Inf
+        z = float(np.float64(r_sum((y - p) * q)) / np.sqrt(np.float64(r_sum(q * q * p * (1 - p)))))
     return z, 2 * pnorm_upper(abs(z))
 
 
@@ -416,7 +419,7 @@ def val_prob(p=None, y=None, logit=None, group=None, weights=None, smooth: bool 
     dq = p - y
     z, zp = _spi(p, y)
     a, b = f_recal.coef
-    values = [stats["Dxy"], stats["C"], stats["R2"], d, lr, math.nan, u, u_chisq,
+    values = [stats["Dxy"], stats["C"], stats["R2"], d, lr, R_NA, u, u_chisq,
               one_minus_pchisq(u_chisq, 2), d - u, r_mean(dq * dq), a, b, float(np.max(er)),
               float(quantile_r(er, [0.9])[0]), r_mean(er), z, zp]
     grid = -7 + np.arange(200) * (14 / 199)

@@ -208,8 +208,10 @@ def compare(py: dict, r: dict, diffs: Diffs, label: str, hoslem: bool = True) ->
             # The fits' warnings always; with the profiles' unless under separation.
             diffs.text(where + " warnings", distinct(a["fit_warnings"]), distinct(b["warnings"]))
             if SEPARATION not in b["warnings"]:
-                diffs.text(where + " warnings with profiles", distinct(a["all_warnings"]),
-                           distinct(b["warnings"] + (b.get("profile") or {}).get("warnings", [])))
+                # The same texts; their order when both fits' profiles warn is not
+                # compared (the face reports each text once, at its first appearance).
+                diffs.text(where + " warnings with profiles", sorted(distinct(a["all_warnings"])),
+                           sorted(distinct(b["warnings"] + (b.get("profile") or {}).get("warnings", []))))
         else:
             diffs.text(where + " warnings", distinct(a["warnings"]), distinct(b["warnings"]))
         if part == "val_prob":
