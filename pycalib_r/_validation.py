@@ -39,7 +39,8 @@ from ._warn import warn
 from .calibrators._glm import design_matrix, glm_binomial
 from .calibrators._linpack import _cdqrls
 
-__all__ = ["val_prob", "ValProb", "cal_intercept_slope", "CalInterceptSlope", "VAL_PROB_NAMES"]
+__all__ = ["val_prob", "ValProb", "cal_intercept_slope", "CalInterceptSlope", "VAL_PROB_NAMES",
+           "validate_report"]
 
 VAL_PROB_NAMES = ("Dxy", "C (ROC)", "R2", "D", "D:Chi-sq", "D:p", "U", "U:Chi-sq", "U:p", "Q",
                   "Brier", "Intercept", "Slope", "Emax", "E90", "Eavg", "S:z", "S:p")
@@ -794,3 +795,43 @@ def _profile_interval(X, y, offset, fit, se, i, conf_level) -> tuple:
         raise ProbcalError("need at least two non-NA values to interpolate")
     lo, hi = _wald_factors(conf_level)
     return _approx1(lo, ax, ay), _approx1(hi, ax, ay)
+
+
+# ---------------------------------------------------------------------------
+# The CLI's `pycalib-r validate` report (wired into the command by the CLI module)
+# ---------------------------------------------------------------------------
+
+def validate_report(p, y, g: int = 10, conf_level: float = 0.95, profile: bool = True) -> dict:
+    """What ``pycalib-r validate`` prints as JSON: the three validations of ``p`` against ``y``.
+
+    Python-only (the CLI's report): ``{"val_prob": {name: value}, "hoslem_test":
+    {...}, "cal_intercept_slope": {...}}`` with R's names, missing values as
+    ``null``; each part is its R call's value (``rms::val.prob(p, y)``,
+    ``ResourceSelection::hoslem.test(y, p, g)``, the glm intercept and slope
+    with ``confint.default`` and MASS's ``confint``). Errors and warnings are
+    the functions' own (R's messages), raised and issued as they are.
+
+    Examples
+    --------
+    >>> import json, pycalib_r as pc
+    >>> from pycalib_r._validation import validate_report
+    >>> pc.set_seed(1)
+    >>> p = pc.runif(200)
+    >>> y = pc.rbinom(200, 1, p ** 1.3)
+    >>> report = validate_report(p, y)
+    >>> report["val_prob"]["Brier"], report["val_prob"]["D:p"], report["hoslem_test"]["parameter"]
+    (0.16998887136788446, None, {'df': 8.0})
+    >>> sorted(report)
+    ['cal_intercept_slope', 'hoslem_test', 'val_prob']
+    >>> json.loads(json.dumps(report)) == report
+    True
+    """
+    from . import cal_intercept_slope as _cis, hoslem_test as _hl, val_prob as _vp
+    from ._rlist import jsonable
+
+    hl = _hl(y, p, g=g, data_name="y, p")
+    hoslem = jsonable(hl.to_dict())
+    hoslem["groups"] = list(hl.groups)
+    return {"val_prob": _vp(p, y).to_dict(), "hoslem_test": hoslem,
+            "cal_intercept_slope": jsonable(_cis(p, y, conf_level=conf_level,
+                                                 profile=profile).to_dict())}

@@ -188,3 +188,44 @@ def test_live_lowess_bit_for_bit(validation_r):
         it = int(rng.integers(0, 4))
         expected = np.array(ro.r["lowess"](FloatVector(x), FloatVector(y), f=f, iter=it).rx2("y"))
         assert np.array_equal(lowess(x, y, f=f, iter=it).y, expected), (k, n, f, it)
+
+
+# ---------------------------------------------------------------------------
+# Faces.
+
+def test_sklearn_scorers_are_val_prob_statistics():
+    pytest.importorskip("sklearn")
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_score
+
+    from pycalib_r import _validation_scorers as vs
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 2))
+    y = (rng.random(300) < 1 / (1 + np.exp(-X[:, 0]))).astype(int)
+    model = LogisticRegression().fit(X, y)
+    proba = model.predict_proba(X)
+    mem = pc.val_prob(proba[:, 1], y)
+    for name, (r_name, greater) in vs.VALIDATION_SCORES.items():
+        assert getattr(vs, f"{name}_score")(y, proba) == mem[r_name]
+        scorer = vs.make_validation_scorer(name)
+        assert scorer(model, X, y) == (mem[r_name] if greater else -mem[r_name])
+    scores = cross_val_score(LogisticRegression(), X, y, cv=3,
+                             scoring=vs.make_validation_scorer("brier"))
+    assert scores.shape == (3,) and np.all(scores < 0)
+    for name in ("Intercept", "Slope", "S:z", "S:p", "hoslem"):
+        with pytest.raises(ValueError, match="is not a score"):
+            vs.make_validation_scorer(name)
+
+
+def test_validate_report_is_json():
+    from pycalib_r._validation import validate_report
+
+    pc.set_seed(4)
+    p = pc.runif(120)
+    y = pc.rbinom(120, 1, p)
+    report = validate_report(p, y, g=8, conf_level=0.9)
+    assert json.loads(json.dumps(report, allow_nan=False)) == report
+    assert report["val_prob"]["Slope"] == pc.val_prob(p, y)["Slope"]
+    assert report["cal_intercept_slope"]["conf_level"] == 0.9
+    assert len(report["hoslem_test"]["groups"]) <= 8
