@@ -60,6 +60,15 @@ def test_stored_fixtures_match():
     _report(diffs, f"{len(data['cases'])} stored cases")
 
 
+def test_manifest_records_the_fixtures_versions():
+    from ._rcall import MANIFEST, load_toml
+
+    entry = load_toml(MANIFEST)["validation"]
+    assert (REPO / entry["file"]) == FIXTURE
+    stored = json.loads(FIXTURE.read_text())["versions"]
+    assert {k: v.replace("-", ".") for k, v in entry["versions"].items()} == stored
+
+
 def test_stored_fixtures_cover_the_branches():
     # The stored cases reach R's special paths, so a regression there is seen without R.
     data = json.loads(FIXTURE.read_text())
