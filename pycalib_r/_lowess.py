@@ -36,11 +36,13 @@ def _lowest(x: np.ndarray, y: np.ndarray, xs: float, nleft: int, nright: int,
     h = max(xs - x[nleft], x[nright] - xs)
     h9 = 0.999 * h
     h1 = 0.001 * h
-    seg = x[nleft:]
+    # The walk stops at the first point beyond h9 on the right of xs; a point
+    # beyond xs + h is such a point, so the window ends there at the latest.
+    end = min(n, int(np.searchsorted(x, xs + h, side="right")) + 1)
+    seg = x[nleft:end]
     r = np.abs(seg - xs)
-    # The walk stops at the first point beyond h9 on the right of xs.
     stop = np.flatnonzero((r > h9) & (seg > xs))
-    nrt = nleft + (int(stop[0]) if stop.size else n - nleft)  # one past R's nrt
+    nrt = nleft + (int(stop[0]) if stop.size else end - nleft)  # one past R's nrt
     r = r[:nrt - nleft]
     inside = r <= h9
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -91,21 +93,20 @@ def _clowess(x: np.ndarray, y: np.ndarray, f: float, nsteps: int, delta: float) 
             fit = _lowest(x, y, x[i - 1], nleft - 1, nright - 1, rw if it > 1 else None, range_)
             ys[i - 1] = y[i - 1] if fit is None else fit
             if last < i - 1:
+                # skipped points: interpolated (R's loop, elementwise)
                 denom = x[i - 1] - x[last - 1]
-                for j in range(last + 1, i):
-                    alpha = (x[j - 1] - x[last - 1]) / denom
-                    ys[j - 1] = alpha * ys[i - 1] + (1.0 - alpha) * ys[last - 1]
+                alpha = (x[last:i - 1] - x[last - 1]) / denom
+                ys[last:i - 1] = alpha * ys[i - 1] + (1.0 - alpha) * ys[last - 1]
             last = i
             cut = x[last - 1] + delta
-            i = last + 1
-            while i <= n:
-                if x[i - 1] > cut:
-                    break
-                if x[i - 1] == x[last - 1]:
-                    ys[i - 1] = ys[last - 1]
-                    last = i
-                i += 1
-            i = max(last + 1, i - 1)
+            # R's scan: stops at the first x > cut; ties of x[last] (contiguous,
+            # all <= cut) copy its fit and move `last` to the end of the run.
+            stop = int(np.searchsorted(x, cut, side="right")) + 1  # 1-based, n + 1 if none
+            run = int(np.searchsorted(x, x[last - 1], side="right"))  # 1-based end of the tie run
+            if run > last:
+                ys[last:run] = ys[last - 1]
+                last = run
+            i = max(last + 1, stop - 1)
             if last >= n:
                 break
         res = y - ys
