@@ -238,3 +238,28 @@ def test_validate_report_is_json():
     assert report["val_prob"]["Slope"] == pc.val_prob(p, y)["Slope"]
     assert report["cal_intercept_slope"]["conf_level"] == 0.9
     assert len(report["hoslem_test"]["groups"]) <= 8
+
+
+def test_threads_and_pickling():
+    import pickle
+    from concurrent.futures import ThreadPoolExecutor
+
+    cases = [vc.case(cid) for cid in (1, 2, 3, 4, 5, 6, 7, 8)]
+    cases = [c for c in cases if np.unique(c["y"]).size == 2 and np.unique(c["p"]).size > 1]
+
+    def run(c):
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return np.append(pc.val_prob(c["p"], c["y"]).values(),
+                             float(pc.hoslem_test(c["y"], c["p"], g=c["g"]).statistic))
+
+    serial = [run(c) for c in cases]
+    with ThreadPoolExecutor(4) as pool:
+        threaded = list(pool.map(run, cases * 3))
+    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(threaded, serial * 3))
+    c = cases[0]
+    for obj in (pc.val_prob(c["p"], c["y"]), pc.hoslem_test(c["y"], c["p"]),
+                pc.cal_intercept_slope(c["p"], c["y"])):
+        back = pickle.loads(pickle.dumps(obj))
+        assert str(back) == str(obj)
