@@ -249,23 +249,28 @@ class ValProb:
     def plot(self, ax=None, smooth: bool = True, logistic_cal: bool = True):
         """The calibration plot of ``val.prob``: ideal line, logistic and lowess curves.
 
-        Python-only rendering of R's plot (matplotlib, imported lazily): the
-        same three curves as R's, in the package's style; ``ax`` composes with
-        other panels. Returns the Axes.
+        Python-only rendering of R's plot, in the package's reliability-diagram
+        style (matplotlib, imported lazily): the ideal diagonal, the logistic
+        calibration curve and the lowess curve, as R draws them; ``ax``
+        composes with other panels. Returns the Axes.
         """
-        import matplotlib.pyplot as plt
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError as exc:  # pragma: no cover - exercised without matplotlib
+            raise ImportError("ValProb.plot() needs matplotlib: pip install matplotlib "
+                              "(or, from a pycalib_r checkout, pip install '.[plot]')") from exc
+        from ._diagnostics import _LINE_PT, _identity_line, _style_panel
 
         if ax is None:
             _, ax = plt.subplots(figsize=(5, 5))
-        ax.plot([0, 1], [0, 1], color="0.85", lw=6, label="Ideal")
+        _style_panel(ax, True, True)
+        _identity_line(ax)
         if logistic_cal and self.logistic is not None:
-            ax.plot(self.logistic[0], self.logistic[1], color="black", lw=1,
+            ax.plot(self.logistic[0], self.logistic[1], color="black", lw=2 * _LINE_PT,
                     label="Logistic calibration")
         if smooth and self.smooth is not None:
-            ax.plot(self.smooth.x, self.smooth.y, color="black", lw=1, ls=":",
+            ax.plot(self.smooth.x, self.smooth.y, color="black", lw=2 * _LINE_PT, ls="--",
                     label="Nonparametric")
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1)
         ax.set_xlabel("Predicted Probability")
         ax.set_ylabel("Actual Probability")
         ax.legend(loc="lower right", frameon=False)

@@ -132,7 +132,7 @@ def test_plot_composes_with_ax():
     y = pc.rbinom(100, 1, p)
     fig, axes = plt.subplots(1, 2)
     ax = pc.val_prob(p, y).plot(ax=axes[1])
-    assert ax is axes[1] and len(ax.lines) == 3
+    assert ax is axes[1] and len(ax.lines) == 3  # ideal, logistic, lowess
     plt.close(fig)
 
 
