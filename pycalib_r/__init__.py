@@ -12,10 +12,12 @@ from ._diagnostics import reliability_diagram, reliability_table
 from ._ece_interval import EceCI, ece_ci
 from ._errors import ProbcalError
 from ._inference import CalCI, CalTest, cal_ci, cal_test
+from ._hoslem import HoslemTest, hoslem_test
 from ._kernel import skce
 from ._metrics import ace, ece, inv_logit, logit, mce, mmce
 from ._options import get_option, options
 from ._smece import SmoothReliability, smece, smooth_reliability_diagram
+from ._validation import CalInterceptSlope, ValProb, cal_intercept_slope, val_prob
 from ._rng import (
     RRandom,
     get_random_seed,
@@ -82,6 +84,7 @@ skce, cal_test, cal_ci = map(_quadratic_warning, (skce, cal_test, cal_ci))
 reliability_diagram, reliability_table = map(_python_face, (reliability_diagram, reliability_table))
 reliabilitydiag, smece, smooth_reliability_diagram = map(
     _python_face, (reliabilitydiag, smece, smooth_reliability_diagram))
+val_prob, hoslem_test, cal_intercept_slope = map(_python_face, (val_prob, hoslem_test, cal_intercept_slope))
 
 __version__ = "0.2.0"
 
@@ -106,6 +109,13 @@ __all__ = [
     "brier_score",
     "BrierScore",
     "cal_scaling_binning",
+    # validation statistics (rms::val.prob, ResourceSelection::hoslem.test, glm)
+    "val_prob",
+    "ValProb",
+    "hoslem_test",
+    "HoslemTest",
+    "cal_intercept_slope",
+    "CalInterceptSlope",
     # calibrators
     "Calibrator",
     "cal_beta",
