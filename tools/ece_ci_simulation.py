@@ -152,6 +152,8 @@ def binned_sq_ece(setting, beta):
     probability and the mean residual by quadrature of the prediction's
     density f and the gap acc(t) - t.
     """
+    if true_sq_ece(setting, beta) < 1e-14:
+        return 0.0  # calibrated: exactly 0 (quadrature would leave ~1e-34)
     if setting == "simu3":
         return 2 * beta ** 2
     bins = SETTINGS[setting]["bins"]
