@@ -60,3 +60,10 @@ __all__ = [
     "cal_dirichlet",
     "cal_vector_scaling",
 ]
+
+from ..calibrators._lazy_faces import register_lazy_predictor as _register
+from ._calibrators import predict_lazy as _predict_lazy
+
+for _package in ("dask", "dask_expr"):
+    _register(_package, _predict_lazy)
+del _package, _register, _predict_lazy

@@ -10,6 +10,9 @@ R equivalent: none.
 
 from __future__ import annotations
 
+from ._calibrator import ProbcalCalibrator
+from ._classifier import CalibratedClassifier
+
 __all__ = ["expected_failed_checks"]
 
 # scikit-learn's check_estimator: the checks that cannot apply, with why.
@@ -59,8 +62,6 @@ def expected_failed_checks(estimator) -> dict:
 
     R equivalent: none.
     """
-    from .sklearn import CalibratedClassifier, ProbcalCalibrator
-
     if isinstance(estimator, ProbcalCalibrator):
         return dict(_PROBCAL_CALIBRATOR_XFAIL)
     if isinstance(estimator, CalibratedClassifier):
