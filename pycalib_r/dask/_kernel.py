@@ -24,6 +24,7 @@ from .._kernel import ESTIMATORS, SKCE_TYPES, canonical_pair_terms, canonical_re
 from .._rarith import pnorm_upper
 from ._collect import is_array, is_matrix_input, map_reduce, pair_inputs
 from ._pass import checked_chunk, problems, spec_for, unpaired, verdict
+from ._refusals import refuse
 
 __all__ = ["skce", "cal_test"]
 
@@ -105,7 +106,7 @@ def _pair_moments(ans, spec, hs, n_prob):
 def _ul(p, y, type, bandwidth, *, test):
     pairs = pair_inputs(p, y)
     if bandwidth == "median":
-        raise ValueError(
+        raise refuse(
             'bandwidth = "median" needs every pairwise distance (O(n^2)); pycalib_r.dask does '
             "not compute it. Pass a number (the default 0.2), or the median of a sample: "
             "pycalib_r.skce on a sample gives its bandwidth with the in-memory functions.")
@@ -171,7 +172,7 @@ def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
     """
     estimator = match_arg(estimator, ESTIMATORS)
     if estimator != "ul":
-        raise ValueError(
+        raise refuse(
             f'skce(estimator = "{estimator}") sums over all n^2 pairs and is not computed on '
             'Dask collections. Use estimator="ul" (linear, unbiased), or pycalib_r.skce on a '
             "sample that fits in memory.")
@@ -224,7 +225,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
             isinstance(y_name, str) and p_name and y_name else "p and y"
     method, type, bandwidth = cal_test_arguments(method, type, bandwidth)
     if method == "bootstrap":
-        raise ValueError(
+        raise refuse(
             'cal_test(method = "bootstrap") resamples all n^2 pairs (SKCE_uq) and is not computed '
             'on Dask collections. Use method="asymptotic" (one pass), or pycalib_r.cal_test on a '
             "sample that fits in memory.")
