@@ -33,6 +33,7 @@ from ._lazy_faces import lazy_predictor
 from .._options import get_option
 from .._rcalls import no_method
 from .._rlist import RList
+from .._rsummary import ListSummary
 from .._rarith import (  # noqa: F401 - re-exported
     col_sums,
     r_exp,
@@ -347,8 +348,26 @@ def summary(fit: Calibrator) -> CalibratorSummary:
     x: 4.4975
 
     R: ``summary(cal_platt(p, y))`` writes the same text.
+
+    Any other R list (a ``cal_test``, ``cal_ci`` or ``ece_ci`` result, which
+    have no summary method in probcal) gives R's ``summary.default`` table:
+
+    >>> print(pc.summary(pc.cal_test(p, y, method="asymptotic")))
+              Length Class  Mode     
+    statistic 1      -none- numeric  
+    p.value   1      -none- numeric  
+    method    1      -none- character
+    data.name 1      -none- character
+    estimate  1      -none- numeric  
+    target    1      -none- character
+
+    R: ``summary(cal_test(p, y, method = "asymptotic"))`` prints the same.
     """
-    return fit.summary()
+    if isinstance(fit, Calibrator):
+        return fit.summary()
+    if isinstance(fit, RList):
+        return ListSummary(fit)
+    raise no_method("summary", fit)
 
 
 def new_calibrator(cls, method: str, n: int, input: str, *, call: Optional[str] = None,

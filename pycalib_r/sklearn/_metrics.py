@@ -108,7 +108,11 @@ _STRATEGY = {"uniform": "equal_width", "quantile": "equal_freq"}
 
 def expected_calibration_error(y_true, y_prob, *, n_bins=10, type="classwise", debiased=False,
                                strategy="equal_width", pos_label=None, labels=None):
-    """Expected calibration error, in scikit-learn's argument order.
+    """Expected calibration error, in scikit-learn's argument order (classwise for K > 2 classes).
+
+    Given a K-class ``predict_proba`` this is R's default, the **classwise**
+    ECE (``type="classwise"``), not the top-label ECE; pass
+    ``type="confidence"`` for the top-label one.
 
     Parameters
     ----------
@@ -120,8 +124,15 @@ def expected_calibration_error(y_true, y_prob, *, n_bins=10, type="classwise", d
         array is a binary problem: the column of ``pos_label`` is used.
     n_bins : int, default 10
         R's ``bins``.
-    type : {"classwise", "confidence"}
-        For K > 2 classes (R's ``type``).
+    type : {"classwise", "confidence"}, default "classwise"
+        For K > 2 classes (R's ``type``, whose default this keeps): the
+        **classwise** ECE is the mean over the K classes of the binned
+        one-vs-rest ECE of each column; ``"confidence"`` is the top-label
+        ECE (the largest probability of each row against whether its class
+        is the label), the number most Python libraries report as "ECE".
+        They differ: on GaussianNB's digits probabilities (the README's
+        split) the classwise ECE is 0.0352, the top-label one 0.1669. A
+        binary problem has one ECE.
     debiased : bool, default False
     strategy : {"equal_width", "equal_freq"}
         ``"uniform"`` and ``"quantile"`` (``calibration_curve``'s names)
