@@ -56,9 +56,11 @@ def warn_if_probabilities(values: np.ndarray, function: str, arg: str = "logits"
     ``predict()`` of a fit made on logits, which squashes probabilities
     towards 0.5 the same way).
     """
+    given = _given.get()
+    if step == "taken" and given is not None:
+        return  # cal_cv()'s own out-of-fold predict(): its fit step checks the same input
     if not _all_in_unit_interval(np.asarray(values)):
         return
-    given = _given.get()
     if given is not None:
         if function in given:
             return
