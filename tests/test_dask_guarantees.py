@@ -219,3 +219,44 @@ def test_dask_temperature_is_within_brents_tolerance_of_the_in_memory_fit():
                       readme.replace("\n", " "))
     assert claim, "the README states the temperature bound"
     assert diff / t_mem <= float(claim.group(1))
+
+
+def _run(code, tmp_path, name="script.py", timeout=300):
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ORIGINAL_ENV
+
+    script = tmp_path / name
+    script.write_text(code, encoding="utf-8")
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          cwd=tmp_path, env={**ORIGINAL_ENV, "PYTHONPATH": str(REPO)},
+                          timeout=timeout, check=False)
+
+
+def test_predict_reaches_the_dask_face_through_the_registry(tmp_path):
+    """The core imports no face: a Dask collection finds pycalib_r.dask by the registry."""
+    src = (REPO / "pycalib_r" / "calibrators" / "_base.py").read_text(encoding="utf-8")
+    assert "dask" not in "".join(line for line in src.splitlines() if "import" in line)
+    run = _run(
+        "import sys, numpy as np, dask, dask.array as da, pycalib_r as pc\n"
+        "assert 'pycalib_r.dask' not in sys.modules\n"
+        "pc.set_seed(1); p = pc.runif(50); y = pc.rbinom(50, 1, p)\n"
+        "fit = pc.cal_platt(p, y)\n"
+        "out = pc.predict(fit, da.from_array(p, chunks=20))\n"
+        "assert 'pycalib_r.dask' in sys.modules and hasattr(out, 'dask')\n"
+        "with dask.config.set(scheduler='sync'):\n"
+        "    assert np.array_equal(out.compute(), pc.predict(fit, p))\n"
+        "print('ok')\n", tmp_path)
+    assert run.returncode == 0 and run.stdout == "ok\n", run.stderr[-2000:]
+
+
+def test_readme_dask_example_runs_as_a_script(tmp_path):
+    """distributed starts its workers by spawn, which imports the script: it needs the guard."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Dask: calibration"):]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    assert 'if __name__ == "__main__":' in code
+    run = _run(code, tmp_path, "dask_example.py")
+    assert run.returncode == 0, run.stderr[-3000:]

@@ -489,3 +489,17 @@ def test_not_ported_list_matches_the_doc_page():
     page = (REPO / "docs" / "sklearn.md").read_text(encoding="utf-8")
     for name in NOT_PORTED:
         assert f"`{name}`" in page, name
+
+
+def test_pickles_name_the_public_module(frame):
+    import pickle
+
+    df, y = frame
+    cal = CalibratedClassifier(LogisticRegression(), method="beta", cv=3).fit(df, y)
+    blob = pickle.dumps(cal)
+    assert b"pycalib_r.sklearn._classifier" not in blob and b"pycalib_r.sklearn" in blob
+    back = pickle.loads(blob)
+    assert_allclose(back.predict_proba(df), cal.predict_proba(df), rtol=0, atol=0)
+    assert back.feature_names_in_.tolist() == ["a", "b", "c", "d"]
+    for cls in (CalibratedClassifier, ProbcalCalibrator):
+        assert cls.__module__ == "pycalib_r.sklearn"

@@ -6,13 +6,22 @@ R equivalent: none as a whole (probcal does not fit models).
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import NotFittedError
-from sklearn.model_selection import check_cv, cross_val_predict
+from sklearn.model_selection import LeaveOneOut, check_cv, cross_val_predict
+from sklearn.utils import _safe_indexing, indexable
+from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, _routing_enabled, process_routing
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
+from sklearn.utils.validation import (
+    _check_method_params,
+    _num_samples,
+    check_is_fitted,
+    column_or_1d,
+    has_fit_parameter,
+)
 
 from ._calibrator import ProbcalCalibrator
 from ._methods import (
@@ -28,6 +37,11 @@ from ._validation import _check_fitted, _check_label_types, _one_class
 __all__ = ["CalibratedClassifier"]
 
 
+def _no_predict_proba(method, estimator):
+    raise ValueError(f"Method {method!r} needs predict_proba (or decision_function), which "
+                     f"{type(estimator).__name__} does not have.")
+
+
 def _response(estimator, X, method: str, args: dict, k: int, eps: float):
     """The predictions ``method`` is fitted on, taken from a fitted classifier.
 
@@ -39,8 +53,7 @@ def _response(estimator, X, method: str, args: dict, k: int, eps: float):
     has_df = hasattr(estimator, "decision_function")
     if _needs_probabilities(method, args) or not has_df:
         if not hasattr(estimator, "predict_proba"):
-            raise ValueError(f"Method {method!r} needs predict_proba (or decision_function), which "
-                             f"{type(estimator).__name__} does not have.")
+            _no_predict_proba(method, estimator)
         P = np.asarray(estimator.predict_proba(X), dtype=np.float64)
         if _needs_logits(method, args):
             L = logits_from_proba(P, eps=eps)
@@ -108,9 +121,12 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
     cv : int, cross-validation splitter, iterable or "prefit", default 5
         Splits as ``sklearn.model_selection.check_cv(cv, y, classifier=True)``
         makes them (an int is ``StratifiedKFold(cv)``).
-    ensemble : bool, default True
+    ensemble : bool or "auto", default "auto"
         Average one classifier/calibrator pair per split (True) or one
-        calibrator on all out-of-fold predictions (False).
+        calibrator on all out-of-fold predictions (False). ``"auto"``, as
+        in ``CalibratedClassifierCV``: False for a
+        ``sklearn.frozen.FrozenEstimator`` (its splits would all hold the
+        same classifier), else True.
     method_args : dict, optional
         The calibrator's arguments (``bins``, ``eps``, ``lambda_``, ...), see
         :class:`ProbcalCalibrator`.
@@ -124,6 +140,12 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
         Pairs with ``.estimator`` and ``.calibrator`` (a fitted
         :class:`ProbcalCalibrator`; its ``calibrator_`` prints as R does).
     n_features_in_ : int
+        The fitted classifier's (when it has one), as ``CalibratedClassifierCV``.
+    feature_names_in_ : numpy.ndarray of str
+        The fitted classifier's column names (a DataFrame ``X`` at fit);
+        ``predict_proba`` on other names, or the same names in another
+        order, raises scikit-learn's "The feature names should match those
+        that were passed during fit".
 
     R equivalent: none as a whole (probcal does not fit models); the
     calibrator is ``cal_<method>()`` on the out-of-fold predictions.
@@ -138,7 +160,7 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
     (2, 2)
     """
 
-    def __init__(self, estimator=None, *, method="platt", cv=5, ensemble=True,
+    def __init__(self, estimator=None, *, method="platt", cv=5, ensemble="auto",
                  method_args=None, logit_eps=1e-12):
         self.estimator = estimator
         self.method = method
@@ -165,38 +187,57 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y, **fit_params):
         """Fit the classifier(s) and the calibrator(s).
 
+        ``X`` reaches the classifier as given (a DataFrame keeps its column
+        names, a sparse matrix stays sparse, NaN reaches a classifier that
+        takes it), split by rows with scikit-learn's ``_safe_indexing``, as
+        ``CalibratedClassifierCV`` does.
+
         Parameters
         ----------
-        X : array_like of shape (n, n_features)
+        X : array_like, DataFrame or sparse matrix of shape (n, n_features)
+            Whatever the classifier's ``fit`` takes.
         y : array_like of shape (n,)
         **fit_params
-            Passed to the classifier's ``fit`` (``sample_weight`` is refused:
-            probcal's calibrators take no weights).
+            Passed to the classifier's ``fit`` (each split's training rows
+            of the per-row ones), ``sample_weight`` included. With
+            ``sklearn.set_config(enable_metadata_routing=True)`` they are
+            routed as the classifier and the splitter request them. The
+            calibrators are fitted unweighted (R's ``cal_*`` take no
+            weights): a ``sample_weight`` reaches the classifier only, and a
+            UserWarning says so.
 
         Returns
         -------
         self
         """
-        if "sample_weight" in fit_params:
-            raise TypeError("CalibratedClassifier.fit() does not take sample_weight: probcal's "
-                            "calibrators, like R's, fit unweighted data.")
-        X = check_array(X, accept_sparse=["csr", "csc"], dtype=None)
-        y = column_or_1d(y, warn=True)
-        _check_label_types(y)
-        check_classification_targets(y)
-        if y.shape[0] != X.shape[0]:
-            raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} labels.")
+        X, y = indexable(X, y)
+        if _num_samples(X) == 0:
+            raise ValueError(f"Found array with 0 sample(s) (shape={getattr(X, 'shape', (0,))}) while a "
+                             f"minimum of 1 is required by {type(self).__name__}.")
+        labels = column_or_1d(y, warn=True)
+        if getattr(y, "ndim", 1) != 1:
+            y = labels  # a column vector, after scikit-learn's DataConversionWarning
+        _check_label_types(labels)
+        check_classification_targets(labels)
         template = self._calibrator()
         method, args = template._resolved()
         if not isinstance(self.logit_eps, numbers.Real) or not (0 < self.logit_eps < 1):
             raise ValueError(f"`logit_eps` must be a number in (0, 1); got {self.logit_eps!r}.")
-        self.classes_ = np.unique(y)
+        self.classes_ = np.unique(labels)
         k = self.classes_.size
         if k < 2:
             raise ValueError(_one_class(self.classes_))
         base = self._base()
+        routed = self._routed(base, fit_params)
+        if "sample_weight" in routed["fit"]:
+            warnings.warn("CalibratedClassifier: sample_weight reached the classifier's fit only; "
+                          "probcal's calibrators (as R's cal_* functions) fit unweighted data.",
+                          UserWarning, stacklevel=2)
         pairs = []
         if isinstance(self.cv, str) and self.cv == "prefit":
+            if fit_params:
+                raise ValueError(f'cv="prefit" fits no classifier, so {sorted(fit_params)!r} would '
+                                 "be unused; pass them to the classifier's own fit.")
             try:
                 check_is_fitted(base)
             except NotFittedError as exc:
@@ -205,40 +246,84 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
                 ) from exc
             self._check_classes(base)
             pred = _response(base, X, method, args, k, self.logit_eps)
-            pairs.append(_Fitted(base, clone(template).fit(pred, y)))
+            pairs.append(_Fitted(base, clone(template).fit(pred, labels)))
         else:
             n_folds = self.cv if isinstance(self.cv, numbers.Integral) else getattr(self.cv, "n_splits", None)
-            counts = np.unique(y, return_counts=True)[1]
+            counts = np.unique(labels, return_counts=True)[1]
             if n_folds and counts.min() < n_folds:
                 raise ValueError(f"Requesting {n_folds}-fold cross-validation but provided less than "
                                  f"{n_folds} examples for at least one class.")
-            splitter = check_cv(self.cv, y, classifier=True)
-            if self.ensemble:
-                for train, test in splitter.split(X, y):
-                    est = clone(base).fit(X[train], y[train], **fit_params)
+            if isinstance(self.cv, LeaveOneOut):
+                raise ValueError("LeaveOneOut cross-validation does not allow all classes to be "
+                                 "present in test splits, which probcal's calibrators need. Use a "
+                                 "splitter that gives every class to every test and train split "
+                                 "(e.g. StratifiedKFold).")
+            splitter = check_cv(self.cv, labels, classifier=True)
+            ensemble = self.ensemble
+            if isinstance(ensemble, str) and ensemble == "auto":
+                ensemble = not _is_frozen(base)
+            if ensemble:
+                for train, test in splitter.split(X, labels, **routed["split"]):
+                    params = _check_method_params(X, params=routed["fit"], indices=train)
+                    est = clone(base).fit(_safe_indexing(X, train), _safe_indexing(y, train), **params)
                     self._check_classes(est)
-                    pred = _response(est, X[test], method, args, k, self.logit_eps)
-                    pairs.append(_Fitted(est, clone(template).fit(pred, y[test])))
+                    pred = _response(est, _safe_indexing(X, test), method, args, k, self.logit_eps)
+                    pairs.append(_Fitted(est, clone(template).fit(pred, labels[test])))
             else:
                 response = self._response_name(base, method, args)
                 oof = cross_val_predict(clone(base), X, y, cv=splitter, method=response,
-                                        params=fit_params or None)
-                est = clone(base).fit(X, y, **fit_params)
+                                        params=routed["fit"] or None)
+                est = clone(base).fit(X, y, **routed["fit"])
                 self._check_classes(est)
                 pred = _ResponseArray(oof, response)
                 pred = _response(pred, None, method, args, k, self.logit_eps)
-                pairs.append(_Fitted(est, clone(template).fit(pred, y)))
+                pairs.append(_Fitted(est, clone(template).fit(pred, labels)))
         self.calibrated_classifiers_ = pairs
-        self.n_features_in_ = X.shape[1]
+        # As CalibratedClassifierCV: the fitted classifier's bookkeeping, so
+        # its own check refuses other columns (names, order, count).
         first = pairs[0].estimator
-        if hasattr(first, "feature_names_in_"):
-            self.feature_names_in_ = first.feature_names_in_
+        for name in ("n_features_in_", "feature_names_in_"):
+            if hasattr(first, name):
+                setattr(self, name, getattr(first, name))
+            elif name in self.__dict__:
+                delattr(self, name)
         return self
+
+    def _routed(self, base, fit_params):
+        """``{"fit": params for the classifier's fit, "split": for the splitter's split}``."""
+        if _routing_enabled():
+            routed = process_routing(self, "fit", **fit_params)
+            return {"fit": dict(routed.estimator.fit), "split": dict(routed.splitter.split)}
+        if "sample_weight" in fit_params and not has_fit_parameter(base, "sample_weight"):
+            raise ValueError(f"{type(base).__name__}.fit does not take sample_weight, and probcal's "
+                             "calibrators fit unweighted data (as R's cal_* functions): the weights "
+                             "would reach nothing. Drop sample_weight, or use a classifier that "
+                             "takes it.")
+        return {"fit": dict(fit_params), "split": {}}
+
+    def get_metadata_routing(self):
+        """Metadata routing (scikit-learn's ``enable_metadata_routing``).
+
+        ``fit``'s metadata go to the classifier's ``fit`` and the splitter's
+        ``split`` as they request them; this estimator consumes none itself
+        (probcal's calibrators take no weights).
+
+        Returns
+        -------
+        sklearn.utils.metadata_routing.MetadataRouter
+        """
+        return (
+            MetadataRouter(owner=self)
+            .add(estimator=self._base(), method_mapping=MethodMapping().add(caller="fit", callee="fit"))
+            .add(splitter=self.cv, method_mapping=MethodMapping().add(caller="fit", callee="split"))
+        )
 
     @staticmethod
     def _response_name(estimator, method, args):
         if not _needs_probabilities(method, args) and hasattr(estimator, "decision_function"):
             return "decision_function"
+        if not hasattr(estimator, "predict_proba"):
+            _no_predict_proba(method, estimator)
         return "predict_proba"
 
     def _check_classes(self, est):
@@ -260,13 +345,11 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
         numpy.ndarray of shape (n, n_classes)
         """
         _check_fitted(self, "calibrated_classifiers_")
-        X = check_array(X, accept_sparse=["csr", "csc"], dtype=None)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
-                             f"{self.n_features_in_} features as input.")
+        # X reaches each fitted classifier as given: its own checks refuse
+        # other feature names, another order or another width.
         method, args = self._calibrator()._resolved()
         k = self.classes_.size
-        total = np.zeros((X.shape[0], k))
+        total = np.zeros((_num_samples(X), k))
         for pair in self.calibrated_classifiers_:
             pred = _response(pair.estimator, X, method, args, k, self.logit_eps)
             total += pair.calibrator.predict_proba(pred)
@@ -281,6 +364,14 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
         """
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
+
+
+def _is_frozen(estimator) -> bool:
+    try:
+        from sklearn.frozen import FrozenEstimator
+    except ImportError:  # pragma: no cover - scikit-learn < 1.6
+        return False
+    return isinstance(estimator, FrozenEstimator)
 
 
 class _ResponseArray:
