@@ -128,3 +128,18 @@ def test_a_prefix_of_a_component_names_it():
     with pytest.raises(AttributeError) as info:  # no unique prefix: no guess
         fit.zzz
     assert not getattr(info.value, "__notes__", [])
+
+
+@pytest.mark.r_parity
+def test_summary_of_probcals_own_cal_ci_live(probcal_r):
+    contract = (_rcall.REPO / "pycalib_r" / "r" / "contract.R").as_posix()
+    probcal_r.r(f'.traps_env <- new.env(); sys.source("{contract}", envir = .traps_env)')
+    pc.set_seed(3)
+    p = pc.runif(60)
+    y = pc.rbinom(60, 1, p)
+    probcal_r.globalenv["p"] = probcal_r.FloatVector(p)
+    probcal_r.globalenv["y"] = probcal_r.IntVector(y.astype(int))
+    want = "\n".join(probcal_r.r("set.seed(5); capture.output(summary(eval(quote(cal_ci(p, y, "
+                                 "n_boot = 50)), .traps_env)))"))
+    pc.set_seed(5)
+    assert str(pc.summary(pc.cal_ci(p, y, n_boot=50))) == want
