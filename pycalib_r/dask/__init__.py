@@ -40,7 +40,8 @@ from ._refusals import REFUSED as _REFUSED
 from ._refusals import DaskRefusal, refused as _refused
 
 # The in-memory hints (0-based class codes, string labels, ...) on R's
-# messages, and the column-order check, as pycalib_r's own functions give them.
+# messages, as pycalib_r's own functions give them (the column-order check
+# is made where the inputs are paired, _collect.pair_inputs).
 ece, mce, ace, reliability_table, skce, cal_test = (
     _dask_face(f) for f in (ece, mce, ace, reliability_table, skce, cal_test))
 cal_platt, cal_temperature, cal_beta, cal_histogram = (
