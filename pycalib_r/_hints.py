@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -40,6 +41,8 @@ from ._rcalls import unused_arguments_text
 __all__ = ["python_face", "add_note", "hints_for"]
 
 _MATRIX_ARGS = ("p", "x", "logits")
+# R's message when y's class count and the matrix's columns differ.
+_CLASS_COUNT = re.compile(r"^Argument `y` has (\d+) class(?:es)? but the input has (\d+) columns?\.$")
 # The functions whose matrix form is the O(n^2) canonical kernel.
 _QUADRATIC = ("skce", "cal_test", "cal_ci")
 
@@ -187,6 +190,13 @@ def hints_for(err: ProbcalError, bound: Dict[str, Any], fn: Callable) -> List[st
             notes.append(f"`{arg}` has two columns, as predict_proba gives for a binary "
                          f"problem: pass the positive class's column, {arg}[:, 1] (or "
                          f"{arg}.iloc[:, 1] for a DataFrame).")
+    elif _CLASS_COUNT.match(message):
+        shown, columns = (int(v) for v in _CLASS_COUNT.match(message).groups())
+        if shown < columns:
+            notes.append(f"`y` shows only {shown} of the {columns} classes (a test split can lack "
+                         "one): pass a pandas Categorical with every class, "
+                         "pd.Categorical(y, categories=clf.classes_), with the categories in the "
+                         "column order of the matrix.")
     elif message.startswith("'arg' "):
         hint = _match_arg_hint(message, bound, fn)
         if hint:

@@ -45,17 +45,22 @@ def _all_in_unit_interval(values: np.ndarray) -> bool:
 
 
 def warn_if_probabilities(values: np.ndarray, function: str, arg: str = "logits",
-                          matrix: bool = False) -> None:
+                          matrix: bool = False, step: str = "fitted") -> None:
     """Warn when every entry of the (checked, finite) ``values`` lies in [0, 1].
 
     Logits of a real model take both signs; a vector or matrix wholly inside
     [0, 1] is almost surely probabilities. The warning names the fix:
     ``logit(p)`` for a binary vector, ``np.log(P)`` or
     ``pycalib_r.sklearn.logits_from_proba(P)`` for a probability matrix.
+    ``step`` says what is done with them: "fitted" (a fit), "taken" (the
+    ``predict()`` of a fit made on logits, which squashes probabilities
+    towards 0.5 the same way).
     """
+    given = _given.get()
+    if step == "taken" and given is not None:
+        return  # cal_cv()'s own out-of-fold predict(): its fit step checks the same input
     if not _all_in_unit_interval(np.asarray(values)):
         return
-    given = _given.get()
     if given is not None:
         if function in given:
             return
@@ -70,5 +75,5 @@ def warn_if_probabilities(values: np.ndarray, function: str, arg: str = "logits"
     # At the user's line, once per call (pycalib_r._warn).
     _warn.warn(
         f"{function}(): every value of `{arg}` lies in [0, 1]: these look like probabilities, "
-        f"not logits. They are fitted as logits (as R does), which gives wrong calibrated "
+        f"not logits. They are {step} as logits (as R does), which gives wrong calibrated "
         f"probabilities; {fix}.", UserWarning)

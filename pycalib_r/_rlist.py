@@ -171,6 +171,22 @@ class RList:
                 break
         object.__setattr__(self, attr, value)
 
+    def __getattr__(self, attr: str) -> Any:
+        # Called only when no attribute `attr` exists. R's `$` completes a
+        # unique prefix (fit$coef is fit$coefficients); Python attributes
+        # are exact, so the error names the component the prefix matches.
+        err = AttributeError(f"{type(self).__name__!r} object has no attribute {attr!r}")
+        if not attr.startswith("_"):
+            names = self.__dict__.get("_r_names", ())
+            matches = [n for n in names if _attr(n).startswith(attr)]
+            if len(matches) == 1:
+                from ._hints import add_note
+
+                add_note(err, f"Did you mean `{_attr(matches[0])}`? R's `$` completes a unique "
+                         f"prefix (`$" + attr + f"` is `${matches[0]}`); Python attributes are "
+                         f"exact: use .{_attr(matches[0])} or [\"{matches[0]}\"].")
+        raise err
+
     # -- R's list accessors ---------------------------------------------------
     def keys(self) -> List[str]:
         """R ``names(obj)``, in R's order."""

@@ -29,9 +29,11 @@ from .. import _warn as _warnings
 from .. import _format
 from .._align import check_column_order
 from .._hints import python_face
+from ._lazy_faces import lazy_predictor
 from .._options import get_option
 from .._rcalls import no_method
 from .._rlist import RList
+from .._rsummary import ListSummary
 from .._rarith import (  # noqa: F401 - re-exported
     col_sums,
     r_exp,
@@ -220,11 +222,11 @@ class Calibrator(RList):
         DataFrame with the same index and the class levels as columns; a Dask
         collection gives a lazy Dask collection of the same rows (pycalib_r.dask).
         """
-        if _is_dask(newdata):
-            # A Dask collection maps chunk by chunk, lazily (pycalib_r.dask).
-            from ..dask._calibrators import predict_lazy
-
-            return predict_lazy(self, newdata)
+        lazy = lazy_predictor(newdata)
+        if lazy is not None:
+            # A Dask collection maps chunk by chunk, lazily (pycalib_r.dask,
+            # reached through the registry: the core imports no face).
+            return lazy(self, newdata)
         # Not in R: a DataFrame naming the fitted classes in another order is
         # refused rather than matched by position (pycalib_r._align).
         check_column_order(newdata, self.get("levels"), "newdata",
@@ -346,8 +348,26 @@ def summary(fit: Calibrator) -> CalibratorSummary:
     x: 4.4975
 
     R: ``summary(cal_platt(p, y))`` writes the same text.
+
+    Any other R list (a ``cal_test``, ``cal_ci`` or ``ece_ci`` result, which
+    have no summary method in probcal) gives R's ``summary.default`` table:
+
+    >>> print(pc.summary(pc.cal_test(p, y, method="asymptotic")))
+              Length Class  Mode     
+    statistic 1      -none- numeric  
+    p.value   1      -none- numeric  
+    method    1      -none- character
+    data.name 1      -none- character
+    estimate  1      -none- numeric  
+    target    1      -none- character
+
+    R: ``summary(cal_test(p, y, method = "asymptotic"))`` prints the same.
     """
-    return fit.summary()
+    if isinstance(fit, Calibrator):
+        return fit.summary()
+    if isinstance(fit, RList):
+        return ListSummary(fit)
+    raise no_method("summary", fit)
 
 
 def new_calibrator(cls, method: str, n: int, input: str, *, call: Optional[str] = None,
@@ -394,11 +414,6 @@ def _wrap_output(out, newdata, levels=None):
         columns = list(levels) if levels is not None and len(levels) == out.shape[1] else None
         return pd.DataFrame(out, index=newdata.index, columns=columns)
     return out
-
-
-def _is_dask(x) -> bool:
-    """A Dask collection, told without importing dask."""
-    return type(x).__module__.split(".")[0] == "dask" and hasattr(x, "__dask_graph__")
 
 
 def _warn(message: str) -> None:

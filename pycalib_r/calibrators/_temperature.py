@@ -71,10 +71,13 @@ class CalTemperature(Calibrator):
                 # R compares ncol(newdata) with a NULL `k` and `if ()` fails.
                 raise ProbcalError("argument is of length zero")
             check_newdata_columns(mat, k)
+            # The fit's own warning for probabilities given as logits.
+            warn_if_probabilities(mat, "predict", arg="newdata", matrix=True, step="taken")
             temperature = self._temperature_operand()
             with np.errstate(all="ignore"):  # R's x / 0 is Inf without a word
                 return softmax(mat / temperature)
         z = as_numeric_vector(newdata, arg="newdata")
+        warn_if_probabilities(z, "predict", arg="newdata", step="taken")
         temperature = self._temperature_operand()
         with np.errstate(all="ignore"):  # x / 0: R's +-Inf (or NaN), refused below
             scaled = z / temperature

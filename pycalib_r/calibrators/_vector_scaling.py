@@ -60,6 +60,8 @@ class CalVectorScaling(Calibrator):
     def _predict(self, newdata):
         mat = check_logit_matrix(newdata, arg="newdata")
         check_newdata_columns(mat, self.k)
+        # The fit's own warning for probabilities given as logits.
+        warn_if_probabilities(mat, "predict", arg="newdata", matrix=True, step="taken")
         return softmax(mat * self.scale[np.newaxis, :] + self.bias[np.newaxis, :])
 
     def summary_params(self):

@@ -21,8 +21,10 @@ import math
 
 import numpy as np
 
+from .._align import check_column_order
 from .._binning import STRATEGIES, find_bins, seq01
 from .._checks import check_bins, check_eps, match_arg
+from .._logit_input import warn_if_probabilities
 from .._rarith import _ld_seq_sum
 from ..calibrators._base import _warn, clip_eps, format_call, new_calibrator, plogis, r_log, r_log1p
 from ..calibrators._beta import beta_calibrator
@@ -34,10 +36,10 @@ from ..calibrators._temperature import CalTemperature, _LOSS_EPS, _fit_temperatu
 from ._collect import is_array, is_dask, is_matrix_input, map_reduce, pair_inputs, to_array
 from ._metrics import _try, needed_ranks, type8_breaks
 from ._pass import Spec, checked_chunk, unpaired, verdict
+from ._refusals import refuse
 from ._select import keys_of, order_statistics, select_chunk
 
-__all__ = ["cal_platt", "cal_beta", "cal_temperature", "cal_histogram", "predict_lazy",
-           "cal_ci", "cal_cv", "cal_isotonic", "cal_ovr", "cal_dirichlet", "cal_vector_scaling", "mmce"]
+__all__ = ["cal_platt", "cal_beta", "cal_temperature", "cal_histogram", "predict_lazy"]
 
 _LD = np.longdouble
 _DENSE_BINS = 1 << 16
@@ -62,7 +64,7 @@ def _first_pass(x, y, x_arg, p_kind, chunk_fn=None, job=None, deferred=None):
 
 
 def _refuse_matrix(arg):
-    raise ValueError(
+    raise refuse(
         f"A matrix `{arg}` asks for a multiclass calibrator, which pycalib_r.dask does not fit "
         "(its optimisers need every row of every class per step). Fit pycalib_r's in-memory "
         "calibrator on a sample; its predict() maps Dask collections lazily.")
@@ -86,6 +88,9 @@ def _count_chunk(pc, yc, spec, eps):
     if x is None:
         return ans
     ans["n_pos"] = ("sum", int(np.count_nonzero(y == 1)))
+    if x.size:
+        ans["lo"] = ("min", float(x.min()))
+        ans["hi"] = ("max", float(x.max()))
     if eps is not None:
         v = clip_eps(x, eps) if spec.p_kind == "prob" else x
         ans["distinct"] = ("cat", [_distinct3(v)])
@@ -332,7 +337,10 @@ def cal_temperature(logits, y):
 
     (as ``pycalib_r.cal_temperature(z, y)`` and R's ``fit$temperature``).
     """
-    pairs, spec, n, _ = _first_pass(logits, y, "logits", "x")
+    pairs, spec, n, ans = _first_pass(logits, y, "logits", "x")
+    # The in-memory warning for probabilities given as logits, on the range
+    # the first pass found (every value lies in [0, 1] iff both ends do).
+    warn_if_probabilities(np.array([ans["lo"], ans["hi"]]), "cal_temperature")
     seen = {}
 
     def objective(temperature: float) -> float:
@@ -473,6 +481,9 @@ def predict_lazy(fit, newdata):
         import pandas as pd
 
         if is_matrix_input(newdata):
+            # The in-memory check itself, on the frame's metadata (its columns).
+            check_column_order(newdata._meta, fit.get("levels"), "newdata",
+                               "the levels the calibrator was fitted with", "list(fit.levels)")
             levels = fit.get("levels")
             k = len(levels) if levels is not None else len(newdata.columns)
             meta = pd.DataFrame({str(c): pd.Series(dtype=float) for c in
@@ -486,38 +497,3 @@ def predict_lazy(fit, newdata):
         return rows.map_blocks(_predict_block, fit, False, dtype=np.float64,
                                chunks=(rows.chunks[0], (k,)))
     return newdata.map_blocks(_predict_block, fit, False, dtype=np.float64)
-
-
-def _refused(name: str, why: str, instead: str):
-    def refuse(*args, **kwargs):
-        raise NotImplementedError(
-            f"pycalib_r.dask.{name}() is not available: {why}. {instead} No data was read.")
-
-    refuse.__name__ = name
-    refuse.__doc__ = (f"Refused on Dask collections: {why}.\n\n{instead}\n\n"
-                      f"R equivalent: ``probcal::{name}()`` (in memory: ``pycalib_r.{name}``).\n")
-    return refuse
-
-
-_SAMPLE = ("Compute it with pycalib_r.{name} on a sample that fits in memory "
-           "(e.g. ddf.sample(frac=...).compute()).")
-cal_ci = _refused("cal_ci", "its bootstrap resamples every row with replacement n_boot times",
-                  "Use the in-memory pycalib_r.cal_ci on a sample; for large n the binned metrics "
-                  "of pycalib_r.dask have sampling error of order 1/sqrt(n).")
-cal_cv = _refused("cal_cv", "cross-validation needs random folds over all rows",
-                  _SAMPLE.format(name="cal_cv"))
-cal_isotonic = _refused("cal_isotonic", "isotonic regression sorts all rows and pools adjacent "
-                        "violators across the whole sample",
-                        "Use pycalib_r.dask.cal_histogram (equal_freq bins) or cal_beta, or "
-                        + _SAMPLE.format(name="cal_isotonic"))
-cal_ovr = _refused("cal_ovr", "multiclass calibrators are fitted in memory",
-                   _SAMPLE.format(name="cal_ovr") + " Its predict() maps Dask collections lazily.")
-cal_dirichlet = _refused("cal_dirichlet", "its BFGS needs the gradient over every row of every "
-                         "class at each step", _SAMPLE.format(name="cal_dirichlet")
-                         + " Its predict() maps Dask collections lazily.")
-cal_vector_scaling = _refused("cal_vector_scaling", "its BFGS needs the gradient over every row of "
-                              "every class at each step", _SAMPLE.format(name="cal_vector_scaling")
-                              + " Its predict() maps Dask collections lazily.")
-mmce = _refused("mmce", "it sums the kernel over all n^2 pairs",
-                "Use pycalib_r.dask.skce(p, y, estimator='ul') (linear time, unbiased), or "
-                + _SAMPLE.format(name="mmce"))

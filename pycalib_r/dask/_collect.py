@@ -25,6 +25,7 @@ from .._checks import (
     check_prob_matrix,
     _checked_vector,
 )
+from .._align import check_column_order
 from .._errors import ProbcalError
 
 _LD = np.longdouble
@@ -334,12 +335,22 @@ def _to_array(x):
     import pandas as pd
 
     if isinstance(x, pd.DataFrame):
+        if not all(_numeric(t) for t in x.dtypes):
+            # Strings in a partition whose metadata said float (a CSV column,
+            # from_delayed): never parsed, refused by R's check as in memory.
+            return x.to_numpy(dtype=object)
         return x.to_numpy(dtype=np.float64, na_value=np.nan)
     if isinstance(x, pd.Series):
-        if isinstance(x.dtype, np.dtype):
-            return x.to_numpy()
+        if isinstance(x.dtype, np.dtype) or not _numeric(x.dtype):
+            return x.to_numpy(dtype=x.dtype if isinstance(x.dtype, np.dtype) else object)
         return x.to_numpy(dtype=np.float64, na_value=np.nan)
     return np.asarray(x)
+
+
+def _numeric(dtype) -> bool:
+    import pandas as pd
+
+    return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
 
 
 def pair_inputs(p, y, p_arg: str = "p", y_arg: str = "y", *, matrix_ok: bool = True,
@@ -364,6 +375,14 @@ def pair_inputs(p, y, p_arg: str = "p", y_arg: str = "y", *, matrix_ok: bool = T
         if not y.cat.known:
             y = y.cat.as_known()
         categories = [str(c) for c in y.cat.categories]
+        if _is_frame(p):
+            # The in-memory check itself, on the frame's metadata (its columns).
+            check_column_order(p._meta, list(y.cat.categories), p_arg, f"the categories of `{y_arg}`",
+                               f"list({y_arg}.cat.categories)")
+    if y is not None and not is_array(p) and not is_array(y):
+        one = _one_frame(p, y, matrix)
+        if one is not None:
+            return _pairs_of_one_frame(one, matrix, k, columns, categories, p, y)
     p_blocks, p_len = _blocks(p, matrix)
     if y is None:
         return Pairs([(b, None) for b in p_blocks], matrix, k, columns, None, p_len, ())
@@ -384,6 +403,67 @@ def pair_inputs(p, y, p_arg: str = "p", y_arg: str = "y", *, matrix_ok: bool = T
     chunks = [(pb, yb) for pb, yb in zip(p_blocks, y_blocks)]
     fused = _fused(p, y, matrix) if is_array(p) == is_array(y) else None
     return Pairs(chunks, matrix, k, columns, categories, lengths, names, fused)
+
+
+_Y_COLUMN = "__pycalib_r_y__"
+_P_COLUMN = "__pycalib_r_p__"
+
+
+def _one_frame(p, y, matrix: bool):
+    """``p`` and ``y`` (DataFrame columns) as one Dask DataFrame, or None.
+
+    Columns taken from one Dask DataFrame may be read in other partitions
+    (``dd.read_parquet`` fuses files by the share of columns a selection
+    reads), so pairing their partitions one by one can misalign them. Put
+    together with ``assign`` (Dask accepts it for columns of one frame, and
+    refuses columns of frames it cannot align), every partition holds the
+    same rows of both. Returns ``(frame, p_selection, y_selection)``.
+    """
+    import dask.dataframe as dd
+
+    try:
+        from dask.dataframe.dask_expr._expr import are_co_aligned
+    except ImportError:  # pragma: no cover - dask before dask-expr
+        return None
+    # Only columns of one frame (one source, modulo row-wise steps): columns
+    # of two frames are paired by position, never aligned on their index.
+    if not are_co_aligned(p.expr, y.expr):
+        return None
+    frame = p if matrix else p.to_frame(name=_P_COLUMN)
+    if _Y_COLUMN in frame.columns:  # pragma: no cover - a caller's column of that name
+        return None
+    try:
+        both = frame.assign(**{_Y_COLUMN: y})
+    except (ValueError, TypeError, NotImplementedError):
+        return None  # frames Dask cannot align: paired partition by partition below
+    if not isinstance(both, dd.DataFrame):  # pragma: no cover
+        return None
+    return both, (list(p.columns) if matrix else _P_COLUMN), _Y_COLUMN
+
+
+def _take(part, selection):
+    return part[selection]
+
+
+def _apply_split(part, p_sel, y_sel, fn=None, args=()):
+    return fn(part[p_sel], part[y_sel], *args)
+
+
+def _pairs_of_one_frame(one, matrix, k, columns, categories, p, y) -> "Pairs":
+    import dask
+
+    frame, p_sel, y_sel = one
+    parts = list(frame.to_delayed())
+    chunks = [(dask.delayed(_take, pure=True)(b, p_sel), dask.delayed(_take, pure=True)(b, y_sel))
+              for b in parts]
+
+    def make(fn, args):
+        out = frame.map_partitions(_apply_split, p_sel, y_sel, fn=fn, args=args, meta=(None, object),
+                                   enforce_metadata=False)
+        return list(out.to_delayed())
+
+    return Pairs(chunks, matrix, k, columns, categories, None,
+                 (getattr(p, "name", None), getattr(y, "name", None)), make)
 
 
 def _length_check_chunk(x, kind, arg, categories):
@@ -419,17 +499,17 @@ def check_lengths_apart(pairs: Pairs, p_kind: str, y_kind: str, p_arg: str, y_ar
     n_y = sum(a["n"][1] for a in answers[len(p_blocks):])
     if n_p != n_y:
         _abort(length_message)
-    raise ValueError(
-        f"`{p_arg}` and `{y_arg}` have the same length but different partitions; take both "
-        "from one Dask DataFrame, or pass Dask arrays with known chunk sizes "
-        "(`.to_dask_array(lengths=True)`).")
+    raise alignment_error(p_arg, y_arg)
 
 
-def alignment_error(p_arg: str, y_arg: str) -> ValueError:
-    return ValueError(
-        f"`{p_arg}` and `{y_arg}` have the same length but their partitions hold different "
-        "numbers of rows; take both from one Dask DataFrame, or pass Dask arrays with known "
-        "chunk sizes (`.to_dask_array(lengths=True)`).")
+def alignment_error(p_arg: str, y_arg: str):
+    from ._refusals import refuse
+
+    return refuse(
+        f"`{p_arg}` and `{y_arg}` have the same length but come from two Dask collections "
+        "partitioned differently, which pycalib_r.dask does not align by position. Take both "
+        "from one Dask DataFrame (ddf[columns] and ddf[label]: any partitioning), or pass Dask "
+        "arrays with known chunk sizes (dask.array.from_array).")
 
 
 def to_array(x):

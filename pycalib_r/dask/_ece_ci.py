@@ -17,6 +17,7 @@ from .._ece_interval import (EDGES, TYPES, CellStats, _check_top_k, ece_ci_resul
                              warn_sparse)
 from ._collect import map_reduce, pair_inputs
 from ._pass import checked_chunk, problems, spec_for, unpaired, verdict
+from ._refusals import refuse
 
 __all__ = ["ece_ci"]
 
@@ -58,7 +59,7 @@ def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2, edges="pap
     if pairs.matrix:
         type = match_arg(type, TYPES)
         if type == "classwise":
-            raise ValueError(
+            raise refuse(
                 'ece_ci(type = "classwise") pairs the bins of every two classes and is not '
                 'computed on Dask collections. Use type="confidence" or type="topk", or '
                 "pycalib_r.ece_ci on a sample that fits in memory.")

@@ -25,6 +25,7 @@ from .._kernel import ESTIMATORS, SKCE_TYPES, canonical_pair_terms, canonical_re
 from .._rarith import pnorm_upper
 from ._collect import is_array, is_matrix_input, map_reduce, pair_inputs
 from ._pass import checked_chunk, problems, spec_for, unpaired, verdict
+from ._refusals import refuse
 
 __all__ = ["skce", "cal_test"]
 
@@ -103,10 +104,11 @@ def _pair_moments(ans, spec, hs, n_prob):
     return out
 
 
-def _ul(p, y, type, bandwidth, *, test):
+def _kernel_inputs(p, y, type, bandwidth):
+    """``(pairs, form, spec)`` of a kernel call's inputs; the median bandwidth refused."""
     pairs = pair_inputs(p, y)
     if bandwidth == "median":
-        raise ValueError(
+        raise refuse(
             'bandwidth = "median" needs every pairwise distance (O(n^2)); pycalib_r.dask does '
             "not compute it. Pass a number (the default 0.2), or the median of a sample: "
             "pycalib_r.skce on a sample gives its bandwidth with the in-memory functions.")
@@ -114,6 +116,11 @@ def _ul(p, y, type, bandwidth, *, test):
     spec = spec_for(pairs, form)
     if not pairs.chunks and len(pairs.names) == 4:
         unpaired(pairs, spec)
+    return pairs, form, spec
+
+
+def _ul(p, y, type, bandwidth, *, test):
+    pairs, form, spec = _kernel_inputs(p, y, type, bandwidth)
     n_prob = spec.k if form == "classwise" else 1
     hs = [float(bandwidth)] * n_prob
     ans = map_reduce(_ul_chunk, pairs, spec, hs)
@@ -151,16 +158,7 @@ def _block(p, y, type, bandwidth, blocksize):
     """The block statistics of the whole blocks within each chunk, then of
     the chunks' remaining rows merged in chunk order (the last n mod B of
     those dropped): the in-memory block statistics of the rows in that order."""
-    pairs = pair_inputs(p, y)
-    if bandwidth == "median":
-        raise ValueError(
-            'bandwidth = "median" needs every pairwise distance (O(n^2)); pycalib_r.dask does '
-            "not compute it. Pass a number (the default 0.2), or the median of a sample: "
-            "pycalib_r.skce on a sample gives its bandwidth with the in-memory functions.")
-    form = "binary" if not pairs.matrix else type
-    spec = spec_for(pairs, form)
-    if not pairs.chunks and len(pairs.names) == 4:
-        unpaired(pairs, spec)
+    pairs, form, spec = _kernel_inputs(p, y, type, bandwidth)
     h = float(bandwidth)
     # "auto" needs n: the row count then comes from a first pass of the checks
     # (an integer blocksize needs one pass only).
@@ -233,7 +231,7 @@ def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
     """
     estimator = match_arg(estimator, ESTIMATORS)
     if estimator != "ul":
-        raise ValueError(
+        raise refuse(
             f'skce(estimator = "{estimator}") sums over all n^2 pairs and is not computed on '
             'Dask collections. Use estimator="ul" (linear, unbiased), or pycalib_r.skce on a '
             "sample that fits in memory.")
@@ -294,7 +292,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
         form, blocksize, stats = _block(p, y, type, bandwidth, blocksize)
         return block_result(stats, blocksize, skew_correction, data_name, _TARGETS[form])
     if method == "bootstrap":
-        raise ValueError(
+        raise refuse(
             'cal_test(method = "bootstrap") resamples all n^2 pairs (SKCE_uq) and is not computed '
             'on Dask collections. Use method="asymptotic" (one pass), or pycalib_r.cal_test on a '
             "sample that fits in memory.")

@@ -26,7 +26,7 @@ from ._metrics import _select_chunk
 from ._pass import checked_chunk, spec_for, unpaired, verdict
 from ._select import order_statistics
 
-__all__ = ["brier", "spiegelhalter_z", "hoslem_test", "val_prob", "cal_intercept_slope"]
+__all__ = ["brier", "spiegelhalter_z", "hoslem_test"]
 
 
 def _sums_chunk(pc, yc, spec):
@@ -144,31 +144,3 @@ def hoslem_test(x, y, g=10, *, data_name="x, y"):
     counts = np.asarray(ans["count"])
     return hoslem_result(qq, *(np.asarray(ans[k], dtype=np.float64) for k in ("o0", "o1", "e0", "e1")),
                          int(np.count_nonzero(counts)), g, data_name)
-
-
-def val_prob(*args, **kwargs):
-    """Refused: ``val.prob`` as a whole is not mergeable.
-
-    Its ``Emax``/``E90``/``Eavg`` need ``lowess`` (each fitted point a weighted
-    regression over the nearest two thirds of the sorted data), ``E90`` a
-    quantile of those errors, and ``Intercept``/``Slope`` lrm.fit's Newton
-    iterations. The mergeable ones are here: :func:`brier`,
-    :func:`spiegelhalter_z`, :func:`hoslem_test`.
-    """
-    raise NotImplementedError(
-        "val_prob is not available on Dask: lowess (Emax, E90, Eavg) fits each point on the "
-        "nearest two thirds of the sorted data and lrm.fit iterates, so neither is a merge of "
-        "chunk sums. Use pycalib_r.dask.brier, spiegelhalter_z and hoslem_test, or "
-        "pycalib_r.val_prob on a sample that fits in memory (p.compute(), y.compute()).")
-
-
-def cal_intercept_slope(*args, **kwargs):
-    """Refused: the calibration intercept and slope are iterated glm fits with profile intervals.
-
-    Use ``pycalib_r.cal_intercept_slope`` on the computed data, or
-    ``pycalib_r.dask.cal_platt`` on ``logit(p)`` for the slope's fit.
-    """
-    raise NotImplementedError(
-        "cal_intercept_slope is not available on Dask: its profile intervals refit the glm at "
-        "each profile step. Call pycalib_r.cal_intercept_slope(p.compute(), y.compute()), or "
-        "fit the slope with pycalib_r.dask.cal_platt on logits.")
