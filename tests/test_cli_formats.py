@@ -223,3 +223,38 @@ def test_parity_without_rpy2_is_the_error_line(tmp_path, frame):
     err = out.stderr.decode()
     assert out.returncode == 2
     assert err.startswith("pycalib-r: error: rpy2 is not installed") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("arrow", [True, False])
+def test_calibrate_copies_each_record_across_chunks(tmp_path, monkeypatch, capsys, arrow):
+    """--apply with a ';' separator, CRLF line ends, blank lines and quoted
+    fields holding the separator and a line end, cut into many chunks: each
+    record is copied as it is, with its calibrated value, in order."""
+    from pycalib_r import cli
+    from pycalib_r.cli import _source, _table
+
+    monkeypatch.setattr(_source, "BLOCK", 64)
+    if not arrow:
+        monkeypatch.setattr(_table, "_arrow", lambda: None)
+    g = np.random.default_rng(9)
+    p = g.uniform(size=60)
+    fit = tmp_path / "fit.csv"
+    pd.DataFrame({"prob": p[:40], "label": (g.uniform(size=40) < p[:40]).astype(int)}).to_csv(
+        fit, index=False, float_format="%.17g")
+    rows = []
+    for k, v in enumerate(p[40:]):
+        note = f'"a;b\r\nc{k}"' if k % 7 == 0 else f"n{k}"
+        rows.append(f"{note};{float(v)!r}\r\n" + ("\r\n" if k % 5 == 0 else ""))
+    apply = tmp_path / "apply.csv"
+    apply.write_bytes(("note;prob\r\n" + "".join(rows)).encode())
+    out = tmp_path / "out.csv"
+    assert cli.main(["calibrate", "--method", "platt", "--fit", str(fit), "--apply", str(apply),
+                     "-o", str(out), "--p", "prob", "--y", "label"]) == 0
+    capsys.readouterr()
+    written = pd.read_csv(out, sep=";")
+    source = pd.read_csv(apply, sep=";")
+    assert list(written.columns) == ["note", "prob", "cal_prob"]
+    assert written["note"].tolist() == source["note"].tolist()
+    np.testing.assert_array_equal(written["prob"].to_numpy(), p[40:])
+    fitted = pc.cal_platt(p[:40], pd.read_csv(fit)["label"].to_numpy())
+    np.testing.assert_array_equal(written["cal_prob"].to_numpy(), pc.predict(fitted, p[40:]))
