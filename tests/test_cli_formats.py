@@ -258,3 +258,22 @@ def test_calibrate_copies_each_record_across_chunks(tmp_path, monkeypatch, capsy
     np.testing.assert_array_equal(written["prob"].to_numpy(), p[40:])
     fitted = pc.cal_platt(p[:40], pd.read_csv(fit)["label"].to_numpy())
     np.testing.assert_array_equal(written["cal_prob"].to_numpy(), pc.predict(fitted, p[40:]))
+
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet"])
+def test_calibrate_a_parquet_file(tmp_path, suffix):
+    pytest.importorskip("pyarrow")
+    g = np.random.default_rng(12)
+    p = g.uniform(size=90)
+    fit = tmp_path / "fit.parquet"
+    pd.DataFrame({"prob": p[:60], "label": (g.uniform(size=60) < p[:60]).astype(int)}).to_parquet(fit)
+    apply = tmp_path / "apply.parquet"
+    pd.DataFrame({"name": [f"r{k}" for k in range(30)], "prob": p[60:]}).to_parquet(apply)
+    out = tmp_path / f"out.{suffix}"
+    _ok(_run("calibrate", "--method", "platt", "--fit", fit, "--apply", apply, "-o", out,
+             "--p", "prob", "--y", "label"))
+    written = pd.read_parquet(out) if suffix == "parquet" else pd.read_csv(out)
+    assert list(written.columns) == ["name", "prob", "cal_prob"]
+    fitted = pc.cal_platt(p[:60], pd.read_parquet(fit)["label"].to_numpy())
+    np.testing.assert_array_equal(written["cal_prob"].to_numpy(), pc.predict(fitted, p[60:]))
+    assert written["name"].tolist() == [f"r{k}" for k in range(30)]

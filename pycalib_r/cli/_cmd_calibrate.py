@@ -103,9 +103,11 @@ def _write_calibrated(args, fit, out) -> None:
 
     added = [args.prefix + name for name in args.p]
     with open_source(args.apply) as source:
-        if source.kind != "csv":
-            raise CsvError(args.apply, "a Parquet file; --apply takes a CSV (its lines are "
-                                       "copied to the output)")
+        if source.kind == "parquet":
+            from ._parquet import calibrate_parquet
+
+            return calibrate_parquet(args.apply, args.p, added, lambda new: predict(fit, new),
+                                     out, parquet_output=args.output.endswith(".parquet"))
         reader = CsvChunks(source, args.p, args.sep, args.p)
         clash = [name for name in added if name in reader.header]
         if clash:

@@ -89,3 +89,57 @@ def _add(column: Column, arr, pa, path: str, start: int, numeric: bool) -> None:
         column.add(values, arr)
         return
     raise CsvError(path, f"its type {kind} is neither numbers nor text", column=column.name)
+
+
+def calibrate_parquet(path: str, p_cols, added, calibrate, out, parquet_output: bool) -> None:
+    """``calibrate --apply FILE.parquet``: every column of each row group, plus
+    the calibrated ones, written to ``out`` as Parquet (``-o`` ending in
+    ``.parquet``) or as CSV."""
+    import pyarrow as pa
+    import pyarrow.csv
+    import pyarrow.parquet as pq
+
+    try:
+        handle = pq.ParquetFile(path)
+        header = list(handle.schema_arrow.names)
+    except (OSError, pa.ArrowException) as exc:
+        raise CsvError(path, f"not a readable Parquet file ({type(exc).__name__})") from None
+    for name in p_cols:
+        if name not in header:
+            raise CsvError(path, "not in the file's columns" + header_listing(name, header),
+                           column=name)
+    clash = [name for name in added if name in header]
+    if clash:
+        raise CsvError(path, f"already has a column {clash[0]!r}; choose another --prefix")
+    writer = None
+    start = 1
+    for batch in handle.iter_batches():
+        lines = LineMap(row_label="row")
+        lines.add(start, batch.num_rows)
+        columns = []
+        for name in p_cols:
+            column = Column(name, lines)
+            arr = batch.column(batch.schema.get_field_index(name))
+            if arr.null_count:
+                k = int(np.flatnonzero(arr.is_null().to_numpy(zero_copy_only=False))[0])
+                raise CsvError(path, "a missing value; fill it in or drop the row",
+                               row=start + k, column=name)
+            _add(column, arr, pa, path, start, True)
+            columns.append(column.values)
+        new = columns[0] if len(columns) == 1 else np.column_stack(columns)
+        result = np.asarray(calibrate(new), dtype=np.float64).reshape(batch.num_rows, -1)
+        table = pa.Table.from_batches([batch])
+        for k, name in enumerate(added):
+            table = table.append_column(name, pa.array(result[:, k]))
+        if parquet_output:
+            if writer is None:
+                writer = pq.ParquetWriter(out, table.schema)
+            writer.write_table(table)
+        else:
+            pa.csv.write_csv(table, out, write_options=pa.csv.WriteOptions(
+                include_header=start == 1))
+        start += batch.num_rows
+    if writer is not None:
+        writer.close()
+    if start == 1:
+        raise CsvError(path, "no data rows")
