@@ -79,6 +79,9 @@ def _image_format(args) -> str:
     if args.format is not None and ext not in supported:
         args._parser.error(f"argument --format: invalid choice: '{args.format}' (choose from "
                            f"{', '.join(supported)})")
+    if args.output == "-" and sys.stdout.isatty():
+        args._parser.error("argument -o/--output: standard output is a terminal; redirect it "
+                           "(> figure.png) or give a file name")
     if not ext:
         if args.output == "-":
             args._parser.error("argument --format: required with -o - (standard output has "

@@ -13,7 +13,7 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
-from ._source import CsvError, shown
+from ._source import shown
 from ._table import Table, check_missing, not_a_number, read_table
 
 # What pandas (and R's write.csv) write for booleans; R's as.logical() reads these.

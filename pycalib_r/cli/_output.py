@@ -46,8 +46,12 @@ def check_output(path: str) -> None:
             what = "is not a folder" if os.path.exists(folder) else "does not exist"
             raise OutputError(path, f"the folder {shown_path(shown)} {what}; create it first, "
                                     "or write elsewhere")
-        existing = os.path.exists(target)
-        if not os.access(target if existing else folder, os.W_OK):
+        try:
+            regular = stat.S_ISREG(os.stat(target).st_mode)
+        except FileNotFoundError:
+            regular = None
+        # a file is replaced through a new file in its folder; a device is written in place
+        if not os.access(target if regular is False else folder, os.W_OK):
             raise OutputError(path, "permission denied; write elsewhere")
     except OSError as exc:  # a name too long, a symlink loop, ...
         raise OutputError(path, f"cannot be written: {_reason(exc)}") from None
