@@ -18,10 +18,12 @@ from ._source import CsvError
 from ._table import Column, LineMap, Table, header_listing, not_a_number
 
 
-def read_parquet(path: str, columns: Sequence[str], numeric: Sequence[str]) -> Table:
+def _open(path: str, columns: Sequence[str]):
+    """``(pyarrow, the ParquetFile, its column names)``, every one of ``columns`` among them."""
     try:
         import pyarrow as pa
         import pyarrow.compute  # noqa: F401
+        import pyarrow.csv  # noqa: F401
         import pyarrow.parquet as pq
     except ImportError:
         raise CsvError(path, "a Parquet file; reading it needs pyarrow: pip install pyarrow") \
@@ -35,6 +37,11 @@ def read_parquet(path: str, columns: Sequence[str], numeric: Sequence[str]) -> T
         if name not in header:
             raise CsvError(path, "not in the file's columns" + header_listing(name, header),
                            column=name)
+    return pa, handle, header
+
+
+def read_parquet(path: str, columns: Sequence[str], numeric: Sequence[str]) -> Table:
+    pa, handle, header = _open(path, columns)
     lines = LineMap(row_label="row")
     cols = {name: Column(name, lines) for name in columns}
     start = 1
@@ -95,19 +102,8 @@ def calibrate_parquet(path: str, p_cols, added, calibrate, out, parquet_output: 
     """``calibrate --apply FILE.parquet``: every column of each row group, plus
     the calibrated ones, written to ``out`` as Parquet (``-o`` ending in
     ``.parquet``) or as CSV."""
-    import pyarrow as pa
-    import pyarrow.csv
-    import pyarrow.parquet as pq
-
-    try:
-        handle = pq.ParquetFile(path)
-        header = list(handle.schema_arrow.names)
-    except (OSError, pa.ArrowException) as exc:
-        raise CsvError(path, f"not a readable Parquet file ({type(exc).__name__})") from None
-    for name in p_cols:
-        if name not in header:
-            raise CsvError(path, "not in the file's columns" + header_listing(name, header),
-                           column=name)
+    pa, handle, header = _open(path, p_cols)
+    pq = pa.parquet
     clash = [name for name in added if name in header]
     if clash:
         raise CsvError(path, f"already has a column {clash[0]!r}; choose another --prefix")
