@@ -508,3 +508,40 @@ def test_reader_on_a_bad_row_in_a_later_chunk(tmp_path, monkeypatch):
     path.write_text("prob,label\n" + "0.5,1\n" * 100 + "0.5,1,2\n")
     with pytest.raises(_source.CsvError, match=r"line 102: 3 fields, but the header has 2"):
         read_csv(str(path), ["prob"], "label")
+
+
+def test_every_registered_command_has_help_an_example_and_a_run():
+    """A subcommand is a module with add() and run() and one registry line;
+    --help lists each with its example."""
+    import importlib
+
+    from pycalib_r.cli._registry import COMMANDS
+
+    out = _ok(_run("--help"))
+    for name, module in COMMANDS.items():
+        mod = importlib.import_module(f"pycalib_r.cli.{module}")
+        assert callable(mod.add) and callable(mod.run)
+        assert f"\n  pycalib-r {name}" in out.stdout
+        assert "example:\n  pycalib-r " + name in _ok(_run(name, "--help")).stdout
+
+
+def test_the_library_never_imports_the_command_line():
+    """The command line imports the core; no module outside pycalib_r/cli
+    (but the entry points __main__ and the _command shim) imports it."""
+    import ast
+    from pathlib import Path
+
+    root = Path(pc.__file__).parent
+    for path in root.rglob("*.py"):
+        rel = path.relative_to(root)
+        if rel.parts[0] == "cli" or rel.name in ("__main__.py", "_command.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                module = ("." * node.level) + (node.module or "")
+                names = [a.name for a in node.names]
+                assert not (module.endswith("cli") or ".cli." in module + "."
+                            or "cli" in names and module.strip(".") in ("", "pycalib_r")
+                            or module.endswith("_command")), (rel, module)
+            elif isinstance(node, ast.Import):
+                assert not any(a.name.startswith("pycalib_r.cli") for a in node.names), rel
