@@ -277,3 +277,13 @@ def test_calibrate_a_parquet_file(tmp_path, suffix):
     fitted = pc.cal_platt(p[:60], pd.read_parquet(fit)["label"].to_numpy())
     np.testing.assert_array_equal(written["cal_prob"].to_numpy(), pc.predict(fitted, p[60:]))
     assert written["name"].tolist() == [f"r{k}" for k in range(30)]
+
+
+def test_a_decimal_comma_is_named(tmp_path):
+    path = tmp_path / "eu.csv"
+    path.write_text("prob;label\n0,25;1\n0,5;0\n")
+    out = _run("metrics", path, "--p", "prob", "--y", "label")
+    assert out.returncode == 2
+    assert out.stderr.decode() == (f"pycalib-r: error: {path}, line 2, column 'prob': '0,25' is "
+                                   "not a number (a decimal comma? numbers need a decimal "
+                                   "point)\n")

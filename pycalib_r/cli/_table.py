@@ -31,6 +31,7 @@ from ._source import CsvError, count_newlines, open_source, record_chunks, shown
 
 SEPARATORS = (",", ";", "\t", "|")
 _MISSING = {"", "na", "nan", "null", "none"}
+_DECIMAL_COMMA = re.compile(r"[+-]?[0-9]*,[0-9]+")
 _SURROGATE = re.compile("[\udc80-\udcff]")  # bytes that are not UTF-8, as surrogateescape keeps them
 
 
@@ -471,6 +472,8 @@ def not_a_number(text: str) -> str:
     """Why a cell is not a number, in the user's terms."""
     if text.strip().lower() in _MISSING:
         return "a missing value; fill it in or drop the row"
+    if _DECIMAL_COMMA.fullmatch(text.strip()):
+        return f"{shown(text)} is not a number (a decimal comma? numbers need a decimal point)"
     return f"{shown(text)} is not a number"
 
 
