@@ -309,7 +309,7 @@ def test_cli_diagram_overlays_compared_models(tmp_path):
     import matplotlib
     import matplotlib.pyplot
 
-    from pycalib_r._command import read_models
+    from pycalib_r.cli._data import read_models
     from pycalib_r._diagnostics import reliability_diagram
 
     (raw, cal), y = read_models(str(calibrated), [["score"], ["cal_score"]], "label")
@@ -454,21 +454,27 @@ def test_demo_prints_the_metrics_as_r_does(probcal_r):
         assert text in out.stdout
 
 
+CSV_CASES = ["a,b\n1,2\n\n3,4\n", "a,b\n1,2\n3,4", "a,b\n\n\n1,2\n", 'a,b\n1,"2"\n3,4\n',
+             'a,b\n1,"2\n5"\n3,4\n', "a,b\r\n1,2\r\n", " a ,b\n 1, 2 \n", "\n\na,b\n1,2\n",
+             "a,b\n1,2\n" * 300 + 'x,"y"\n' + "5,6\n" * 10, "é,b\nü,2\n", "a\n1\n2",
+             "a,b\r\n1,2\r\n\r\n3,4\r\n", 'a,b\n"1\n\n1",2\n\n3,4\n', "a,b\n1,x\n3,4\n"]
+
+
 @pytest.mark.parametrize("block", [20, 1 << 22])
-def test_block_reader_gives_the_csv_modules_records(tmp_path, monkeypatch, block):
-    """The fast reader of plain lines (issue 23) against the csv module row by row:
-    blank lines, no final newline, stripped header names, quotes (also in a
-    later block), carriage returns, short and long rows."""
+@pytest.mark.parametrize("arrow", [True, False])
+def test_reader_gives_the_csv_modules_records(tmp_path, monkeypatch, block, arrow):
+    """The chunked reader (pyarrow's parser, or the csv module where it
+    cannot be exact) against the csv module row by row: blank lines, no
+    final newline, stripped header names, quotes (also across chunks),
+    carriage returns, the line of each record."""
     import csv as _csv
 
-    from pycalib_r import _command
+    from pycalib_r.cli import _source, _table
 
-    monkeypatch.setattr(_command, "_BLOCK_CHARS", block)
-    cases = ["a,b\n1,2\n\n3,4\n", "a,b\n1,2\n3,4", "a,b\n\n\n1,2\n", 'a,b\n1,"2"\n3,4\n',
-             'a,b\n1,"2\n5"\n3,4\n', "a,b\r\n1,2\r\n", " a ,b\n 1, 2 \n", "a,b\n1,2,3\n",
-             "a,b\n1\n", "\n\na,b\n1,2\n", "a,b\n1,2\n" * 300 + 'x,"y"\n' + "5,6\n" * 10,
-             "a,b\n1,2\n3\n4,5,6\n", "é,b\nü,2\n", "a\n1\n2"]
-    for i, text in enumerate(cases):
+    monkeypatch.setattr(_source, "BLOCK", block)
+    if not arrow:
+        monkeypatch.setattr(_table, "_arrow", lambda: None)
+    for i, text in enumerate(CSV_CASES):
         path = tmp_path / f"c{i}.csv"
         path.write_text(text, newline="")
         with open(path, encoding="utf-8-sig", newline="") as handle:
@@ -478,10 +484,64 @@ def test_block_reader_gives_the_csv_modules_records(tmp_path, monkeypatch, block
                 line, start = start, reader.line_num + 1
                 if fields:
                     want.append((line, fields))
-        with open(path, encoding="utf-8-sig", newline="") as handle:
-            got = []
-            for numbers, rows in _command._record_blocks(str(path), handle):
-                if isinstance(rows, _command._FlatRows):
-                    rows = [rows.row(i) for i in range(rows.counts.size)]
-                got += list(zip(numbers, rows))
-        assert got == want, text
+        header = [name.strip() for name in want[0][1]]
+        table = _table.read_table(str(path), header)
+        got = [(table.lines.line(k), [table.columns[name].texts()[k] if
+                                      table.columns[name].values is None else None
+                                      for name in header]) for k in range(len(table.lines))]
+        assert [line for line, _ in got] == [line for line, _ in want[1:]], text
+        for name in header:
+            column = table.columns[name]
+            cells = [fields[header.index(name)] for _, fields in want[1:]]
+            if column.values is None:
+                assert column.texts() == cells, text
+            else:
+                assert column.values.tolist() == [float(c) for c in cells], text
+
+
+def test_reader_on_a_bad_row_in_a_later_chunk(tmp_path, monkeypatch):
+    from pycalib_r.cli import _source
+    from pycalib_r.cli._data import read_csv
+
+    monkeypatch.setattr(_source, "BLOCK", 64)
+    path = tmp_path / "x.csv"
+    path.write_text("prob,label\n" + "0.5,1\n" * 100 + "0.5,1,2\n")
+    with pytest.raises(_source.CsvError, match=r"line 102: 3 fields, but the header has 2"):
+        read_csv(str(path), ["prob"], "label")
+
+
+def test_every_registered_command_has_help_an_example_and_a_run():
+    """A subcommand is a module with add() and run() and one registry line;
+    --help lists each with its example."""
+    import importlib
+
+    from pycalib_r.cli._registry import COMMANDS
+
+    out = _ok(_run("--help"))
+    for name, module in COMMANDS.items():
+        mod = importlib.import_module(f"pycalib_r.cli.{module}")
+        assert callable(mod.add) and callable(mod.run)
+        assert f"\n  pycalib-r {name}" in out.stdout
+        assert "example:\n  pycalib-r " + name in _ok(_run(name, "--help")).stdout
+
+
+def test_the_library_never_imports_the_command_line():
+    """The command line imports the core; no module outside pycalib_r/cli
+    (but the entry points __main__ and the _command shim) imports it."""
+    import ast
+    from pathlib import Path
+
+    root = Path(pc.__file__).parent
+    for path in root.rglob("*.py"):
+        rel = path.relative_to(root)
+        if rel.parts[0] == "cli" or rel.name in ("__main__.py", "_command.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                module = ("." * node.level) + (node.module or "")
+                names = [a.name for a in node.names]
+                assert not (module.endswith("cli") or ".cli." in module + "."
+                            or "cli" in names and module.strip(".") in ("", "pycalib_r")
+                            or module.endswith("_command")), (rel, module)
+            elif isinstance(node, ast.Import):
+                assert not any(a.name.startswith("pycalib_r.cli") for a in node.names), rel

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 import pycalib_r as pc
-from pycalib_r import _command
+from pycalib_r import cli as _command
 from tests.conftest import ORIGINAL_ENV
 
 SECRET = "TOPSECRET-7f3a"
@@ -111,17 +111,19 @@ def test_unwritable_folder_is_refused_before_any_work(csv_path, tmp_path, monkey
     assert not out.exists()
 
 
-def test_a_half_written_output_is_removed(csv_path, tmp_path, monkeypatch, capsys):
+def test_a_failed_write_keeps_the_old_file(csv_path, tmp_path, monkeypatch, capsys):
     out = tmp_path / "x.csv"
+    out.write_text("the user's file\n")
 
     def fail(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(_command.csv, "writer", fail)  # reading uses csv.reader
+    monkeypatch.setattr(os, "fsync", fail)  # the last step before the rename
     assert _command.main([str(a) for a in _calibrate(csv_path, out)]) == 2
     assert capsys.readouterr().err == (f"pycalib-r: error: {out}: could not write the file: "
                                        "No space left on device\n")
-    assert not out.exists()
+    assert out.read_text() == "the user's file\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["preds.csv", "x.csv"]  # no temp file
 
 
 def test_diagram_without_an_extension_names_the_fix(csv_path, tmp_path):
@@ -288,18 +290,22 @@ def test_hints_name_command_options(tmp_path):
 
 
 def test_metrics_on_one_row(tmp_path):
+    """skce is not defined on one row: NA in the table, R's message as an
+    error line, exit status 2 (issue 30: every error exits 2)."""
     path = tmp_path / "one.csv"
     path.write_text("prob,label\n0.3,1\n")
     out = _run("metrics", path, "--p", "prob", "--y", "label")
-    assert out.returncode == 0, out.stderr
+    assert out.returncode == 2, out.stderr
     rows = {line.split()[0]: line.split()[1] for line in out.stdout.splitlines()[2:]}
     for name in ("ece", "mce", "ace", "mmce"):
         assert float(rows[name]) == pytest.approx(getattr(pc, name)([0.3], [1]), rel=1e-6)
     assert rows["skce"] == "NA"
     with pytest.raises(pc.ProbcalError) as info:
         pc.skce([0.3], [1])
-    assert out.stderr == f"pycalib-r: skce: Error: {info.value}\n"
-    js = json.loads(_run("metrics", path, "--p", "prob", "--y", "label", "--json").stdout)
+    assert out.stderr == f"pycalib-r: error: skce: {info.value}\n"
+    js = _run("metrics", path, "--p", "prob", "--y", "label", "--json")
+    assert js.returncode == 2
+    js = json.loads(js.stdout)
     assert js["metrics"]["skce"] is None and js["errors"]["skce"] == str(info.value)
 
 

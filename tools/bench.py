@@ -15,7 +15,7 @@ the full count B is extrapolated linearly, setup included:
 The machine may be shared and noisy, so every time is the minimum over
 several runs (``--repeat`` for Python; R is repeated while a run is short).
 
-Usage:  python tools/bench.py [--quick] [--no-r] [--readme] [--only-stream] [--only-corp]
+Usage:  python tools/bench.py [--quick] [--no-r] [--readme] [--only-stream] [--only-corp] [--only-csv]
 
 ``--readme`` rewrites the speed table of README.md (between its
 ``bench:start`` and ``bench:end`` markers) from this run. The exit status is
@@ -321,6 +321,8 @@ def main(argv=None) -> int:
                     help="run only the sample.int stream target (R's draws inside cal_ci)")
     ap.add_argument("--only-corp", action="store_true",
                     help="only the reliabilitydiag()/smece() targets at 10^7 rows")
+    ap.add_argument("--only-csv", action="store_true",
+                    help="run only the command line's CSV reader target (against pandas.read_csv)")
     ap.add_argument("--no-cold", action="store_true",
                     help="skip the first-call-in-a-new-process column (one child process per line)")
     ap.add_argument("--direct-r", action="store_true",
@@ -355,8 +357,11 @@ def main(argv=None) -> int:
     if args.only_stream:
         stream_draw_target(rep, rr, repeat)
         return 1 if rep.failed else 0
-    if args.only_corp:
-        corp_targets(rep, repeat)
+    if args.only_corp or args.only_csv:
+        if args.only_corp:
+            corp_targets(rep, repeat)
+        if args.only_csv:
+            csv_reader_target(rep, repeat)
         return 1 if rep.failed else 0
 
     # -- binary skce / mmce at 1e7 rows ----------------------------------------------
@@ -467,6 +472,7 @@ def main(argv=None) -> int:
                "n x n matrix: stops near 20,000 rows", "target < 200 MB", mb < 200)
 
     corp_targets(rep, repeat)
+    csv_reader_target(rep, repeat)
 
     # -- the scikit-learn wrapper's own cost (tools/bench_sklearn.py) ----------------------------
     from bench_sklearn import bench_sklearn_overhead
@@ -502,6 +508,29 @@ def corp_targets(rep, repeat):
                "target <= 250 MB (153 MB checked copies of p and y + chunks of 2^20 rows)",
                mb <= 250)
     del p, y
+def csv_reader_target(rep, repeat, n=2_000_000):
+    """The command line's reader (pycalib_r.cli: the predictions and labels of
+    ``pycalib-r metrics``) against ``pandas.read_csv`` on the same 2e6-row
+    CSV, in this run: target <= 2x."""
+    import tempfile
+
+    import pandas as pd
+
+    from pycalib_r.cli._data import read_csv
+
+    p, y = binary_data(n, 10)
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "preds.csv")
+        pd.DataFrame({"prob": p, "label": y}).to_csv(path, index=False)
+        mb = Path(path).stat().st_size / 2 ** 20
+        read_csv(path, ["prob"], "label")  # pyarrow's import, outside the clock as pandas'
+        t_pd = best_time(lambda: pd.read_csv(path), repeat)
+        t_cli = best_time(lambda: read_csv(path, ["prob"], "label"), repeat)
+        t_pd = min(t_pd, best_time(lambda: pd.read_csv(path), repeat))  # the same moment's best
+    ratio = t_cli / t_pd
+    rep.target(f"`pycalib-r` CSV reader, {n:,} rows ({mb:.0f} MB)", f"{t_cli:.3f} s",
+               "", f"{ratio:.2f}x `pandas.read_csv` ({t_pd:.3f} s, same run; target <= 2x)",
+               ratio <= 2.0)
 
 
 def calibrator_targets(rep, rr, repeat, quick):

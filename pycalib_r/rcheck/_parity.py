@@ -165,10 +165,10 @@ def run_parity(args, p, y) -> int:
     try:
         sess = session()
     except RUnavailable as exc:
-        print(f"pycalib-r parity: {exc}", file=sys.stderr)
+        print(f"pycalib-r: error: {exc}", file=sys.stderr)
         return 2
     if sess.probcal_version is None:
-        print("pycalib-r parity: the probcal R package is not installed in this R "
+        print("pycalib-r: error: the probcal R package is not installed in this R "
               f"({sess.r_version}): in R: install.packages(\"probcal\")", file=sys.stderr)
         return 2
     calls = parity_calls(p, y, n_boot=args.n_boot, bins=args.bins, bandwidth=args.bandwidth,

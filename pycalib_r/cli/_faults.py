@@ -2,7 +2,7 @@
 
 Every problem the ``pycalib-r`` command meets is reported as one line,
 ``pycalib-r: error: ...``, with exit status 2 (argparse's convention for a
-usage error): a CSV that cannot be read (:class:`~pycalib_r._command.CsvError`),
+usage error): an input that cannot be read (:class:`~pycalib_r.cli._source.CsvError`),
 an output file that cannot be written (:class:`OutputError`), R's error for
 the data (:class:`~pycalib_r.ProbcalError`, with hints that name the
 command's options rather than Python code), or a request beyond the
@@ -15,7 +15,6 @@ R equivalent: none (R's messages are kept as they are).
 
 from __future__ import annotations
 
-import os
 import sys
 from contextlib import contextmanager
 from typing import List, Optional, Sequence
@@ -35,29 +34,6 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
 
 
-def check_output(path: str) -> None:
-    """Refuse, before any work, an output path that cannot be written.
-
-    The folder must exist and be writable, and the path must not be a
-    folder. (Writing can still fail later, e.g. on a full disk: see
-    :func:`writing`.)
-    """
-    if path == "-":
-        return
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise OutputError(path, "is a folder; give a file name, e.g. "
-                                f"{os.path.join(path, 'out')}")
-    if not os.path.isdir(folder):
-        shown = os.path.dirname(path) or folder
-        what = "is not a folder" if os.path.exists(folder) else "does not exist"
-        raise OutputError(path, f"the folder {shown} {what}; create it first, or write "
-                                "elsewhere")
-    target = path if os.path.exists(path) else folder
-    if not os.access(target, os.W_OK):
-        raise OutputError(path, "permission denied; write elsewhere")
-
-
 @contextmanager
 def writing(path: str):
     """Turn an ``OSError`` while writing ``path`` into an :class:`OutputError`."""
@@ -69,19 +45,19 @@ def writing(path: str):
         raise OutputError(path, f"could not write the file: {_reason(exc)}") from None
 
 
-def open_output(path: str):
-    """``path`` opened for writing CSV text, or an :class:`OutputError`."""
-    try:
-        return open(path, "w", newline="", encoding="utf-8")
-    except OSError as exc:
-        raise OutputError(path, f"could not write the file: {_reason(exc)}") from None
+def printable(text: str) -> str:
+    """``text`` with every control character escaped (``\\x1b``), so that no
+    terminal escape sequence from a file or a name reaches the terminal."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
 
 
 def error(message: str, hints: Sequence[str] = ()) -> int:
     """Print ``message`` as the command's error line (and its hints); return 2."""
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+    print(f"{PROG}: error: {printable(message)}", file=sys.stderr)
     for hint in hints:
-        print(f"{PROG}: hint: {hint}", file=sys.stderr)
+        print(f"{PROG}: hint: {printable(hint)}", file=sys.stderr)
     return 2
 
 
@@ -94,7 +70,7 @@ def show_warning(message, category, filename, lineno, file=None, line=None) -> N
     text = str(message)
     if _said["probabilities"] and "logit" in text and "[0, 1]" in text:
         return  # the library's Python-worded twin of probability_warning()
-    print(f"{PROG}: warning: {text}", file=sys.stderr)
+    print(f"{PROG}: warning: {printable(text)}", file=sys.stderr)
 
 
 def reset() -> None:
