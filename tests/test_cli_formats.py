@@ -187,6 +187,7 @@ def test_r_errors_of_options_exit_2_and_name_the_option(tmp_path, frame, args, m
 @pytest.mark.parametrize("options,kwargs", [
     ([], {}),
     (["--bins", "5", "--conf-level", "0.8"], {"bins": 5, "conf_level": 0.8}),
+    (["--edges", "ece"], {"edges": "ece"}),
 ])
 def test_ece_ci_prints_what_the_library_prints(tmp_path, frame, options, kwargs):
     path = tmp_path / "p.csv"
@@ -209,6 +210,19 @@ def test_ece_ci_multiclass_topk(tmp_path):
     out = _ok(_run("ece-ci", path, "--p", "a,b,c", "--y", "y", "--type", "topk", "--top-k", "2",
                    "--bins", "4"))
     assert out.stdout.decode() == str(pc.ece_ci(P, y, type="topk", top_k=2, bins=4)) + "\n"
+
+
+def test_validate_prints_the_library_report_as_json(tmp_path, frame):
+    from pycalib_r._validation import validate_report
+
+    path = tmp_path / "p.csv"
+    frame.to_csv(path, index=False, float_format="%.17g")
+    p, y = frame["prob"].to_numpy(), frame["label"].to_numpy()
+    out = _ok(_run("validate", path, "--p", "prob", "--y", "label", "--g", "8", "--no-profile"))
+    want = validate_report(p, y, g=8, profile=False)
+    assert json.loads(out.stdout) == json.loads(json.dumps(want))
+    bad = _run("validate", path, "--p", "prob", "--y", "label", "--g", "1")
+    assert bad.returncode == 2 and b"at least 2" in bad.stderr and b"Traceback" not in bad.stderr
 
 
 def test_parity_without_rpy2_is_the_error_line(tmp_path, frame):

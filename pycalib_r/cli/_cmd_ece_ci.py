@@ -20,7 +20,7 @@ from ._faults import PROG
 def add(sub) -> None:
     import inspect
 
-    from .._ece_interval import TYPES, ece_ci
+    from .._ece_interval import EDGES, TYPES, ece_ci
 
     defaults = {name: p.default for name, p in inspect.signature(ece_ci).parameters.items()}
     e = subparser(sub, "ece-ci", "ece_ci(): interval for the squared l2 ECE (Sun et al. 2024; "
@@ -35,6 +35,8 @@ def add(sub) -> None:
                    help=f"multiclass: {', '.join(TYPES)} (default {defaults['type']})")
     e.add_argument("--top-k", type=int, default=defaults["top_k"],
                    help=f"coordinates of --type topk (default {defaults['top_k']})")
+    e.add_argument("--edges", type=choice(*EDGES), default=defaults["edges"],
+                   help=f"bin edges: paper (k/m) or ece (R's seq()) (default {defaults['edges']})")
     e.add_argument("--json", action="store_true", help="print JSON (the result's to_dict())")
 
 
@@ -43,6 +45,6 @@ def run(args) -> int:
 
     p, y = read_csv(args.csv, args.p, args.y, args.sep)
     res = pc.ece_ci(p, y, bins=args.bins, conf_level=args.conf_level, type=args.type,
-                    top_k=args.top_k)
+                    top_k=args.top_k, edges=args.edges)
     print(json.dumps(res.to_dict()) if args.json else res)
     return 0

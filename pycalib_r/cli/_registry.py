@@ -11,6 +11,7 @@ COMMANDS = {
     "test": "_cmd_test",
     "ci": "_cmd_ci",
     "ece-ci": "_cmd_ece_ci",
+    "validate": "_cmd_validate",
     "calibrate": "_cmd_calibrate",
     "diagram": "_cmd_diagram",
     "parity": "_cmd_parity",
