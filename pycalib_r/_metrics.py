@@ -35,7 +35,7 @@ from ._checks import (
 from ._errors import ProbcalError
 from ._forms import MULTICLASS_TYPES, Form, binary_inputs, confidence_pair, input_form
 from ._kernel import scalar_kernel_sum
-from ._rarith import quiet_fp, r_exp, seq_sum
+from ._rarith import quiet_fp, r_exp, r_log, seq_sum
 from ._rarith import special as _special
 from ._rbins import bin_means
 
@@ -84,7 +84,7 @@ def logit(p, eps: float = DOUBLE_EPS):
     """
     arr = check_probability(p, arg="p")
     arr = clip_prob(arr, eps=eps, arg="p")
-    return np.log(arr / (1 - arr))
+    return r_log(arr / (1 - arr))  # the C library's log, as R (numpy's SIMD log can differ by 1 ulp)
 
 
 def inv_logit(x):

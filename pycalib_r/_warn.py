@@ -9,13 +9,19 @@ Every warning the package raises goes through :func:`warn`:
   filters therefore treat it as numpy's: under the ``"default"`` action a
   warning from the same line shows once, ``"error"`` raises, ``"ignore"``
   drops it, and ``module=`` filters see the user's module.
-* **Collected per call.** Inside an exported function (``python_face``) the
-  warnings are collected in a context-local collector
-  (:class:`contextvars.ContextVar`: one per thread, so threads never see
-  each other's) and issued when the call returns, each distinct text once.
-  When the call raised more than 10 warnings, where R prints "There were k
-  warnings (use warnings() to see them)" instead of the list, the text
-  carries R's count line (see :func:`_count_line`).
+* **Collected per call, reported as R reports them.** Inside an exported
+  function (``python_face``) the warnings are collected in a context-local
+  collector (:class:`contextvars.ContextVar`: one per thread, so threads
+  never see each other's) and issued when the call returns. When the call
+  raised 10 warnings or fewer, R lists every one ("Warning messages: 1: ...
+  2: ..."): they are issued as R's list, each occurrence in R's order
+  (``cal_cv`` whose folds each warn "glm.fit: fitted probabilities
+  numerically 0 or 1 occurred" issues it once per fold, as R). When the call
+  raised more than 10, where R prints "There were k warnings (use
+  warnings() to see them)" instead of the list, each distinct text is issued
+  once, in order of first appearance, carrying R's count line (see
+  :func:`_count_line`). Python's own filters then apply as to any warning
+  (under the ``"default"`` action a text repeated at one line shows once).
 * **Nothing global is switched.** No ``warnings.catch_warnings``, no
   ``simplefilter``, no swap of ``warnings.showwarning``: those are
   process-wide and not thread-safe (a thread's call would hide the
@@ -43,18 +49,50 @@ _R_KEEPS = 50
 
 class Collector:
     """The warnings of one call: counts by (category, text), in order of first
-    appearance (bounded by the number of distinct texts)."""
+    appearance (bounded by the number of distinct texts), and the first
+    ``_R_LISTS + 1`` in order of occurrence (R's list, needed only while the
+    total is at most ``_R_LISTS``)."""
 
-    __slots__ = ("counts", "total")
+    __slots__ = ("counts", "total", "seq")
 
     def __init__(self):
         self.counts = {}
         self.total = 0
+        self.seq = []
 
     def add(self, category, text, count=1):
         key = (category, text)
         self.counts[key] = self.counts.get(key, 0) + count
         self.total += count
+        room = _R_LISTS + 1 - len(self.seq)
+        if room > 0:
+            self.seq.extend([key] * min(count, room))
+
+    def discard(self, category, text):
+        """Forget every occurrence of one warning (one issued elsewhere)."""
+        key = (category, text)
+        n = self.counts.pop(key, 0)
+        if not n:
+            return
+        complete = self.total <= _R_LISTS  # seq held every occurrence
+        self.total -= n
+        if complete:
+            self.seq = [k for k in self.seq if k != key]
+        else:
+            # Occurrence order beyond the kept list is not known: first
+            # appearances (dict order) with their counts stand in.
+            self.seq = []
+            for k, m in self.counts.items():
+                self.seq.extend([k] * min(m, _R_LISTS + 1 - len(self.seq)))
+
+    def reported(self):
+        """(category, text) pairs as issued: R's list (every occurrence, in
+        order) for at most ``_R_LISTS`` warnings, else each distinct text once
+        with R's count line."""
+        line = _count_line(self.total)
+        if line is None:
+            return list(self.seq)
+        return [(category, f"{text}\n{line}") for (category, text) in self.counts]
 
 
 def warn(message, category=UserWarning) -> None:
@@ -92,12 +130,15 @@ def flush(c: Collector) -> None:
     is one, otherwise each distinct text once at the user's line."""
     outer = _collector.get()
     if outer is not None:
-        for (category, text), count in c.counts.items():
-            outer.add(category, text, count)
+        if c.total <= _R_LISTS:  # in order of occurrence
+            for category, text in c.seq:
+                outer.add(category, text)
+        else:
+            for (category, text), count in c.counts.items():
+                outer.add(category, text, count)
         return
-    line = _count_line(c.total)
-    for (category, text) in c.counts:
-        _emit(text if line is None else f"{text}\n{line}", category)
+    for category, text in c.reported():
+        _emit(text, category)
 
 
 def _count_line(total):

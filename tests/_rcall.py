@@ -10,8 +10,13 @@ that the fixtures use and evaluates it with pycalib_r:
   ``TRUE``/``FALSE``, ``NULL``, ``c(...)`` of literals) or input names;
 - blocks ``{stmt; stmt; ...}`` whose value is the last statement's;
 - component access ``x$name``;
-- the R functions ``set.seed``, ``runif``/``stats::runif``, ``options``,
-  ``print``, ``summary``, ``predict``, and every probcal export.
+- the R functions ``set.seed``, ``RNGkind``, ``runif``/``stats::runif``,
+  ``options``, ``print``, ``summary``, ``predict``, and every probcal export.
+
+An ``expected`` of the form ``{"warnings": [[...], ...], "value": v}`` (the
+harness's "warnings" kind: R's warnings per statement of a ``{ }`` block)
+also compares the warnings pycalib_r issues at each statement with R's, as
+pycalib_r reports them (:func:`expected_warnings`).
 
 Mapping to Python: R argument names with dots use underscores
 (``probcal.emoji`` -> ``probcal_emoji``), ``lambda`` becomes ``lambda_``;
@@ -38,6 +43,7 @@ import json
 import math
 import re
 import sys
+import warnings
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -63,7 +69,7 @@ from pycalib_r.rcheck._compare import (  # noqa: E402
 
 # R functions with a fixed Python meaning; everything else is looked up on
 # the pycalib_r module under its R name.
-_R_ONLY = {"set.seed", "runif", "options", "print", "summary", "predict", "c", "invisible"}
+_R_ONLY = {"set.seed", "RNGkind", "runif", "options", "print", "summary", "predict", "c", "invisible"}
 
 
 class RCallError(Exception):
@@ -148,8 +154,8 @@ def validate_fixture(name: str, data: Any, manifest: dict) -> List[str]:
             except RCallError as exc:
                 problems.append(f"{label}: r_call {case['r_call']!r} is outside the supported subset: {exc}")
             exp = case["expected"]
-            if isinstance(exp, dict) and not ({"print", "error", "matrix", "data_frame"} & set(exp)):
-                problems.append(f"{label}: expected object has none of print/error/matrix/data_frame")
+            if isinstance(exp, dict) and not ({"print", "error", "matrix", "data_frame", "warnings"} & set(exp)):
+                problems.append(f"{label}: expected object has none of print/error/matrix/data_frame/warnings")
     return problems
 
 
@@ -466,16 +472,44 @@ def _call(pkg, fname, arg_nodes, kwarg_nodes, env):
         return str(_export(pkg, "summary")(*args, **kwargs))
     if fname == "set.seed":
         return _export(pkg, "set_seed")(*args, **kwargs)
+    if fname == "RNGkind":
+        return _export(pkg, "rng_kind")(*args, **kwargs)
     if fname == "options":
         return _export(pkg, "options")(**kwargs)
     return _export(pkg, fname)(*args, **kwargs)
 
 
-def reset_state(pkg) -> None:
-    """Undo per-case global state (R's harness resets options after each case)."""
+def reset_state(pkg, r_call: str = "") -> None:
+    """Undo per-case global state (R's harness resets options after each case,
+    and the kinds a "warnings" case changed with RNGkind())."""
     options = getattr(pkg, "options", None)
     if options is not None:
         options(probcal_emoji=True)
+    if "RNGkind(" in r_call and hasattr(pkg, "rng_kind"):
+        if tuple(pkg.rng_kind()) != R_KINDS:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                pkg.rng_kind(*R_KINDS)
+
+
+# The kinds every harness case starts from (reference/r/diff_probcal.R).
+R_KINDS = ("Mersenne-Twister", "Inversion", "Rejection")
+# R's top level lists up to 10 warnings, else prints "There were k warnings"
+# (k capped at "50 or more"); pycalib_r reports them so (docs/migrating-from-r.md).
+_R_LISTS, _R_KEEPS = 10, 50
+
+
+def expected_warnings(r_messages: List[str]) -> List[str]:
+    """The warning texts pycalib_r issues for a call where R raised
+    ``r_messages`` (in order): R's list as it is when 10 or fewer; beyond
+    that each distinct text once, in order of first appearance, with R's
+    count line."""
+    if len(r_messages) <= _R_LISTS:
+        return list(r_messages)
+    k = len(r_messages)
+    line = (f"There were {_R_KEEPS} or more warnings" if k >= _R_KEEPS else f"There were {k} warnings")
+    line += " (each distinct one reported once)"
+    return [f"{m}\n{line}" for m in dict.fromkeys(r_messages)]
 
 
 # ---------------------------------------------------------------------------
@@ -492,10 +526,20 @@ def run_case(case: dict, pkg) -> Outcome:
     except (RCallError, TypeError, KeyError) as exc:
         return Outcome("harness", detail=f"cannot read the case: {exc}")
     error_class = getattr(pkg, "ProbcalError", ValueError)
-    reset_state(pkg)
+    reset_state(pkg, case["r_call"])
+    with_warnings = isinstance(expected, dict) and "warnings" in expected
     try:
         try:
-            actual = evaluate(node, env, pkg)
+            if with_warnings:
+                # One list per statement of a block, as the R harness records them.
+                issued = []
+                for stmt in (node[1] if node[0] == "block" else [node]):
+                    with warnings.catch_warnings(record=True) as caught:
+                        warnings.simplefilter("always")
+                        actual = evaluate(stmt, env, pkg)
+                    issued.append([str(w.message) for w in caught])
+            else:
+                actual = evaluate(node, env, pkg)
         except MissingExport as exc:
             return Outcome("missing", detail=str(exc))
         except RCallError as exc:
@@ -511,8 +555,13 @@ def run_case(case: dict, pkg) -> Outcome:
                 return Outcome("fail", detail=f"message: expected {expected['error']!r}, got {got!r}")
             return Outcome("fail", detail=f"raised {type(exc).__name__}: {exc}")
     finally:
-        reset_state(pkg)
+        reset_state(pkg, case["r_call"])
 
+    if with_warnings:
+        want = [expected_warnings(list(group)) for group in expected["warnings"]]
+        if issued != want:
+            return Outcome("fail", detail=f"warnings: R (as reported) {want!r}, pycalib_r {issued!r}")
+        expected = expected["value"]
     if isinstance(expected, dict) and "error" in expected:
         return Outcome("fail", detail=f"expected the error {expected['error']!r}, got a result")
     if isinstance(expected, dict) and "print" in expected:

@@ -10,7 +10,9 @@ A program starts with ``set.seed(seed, kind, normal.kind, sample.kind)``
 uniform kinds, 5 normal kinds and 2 sample kinds, a seed among negative
 ones, 0 and 2^31 - 1, then 3-8 calls over every exported distribution with
 extreme parameters (tiny and huge shapes, prob 0 and 1, size 0, n = 0,
-recycled vectors, NA/NaN/Inf, non-integer n), ``sample()``/``sample.int()``,
+recycled vectors, NA/NaN/Inf, non-integer n, zero-length vectors and NULL in
+every vector argument: ``n``, ``size``, ``prob``, ``x`` and the parameters,
+issue 31), ``sample()``/``sample.int()``,
 mid-program ``RNGkind`` changes and ``.Random.seed`` read-backs and
 restores. The ``.Random.seed`` after every call is compared, so a stream
 that drifts by one uniform is found at the call that drifted.
@@ -97,6 +99,22 @@ def logical(b: bool) -> Val:
     return Val("TRUE" if b else "FALSE", bool(b))
 
 
+def empty(g: random.Random, nullable: bool = True) -> Val:
+    """A zero-length vector or NULL (issue 31): ``[]`` is R's ``numeric(0)``,
+    an empty int32 array R's ``integer(0)``, ``None`` R's ``NULL``
+    (``nullable``: only where None is not the Python default meaning missing)."""
+    u = g.random()
+    if nullable and u < 0.35:
+        return null()
+    if u < 0.85:
+        return Val("numeric(0)", [])
+    return Val("integer(0)", np.empty(0, dtype=np.int32))
+
+
+# How often a vector argument is zero-length or NULL (issue 31).
+_EMPTY = 0.04
+
+
 # -- calls ----------------------------------------------------------------------------
 
 @dataclass
@@ -137,7 +155,9 @@ def _real(g: random.Random, pool: List[float]) -> float:
     return round(g.uniform(0.0, 20.0), g.choice([0, 1, 3, 6]))
 
 
-def _param(g: random.Random, pool: List[float], vec: float = 0.25) -> Val:
+def _param(g: random.Random, pool: List[float], vec: float = 0.25, nullable: bool = True) -> Val:
+    if g.random() < _EMPTY:
+        return empty(g, nullable)
     if g.random() < vec:
         xs = [_real(g, pool) for _ in range(g.randint(2, 4))]
         return dvec(xs)
@@ -147,7 +167,9 @@ def _param(g: random.Random, pool: List[float], vec: float = 0.25) -> Val:
     return dbl(x)
 
 
-def _prob(g: random.Random, vec: float = 0.25) -> Val:
+def _prob(g: random.Random, vec: float = 0.25, nullable: bool = True) -> Val:
+    if g.random() < _EMPTY:
+        return empty(g, nullable)
     pool = [0.0, 1.0, 0.5, 0.3, 1e-12, 1 - 1e-12, 0.146637, 0.999999999999, 1e-300, 0.9]
     if g.random() < 0.9:
         if g.random() < vec:
@@ -159,12 +181,16 @@ def _prob(g: random.Random, vec: float = 0.25) -> Val:
 def _size(g: random.Random, vec: float = 0.25) -> Val:
     pool = [0.0, 1.0, 2.0, 10.0, 100.0, 1000.0, 30.0, 2.0**31 - 1, 2.0**31, 1e10, 2.5,
             math.nan, -1.0, 1e5]
+    if g.random() < _EMPTY:
+        return empty(g)
     if g.random() < vec:
         return dvec([g.choice(pool) for _ in range(g.randint(2, 4))])
     return dbl(g.choice(pool))
 
 
 def _n(g: random.Random) -> Val:
+    if g.random() < 2 * _EMPTY:
+        return empty(g)
     u = g.random()
     if u < 0.12:
         return dbl(0.0)
@@ -210,21 +236,21 @@ def _dist_call(g: random.Random) -> Call:
         kw = []
         u = g.random()
         if u < 0.4:
-            kw.append(("rate", _param(g, [1.0, 2.0, 0.5]), "rate"))
+            kw.append(("rate", _param(g, [1.0, 2.0, 0.5], nullable=False), "rate"))
         elif u < 0.7:
-            kw.append(("scale", _param(g, [1.0, 2.0, 0.5]), "scale"))
+            kw.append(("scale", _param(g, [1.0, 2.0, 0.5], nullable=False), "scale"))
         return _call(name, name, [n, _param(g, shape)], kw)
     if name == "rbeta":
-        kw = [("ncp", _param(g, [0.0, 1.0, 2.0], vec=0.1), "ncp")] if g.random() < 0.25 else []
+        kw = [("ncp", _param(g, [0.0, 1.0, 2.0], vec=0.1, nullable=False), "ncp")] if g.random() < 0.25 else []
         return _call(name, name, [n, _param(g, shape), _param(g, shape)], kw)
     if name == "rchisq":
-        kw = [("ncp", _param(g, [0.0, 1.0, 5.0], vec=0.1), "ncp")] if g.random() < 0.3 else []
+        kw = [("ncp", _param(g, [0.0, 1.0, 5.0], vec=0.1, nullable=False), "ncp")] if g.random() < 0.3 else []
         return _call(name, name, [n, _param(g, [1.0, 2.0, 5.0, 0.5, 0.01, 1e-3])], kw)
     if name == "rt":
-        kw = [("ncp", _param(g, [0.0, 1.0, -1.0], vec=0.1), "ncp")] if g.random() < 0.3 else []
+        kw = [("ncp", _param(g, [0.0, 1.0, -1.0], vec=0.1, nullable=False), "ncp")] if g.random() < 0.3 else []
         return _call(name, name, [n, _param(g, [1.0, 2.0, 5.0, 0.5, 0.01, 30.0])], kw)
     if name == "rf":
-        kw = [("ncp", _param(g, [0.0, 1.0, 3.0], vec=0.1), "ncp")] if g.random() < 0.25 else []
+        kw = [("ncp", _param(g, [0.0, 1.0, 3.0], vec=0.1, nullable=False), "ncp")] if g.random() < 0.25 else []
         dfs = [1.0, 2.0, 5.0, 0.5, 0.01, 10.0]
         return _call(name, name, [n, _param(g, dfs), _param(g, dfs)], kw)
     if name == "rpois":
@@ -234,8 +260,8 @@ def _dist_call(g: random.Random) -> Call:
     if name == "rnbinom":
         size = _param(g, [1.0, 3.0, 0.5, 10.0, 1e-3])
         if g.random() < 0.5:
-            return _call(name, name, [n, size], [("mu", _param(g, [0.0, 1.0, 5.0, 0.5, 1e3]), "mu")])
-        return _call(name, name, [n, size], [("prob", _prob(g), "prob")])
+            return _call(name, name, [n, size], [("mu", _param(g, [0.0, 1.0, 5.0, 0.5, 1e3], nullable=False), "mu")])
+        return _call(name, name, [n, size], [("prob", _prob(g, nullable=False), "prob")])
     if name == "rhyper":
         mpool = [0.0, 1.0, 5.0, 10.0, 100.0, 1e4, 2.5]
         m = _param(g, mpool, vec=0.15)
@@ -249,14 +275,43 @@ def _dist_call(g: random.Random) -> Call:
         probs = [g.choice([0.0, 0.1, 0.5, 1.0, 2.0, 1e-12]) for _ in range(k)]
         if g.random() < 0.1:
             probs[0] = g.choice([math.nan, -1.0])
-        return _call(name, name, [nn, size, dvec(probs)], [])
+        pv = dvec(probs)
+        if g.random() < 3 * _EMPTY:  # one zero-length or NULL argument (issue 31)
+            which = g.randrange(3)
+            nn, size, pv = [empty(g) if i == which else v for i, v in enumerate((nn, size, pv))]
+        return _call(name, name, [nn, size, pv], [])
     if name == "rweibull":
         kw = [("scale", _param(g, [1.0, 2.0, 0.5]), "scale")] if g.random() < 0.5 else []
         return _call(name, name, [n, _param(g, [0.5, 1.0, 2.0, 1e-4, 1e-3, 5.0])], kw)
     raise AssertionError(name)
 
 
+def _empty_sample_call(g: random.Random) -> Call:
+    """``sample``/``sample.int`` with a zero-length ``x``, ``n``, ``size`` or
+    ``prob`` (or NULL where R's NULL is not Python's missing)."""
+    u = g.random()
+    if u < 0.3:
+        args = [empty(g)]
+        if g.random() < 0.6:
+            args.append(integer(g.choice([0, 0, 1])))
+        return _call("sample", "sample", args, [])
+    if u < 0.5:
+        args = [empty(g)]
+        if g.random() < 0.6:
+            args.append(integer(g.choice([0, 1])))
+        return _call("sample.int", "sample_int", args, [])
+    if u < 0.75:
+        fn = g.choice([("sample.int", "sample_int"), ("sample", "sample")])
+        return _call(*fn, [dbl(g.choice([1.0, 5.0, 10.0])), empty(g, nullable=False)],
+                     [("replace", logical(g.random() < 0.5), "replace")])
+    fn = g.choice([("sample.int", "sample_int"), ("sample", "sample")])
+    return _call(*fn, [dbl(g.choice([1.0, 5.0])), integer(g.choice([0, 1, 2]))],
+                 [("replace", logical(True), "replace"), ("prob", empty(g), "prob")])
+
+
 def _sample_call(g: random.Random) -> Call:
+    if g.random() < 2 * _EMPTY:
+        return _empty_sample_call(g)
     u = g.random()
     kw = []
     replace = g.random() < 0.5

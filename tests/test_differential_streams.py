@@ -115,6 +115,12 @@ def test_generator_is_reproducible_and_covers_the_kinds():
                 if f'"{k}"' in text:
                     seen_kinds.add(k)
     assert seen_kinds == set(sp.KINDS + sp.NORMAL_KINDS + sp.SAMPLE_KINDS)
+    # Issue 31: zero-length vectors and NULL reach n, the parameters, size and prob.
+    texts = [c.r for pid in range(400) for c in sp.program(pid)]
+    for pattern in ("(numeric(0)", "(integer(0)", "(NULL", ", numeric(0)", ", NULL",
+                    "prob = numeric(0)", "prob = NULL", "rmultinom(", "sample(numeric(0)",
+                    "sample.int(numeric(0)"):
+        assert any(pattern in t and ("(0)" in t or "NULL" in t) for t in texts), pattern
     for fn in ("runif", "rnorm", "rbinom", "rexp", "rgamma", "rbeta", "rchisq", "rt", "rf",
                "rpois", "rgeom", "rnbinom", "rhyper", "rmultinom", "rlogis", "rweibull",
                "rcauchy", "rlnorm", "sample", "sample.int", "RNGkind", "set.seed"):

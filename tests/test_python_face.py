@@ -251,8 +251,8 @@ def test_cal_ovr_and_cv_ovr_warn_once_naming_the_function():
 
 
 # ---------------------------------------------------------------------------
-# Warnings point at the caller, each distinct one once, R's count line where R
-# prints one (more than 10 warnings in the call)
+# Warnings point at the caller: R's list up to 10 warnings in the call, each
+# distinct one once with R's count line beyond (issue 31)
 # ---------------------------------------------------------------------------
 
 XS = np.array([[0.9, 0.05, 0.05], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6], [0.7, 0.2, 0.1],
@@ -278,13 +278,11 @@ def _ovr_beta_warnings(x=XS, y=YS):
     return rec
 
 
-def test_repeated_warnings_are_reported_once_at_the_callers_line():
+def test_warnings_are_rs_list_up_to_10_and_rs_count_line_beyond():
     rec = _ovr_beta_warnings()
-    assert len(rec) == 1
-    w = rec[0]
-    assert w.category is RuntimeWarning and w.filename == __file__
-    # 3 warnings: R lists them ("1: glm.fit: ..."), it prints no count line.
-    assert str(w.message) == GLM_WARNING
+    # 3 warnings: R lists them ("1: glm.fit: ... 2: ... 3: ..."), no count line.
+    assert [str(w.message) for w in rec] == [GLM_WARNING] * 3
+    assert all(w.category is RuntimeWarning and w.filename == __file__ for w in rec)
     (w,) = _ovr_beta_warnings(*_block_problem())
     assert str(w.message) == f"{GLM_WARNING}\nThere were 12 warnings (each distinct one reported once)"
     assert w.filename == __file__
@@ -294,19 +292,20 @@ def test_repeated_warnings_are_reported_once_at_the_callers_line():
 def test_warning_count_is_rs(probcal_r):
     big, yb = _block_problem()
     r_assign(probcal_r, xs=XS, big=big, yb=yb.astype(np.float64))
-    count = probcal_r.r("""local({
-        count <- function(expr) { n <- 0L; msgs <- character()
-          withCallingHandlers(expr, warning = function(w) { n <<- n + 1L;
-            msgs <<- c(msgs, conditionMessage(w)); invokeRestart("muffleWarning") })
-          c(as.character(n), unique(msgs)) }
-        c(count(cal_ovr(xs, c(1, 2, 3, 1, 2, 3, 3), method = "beta")),
-          count(cal_ovr(big, yb, method = "beta")))
+    r_lists = probcal_r.r("""local({
+        msgs <- function(expr) { out <- character()
+          withCallingHandlers(expr, warning = function(w) {
+            out <<- c(out, conditionMessage(w)); invokeRestart("muffleWarning") })
+          out }
+        list(msgs(cal_ovr(xs, c(1, 2, 3, 1, 2, 3, 3), method = "beta")),
+             msgs(cal_ovr(big, yb, method = "beta")))
     })""")
-    assert list(count) == ["3", GLM_WARNING, "12", GLM_WARNING]
-    (w,) = _ovr_beta_warnings()
-    assert str(w.message) == GLM_WARNING  # R's top level lists 3 warnings, no count line
+    small, large = (list(v) for v in r_lists)
+    assert len(small) == 3 and len(large) == 12
+    assert [str(w.message) for w in _ovr_beta_warnings()] == small  # R's list, as R lists it
     (w,) = _ovr_beta_warnings(*_block_problem())
-    assert str(w.message) == f"{GLM_WARNING}\nThere were {count[2]} warnings (each distinct one reported once)"
+    assert set(large) == {GLM_WARNING}
+    assert str(w.message) == f"{GLM_WARNING}\nThere were {len(large)} warnings (each distinct one reported once)"
 
 
 def test_a_single_warning_keeps_rs_text():

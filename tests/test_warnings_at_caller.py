@@ -5,8 +5,9 @@
 * It points at the user's line whatever the route: an exported function,
   ``pycalib_r.sklearn``, ``set_seed(..., sample_kind="Rounding")``, a stream
   method.
-* R's count line appears where R prints one (more than 10 warnings in a
-  call; tests/test_python_face.py checks R's count).
+* A call's warnings are R's list (every occurrence, in R's order) up to 10;
+  R's count line appears where R prints one (more than 10 warnings in a
+  call; tests/test_python_face.py checks R's count), issue 31.
 """
 
 from __future__ import annotations
@@ -110,3 +111,61 @@ def test_a_warning_from_python_dash_c_code_is_shown():
                           env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stderr.strip() == "<string>:1: RuntimeWarning: NAs produced"
+
+
+# -- issue 31: R's list up to 10 warnings, in R's order; R's count line beyond ----------
+
+def _report(texts, nested=False):
+    """What a call reports for warnings raised in the order ``texts``."""
+    from pycalib_r import _warn
+
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        with _warn.collect() as outer:
+            if nested:  # an inner call's warnings join the outer call's, in order
+                with _warn.collect() as inner:
+                    for t in texts[: len(texts) // 2]:
+                        _warn.warn(t, RuntimeWarning)
+                _warn.flush(inner)
+                texts = texts[len(texts) // 2:]
+            for t in texts:
+                _warn.warn(t, RuntimeWarning)
+        _warn.flush(outer)
+    return [str(w.message) for w in rec]
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_up_to_10_warnings_are_rs_list_in_rs_order(nested):
+    texts = [ROUNDING, GLM_WARNING, "b", GLM_WARNING, "b", GLM_WARNING]
+    assert _report(texts, nested) == texts
+    ten = [GLM_WARNING, "b"] * 5
+    assert _report(ten, nested) == ten
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_beyond_10_each_distinct_text_once_with_rs_count_line(nested):
+    texts = [ROUNDING] + [GLM_WARNING, "b"] * 5
+    line = "There were 11 warnings (each distinct one reported once)"
+    assert _report(texts, nested) == [f"{t}\n{line}" for t in (ROUNDING, GLM_WARNING, "b")]
+    many = [GLM_WARNING] * 60
+    assert _report(many, nested) == [
+        f"{GLM_WARNING}\nThere were 50 or more warnings (each distinct one reported once)"]
+
+
+def test_the_kept_list_is_bounded_and_discard_keeps_rs_order():
+    from pycalib_r import _warn
+
+    c = _warn.Collector()
+    for i in range(10_000):
+        c.add(RuntimeWarning, GLM_WARNING if i % 2 else "b")
+    assert len(c.seq) == 11 and c.total == 10_000  # memory bounded
+    c = _warn.Collector()
+    for t in ["a", ROUNDING, "b", "a"]:
+        c.add(RuntimeWarning, t)
+    c.discard(RuntimeWarning, ROUNDING)
+    assert [t for _, t in c.reported()] == ["a", "b", "a"] and c.total == 3
+    c = _warn.Collector()
+    for t in [ROUNDING] * 9 + ["a", "b", "a"]:
+        c.add(RuntimeWarning, t)
+    c.discard(RuntimeWarning, ROUNDING)  # 12 -> 3: rebuilt from the counts
+    assert sorted(t for _, t in c.reported()) == ["a", "a", "b"] and c.total == 3

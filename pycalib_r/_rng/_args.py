@@ -22,9 +22,20 @@ from .._errors import ProbcalError
 from .bitgen._mt import _INT_MAX, _R_XLEN_T_MAX
 
 def is_r_null(x):
-    """R's NULL: None, or an empty Python list or tuple (R's ``c()``); an empty
-    numpy array or Series is a zero-length vector (R's ``numeric(0)``)."""
-    return x is None or (isinstance(x, (list, tuple)) and len(x) == 0)
+    """R's ``NULL`` is ``None``, and only ``None``: the one rule for every
+    argument of the random-number functions (``n``, ``size``, ``prob``,
+    ``x``, ``seed``, the parameter vectors).
+
+    Any zero-length sequence or array (``[]``, ``()``, ``np.array([])``, an
+    empty Series) is a zero-length vector, R's ``numeric(0)``: ``[]`` is
+    what ``np.asarray([])`` makes of it, a float64 array of length 0. So
+    ``rpois([], 10)`` is an empty result as R's ``rpois(numeric(0), 10)``,
+    and ``rpois(None, 10)`` is "invalid arguments" as R's
+    ``rpois(NULL, 10)``. Where ``None`` is a Python default standing for
+    R's missing argument (``rgamma(rate=None)``, ``ncp=None``,
+    ``sample(size=None)``) it means missing, as documented there.
+    """
+    return x is None
 
 
 def _coerce_string(text):
@@ -37,7 +48,9 @@ def _coerce_string(text):
 
 
 def _result_length(n):
-    """R's ``resultLength``: a length-1 ``n`` is the count, else its length.
+    """R's ``resultLength``: a length-1 ``n`` is the count, else its length
+    (``[]`` is R's ``numeric(0)``: 0; ``None`` is R's ``NULL``: "invalid
+    arguments"; see :func:`is_r_null`).
 
     A string is read as R's ``asVecSize`` reads it (``"3"`` is 3; ``"a"`` warns
     "NAs introduced by coercion", then "invalid arguments"). Counts up to R's

@@ -102,6 +102,14 @@ def _seeded_stream(seed, rng):
     # collection is dropped, not flushed.
     with _warn.collect(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        if kinds[1] == "Buggy Kinderman-Ramage":
+            # R's set.seed(seed) keeps the session's normal kind, the buggy one
+            # too (only set.seed(normal.kind = "Buggy Kinderman-Ramage") is
+            # refused): seed under the other kinds, then switch the normal
+            # kind, which leaves the uniforms (all the folds draw) as they are.
+            stream = _rng.RRandom(seed, kinds[0], None, kinds[2])
+            stream.rng_kind(normal_kind=kinds[1])
+            return stream
         return _rng.RRandom(seed, *kinds)
 
 

@@ -7,8 +7,9 @@
 #   harness_envs(root, need_probcal)     evaluation environments for the two sources
 #   harness_eval(r_call, inputs, kind, parent)
 #                                        evaluates one case; returns the `expected`
-#                                        value: a value, list(print = text) or
-#                                        list(error = conditionMessage)
+#                                        value: a value, list(print = text),
+#                                        list(error = conditionMessage) or
+#                                        list(warnings = messages, value = value)
 #   harness_json(x)                      JSON text of a value, numbers at full
 #                                        precision (sprintf("%.17g"))
 #
@@ -52,7 +53,9 @@ harness_envs <- function(root, need_probcal = TRUE) {
   list(probcal = probcal_env, contract = contract_env)
 }
 
-# Evaluates one case. `kind` is "value", "print" or "error".
+# Evaluates one case. `kind` is "value", "print", "error" or "warnings"
+# (list(warnings = R's warning messages in order, one list per statement of
+# a { } block, value = the value)).
 harness_eval <- function(r_call, inputs, kind, parent) {
   env <- new.env(parent = parent)
   for (name in names(inputs)) {
@@ -101,6 +104,32 @@ harness_eval <- function(r_call, inputs, kind, parent) {
       }
     )
     return(list(print = paste(captured, collapse = "\n")))
+  }
+
+  if (identical(kind, "warnings")) {
+    # The value and R's warnings, every occurrence in order, per top-level
+    # statement (what R's top level lists after each): a block { a; b }
+    # gives one list per statement. RNGkind() is restored (a case may
+    # change the kinds).
+    kinds <- RNGkind()
+    on.exit(if (!identical(RNGkind(), kinds)) {
+      suppressWarnings(RNGkind(kinds[[1L]], kinds[[2L]], kinds[[3L]]))
+    }, add = TRUE)
+    statements <- as.list(expr)
+    if (length(expr) == 1L && is.call(expr[[1L]]) && identical(expr[[1L]][[1L]], as.name("{"))) {
+      statements <- as.list(expr[[1L]])[-1L]
+    }
+    groups <- list()
+    value <- NULL
+    for (e in statements) {
+      caught <- character()
+      value <- withCallingHandlers(eval(e, env), warning = function(w) {
+        caught <<- c(caught, conditionMessage(w))
+        invokeRestart("muffleWarning")
+      })
+      groups[[length(groups) + 1L]] <- as.list(caught)
+    }
+    return(list(warnings = groups, value = value))
   }
 
   suppressWarnings(run())

@@ -209,10 +209,12 @@ class DistributionsFront:
             def nrule(df_, lam):
                 with np.errstate(invalid="ignore"):
                     bad = np.isnan(df_) | ~_finite(lam) | (df_ < 0.0) | (lam < 0.0)
-                # ncp = 0 draws nothing for df = 0 (0) or Inf (rgamma's Inf).
-                const = ~bad & (lam == 0.0) & ((df_ == 0.0) | (df_ == np.inf))
+                # ncp = 0 draws nothing for df = 0 (0), a df whose half underflows
+                # (rgamma(0, 2) is 0) or Inf (rgamma's Inf).
+                zero = (df_ / 2.0 == 0.0)
+                const = ~bad & (lam == 0.0) & (zero | (df_ == np.inf))
                 # rnchisq returns the literal 0 for df = 0 (so +0 for df = -0).
-                vals = np.where(bad, np.nan, np.where(const, df_ + 0.0, 0.0))
+                vals = np.where(bad, np.nan, np.where(const & ~zero, df_, 0.0))
                 draw = ~bad & ~const
                 return vals, draw, self._nchisq_draw
             return self._family(n, [df, ncp], nrule)
@@ -485,7 +487,8 @@ class DistributionsFront:
         sz = _as_integer1(size)
         if sz is None or sz < 0:
             raise ProbcalError("invalid second argument 'size'")
-        p = np.array(_as_double(prob), dtype=np.float64)
+        # R's C code coerces prob (coerceVector): NULL is numeric(0).
+        p = np.array(np.empty(0) if prob is None else _as_double(prob), dtype=np.float64)
         for v in p:
             if not math.isfinite(v):
                 raise ProbcalError("NA in probability vector")
@@ -540,7 +543,11 @@ def _as_integer1(x):
 
 
 def _arith(x):
-    """An operand of R arithmetic (``1/rate``): R's message for a non-number."""
+    """An operand of R arithmetic (``1/rate``): R's message for a non-number.
+    ``None`` (R's ``NULL``) is a zero-length operand, as ``1/NULL`` is
+    ``numeric(0)`` in R."""
+    if x is None:
+        return np.empty(0)
     if isinstance(x, (str, bytes)) or (np.asarray(x).dtype.kind not in "biuf" and x is not None):
         try:
             return _as_double(x)

@@ -54,7 +54,7 @@ def set_seed(seed, kind=None, normal_kind=None, sample_kind=None):
         As R's ``set.seed(seed)``: any integer R accepts (negative, 0 and
         ``2**31 - 1`` included), coerced as R's ``as.integer`` does (``1.7``
         is 1, ``"3"`` is 3, ``True`` is 1), with R's warnings and errors for
-        NA and out-of-range values. None or an empty list (R's ``NULL``)
+        NA and out-of-range values. None (R's ``NULL``; ``[]`` is ``numeric(0)``)
         re-seeds from OS entropy, as ``set.seed(NULL)``.
     kind, normal_kind, sample_kind : str, optional
         Switch the stream's kinds first, as :func:`rng_kind` (R's names;

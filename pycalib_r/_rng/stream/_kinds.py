@@ -113,7 +113,7 @@ def set_seed(stream, seed, kind=None, normal_kind=None, sample_kind=None):
     value = None if is_r_null(seed) else as_seed(seed)
     with _warn.collect() as caught:
         ks.set_seed(value, kind, normal_kind, sample_kind)
-    caught.total -= caught.counts.pop((RuntimeWarning, rounding), 0)  # given above
+    caught.discard(RuntimeWarning, rounding)  # given above
     _settle(stream, ks)
     _warn.flush(caught)  # at the caller's line (module .._warn)
 

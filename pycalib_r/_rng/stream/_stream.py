@@ -114,7 +114,7 @@ class RRandom(Locked, RDistributions, SamplingMixin, DistributionsFront, StreamF
         seed : int, float, str, bool, sequence or None
             Coerced as R's ``as.integer`` (see :func:`~pycalib_r._rng.as_seed`):
             ``1.7`` is 1, ``"3"`` is 3, ``True`` is 1, a vector's first
-            element counts. None or an empty list (R's ``NULL``) reseeds
+            element counts. None (R's ``NULL``; ``[]`` is R's ``numeric(0)``) reseeds
             from OS entropy, as ``set.seed(NULL)`` does.
         kind, normal_kind, sample_kind : str, optional
             Switch kinds first, as :meth:`rng_kind` (R's names, unique
@@ -133,7 +133,7 @@ class RRandom(Locked, RDistributions, SamplingMixin, DistributionsFront, StreamF
         """
         if kind is not None or normal_kind is not None or sample_kind is not None:
             return self._kind_dispatch.set_seed(self, seed, kind, normal_kind, sample_kind)
-        # None or an empty list (R's NULL: set.seed(NULL), set.seed(c())) re-seeds.
+        # None (R's NULL: set.seed(NULL)) re-seeds; [] is numeric(0) (see _args.is_r_null).
         value = secrets.randbits(32) if is_r_null(seed) else as_seed(seed)
         words = _scramble(value)
         # i_seed[0] would be mti; R overwrites it with 624 (FixupSeeds(initial)).
