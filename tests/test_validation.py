@@ -207,7 +207,7 @@ def test_sklearn_scorers_are_val_prob_statistics():
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import cross_val_score
 
-    from pycalib_r import _validation_scorers as vs
+    from pycalib_r.sklearn import _scorers as vs
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(300, 2))

@@ -59,6 +59,7 @@ from ._metrics import (
     maximum_mean_calibration_error,
     squared_kernel_calibration_error,
 )
+from ._scorers import VALIDATION_SCORES, make_validation_scorer
 from ._validation import _encode_labels  # noqa: F401 (tests reach it here)
 
 __all__ = [
@@ -72,6 +73,8 @@ __all__ = [
     "maximum_mean_calibration_error",
     "squared_kernel_calibration_error",
     "METHODS",
+    "make_validation_scorer",
+    "VALIDATION_SCORES",
 ]
 
 # Pickles name a class by its module: the public path, so a pickle written now

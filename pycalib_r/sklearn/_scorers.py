@@ -10,7 +10,7 @@ scores, and :func:`make_validation_scorer` refuses them saying so.
 Each function takes scikit-learn's arguments (``y_true`` first, labels as
 given, ``pos_label``, ``labels``; the label handling is
 :mod:`pycalib_r.sklearn`'s) and returns ``val_prob(p, y)[name]`` exactly.
-scikit-learn is imported only when one of them is called.
+Part of :mod:`pycalib_r.sklearn` (which imports scikit-learn).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ _NOT_SCORES = {
 
 
 def _binary_inputs(y_true, y_prob, pos_label, labels):
-    from .sklearn import _metric_inputs
+    from ._metrics import _metric_inputs
 
     p, y = _metric_inputs(y_true, y_prob, pos_label, labels)
     if getattr(p, "ndim", 1) != 1:
@@ -54,7 +54,7 @@ def _binary_inputs(y_true, y_prob, pos_label, labels):
 
 def _statistic(name: str, r_name: str, better: str):
     def score(y_true, y_prob, *, pos_label=None, labels=None):
-        from . import val_prob
+        from .. import val_prob
 
         p, y = _binary_inputs(y_true, y_prob, pos_label, labels)
         return float(val_prob(p, y)[r_name])
@@ -68,7 +68,7 @@ def _statistic(name: str, r_name: str, better: str):
     Examples
     --------
     >>> import pycalib_r as pc
-    >>> from pycalib_r._validation_scorers import {name}_score
+    >>> from pycalib_r.sklearn._scorers import {name}_score
     >>> pc.set_seed(1)
     >>> p = pc.runif(200)
     >>> y = pc.rbinom(200, 1, p ** 1.3)
@@ -95,7 +95,7 @@ def make_validation_scorer(name: str):
 
     Examples
     --------
-    >>> from pycalib_r._validation_scorers import make_validation_scorer
+    >>> from pycalib_r.sklearn import make_validation_scorer
     >>> scorer = make_validation_scorer("brier")
     >>> make_validation_scorer("Slope")
     Traceback (most recent call last):
