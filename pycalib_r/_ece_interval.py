@@ -89,6 +89,19 @@ class EceCI(RList):
             ("top_k", int(top_k)), ("n", int(n)), ("interval_lower", float(interval_lower)),
             ("zero_in_set", not bool(reject)), ("edges", edges)])
 
+    def __setstate__(self, state) -> None:
+        # Pickles from before the paper's set (0.2.0) hold the interval
+        # [lower, upper] of R's seq() edges: the set is then that interval.
+        object.__setattr__(self, "__dict__", dict(state))
+        added = [("interval_lower", self.__dict__.get("lower")),
+                 ("zero_in_set", not self.__dict__.get("reject", False)), ("edges", "ece")]
+        names = list(self.__dict__.get("_r_names", ()))
+        for name, value in added:
+            if name not in names:
+                names.append(name)
+                self.__dict__[name] = value
+        self.__dict__["_r_names"] = names
+
     def contains(self, value: float) -> bool:
         """Whether ``value`` (on the squared scale) is in the confidence set."""
         value = float(value)

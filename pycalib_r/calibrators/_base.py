@@ -63,6 +63,7 @@ __all__ = [
     "r_log",
     "r_log1p",
     "r_rowsums",
+    "renormalize_rows",
     "col_sums",
     "clip_eps",
     "plogis",
@@ -490,3 +491,18 @@ def multiclass_log_loss(prob, codes, eps: float = 1e-15) -> float:
     picked = prob[np.arange(codes.size), codes - 1]
     picked = clip_eps(picked, eps)
     return -r_mean(r_log(picked))
+
+
+def renormalize_rows(m: np.ndarray) -> np.ndarray:
+    """Rows divided by their sums; a row summing to 0 or to a non-finite value becomes uniform.
+
+    R equivalent: probcal's internal ``renormalize_rows(m)``. Returns a new array.
+    """
+    out = np.array(m, dtype=np.float64, copy=True)
+    with np.errstate(invalid="ignore", over="ignore"):
+        row_sums = r_rowsums(out)
+    bad = ~np.isfinite(row_sums) | (row_sums == 0)
+    if bad.any():
+        out[bad, :] = 1 / out.shape[1]
+        row_sums[bad] = 1.0
+    return out / row_sums[:, np.newaxis]

@@ -6,11 +6,10 @@ R equivalent: ``probcal::cal_cv()`` (``R/cv.R``) with the internal
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
-from .. import _rng, _warn
+from .. import _rng
 from .._rng.stream._locking import holding
 from .._checks import (
     ProbcalError,
@@ -35,6 +34,7 @@ from ._ovr import fit_calibrator
 __all__ = ["cal_cv", "CalCv", "stratified_folds"]
 
 from ._methods import CV_METHODS, PY_CV_METHODS
+from ._seeding import seeded_stream as _seeded_stream
 _MATRIX_ONLY = ("vector", "dirichlet", "ovr")
 _VECTOR_ONLY = ("platt", "beta", "isotonic", "histogram")
 
@@ -84,36 +84,6 @@ def _assign(stream, labels, folds, fold_id):
         fold_id[idx[perm]] = np.arange(idx.size) % folds + 1
 
 
-def _seeded_stream(seed, rng):
-    """A stream as after R's ``set.seed(seed)`` in the session's kinds.
-
-    R's ``set.seed(seed)`` keeps the current ``RNGkind()``: the kinds are
-    those of ``rng`` (an ``RRandom``), else of the global stream. Switching
-    to them here is not R's ``RNGkind()`` call, so its warnings (the
-    Rounding sampler's) were given when the kinds were chosen, not again.
-    """
-    # No global stream yet means R's default kinds (none is created here:
-    # R leaves no .Random.seed behind either).
-    base = rng if isinstance(rng, _rng.RRandom) else _rng._GLOBAL
-    kinds = _DEFAULT_KINDS if base is None else tuple(base.rng_kind())
-    if kinds == _DEFAULT_KINDS:
-        return _rng.RRandom(seed)
-    # The package's warnings are collected per call (pycalib_r._warn); this
-    # collection is dropped, not flushed.
-    with _warn.collect(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        if kinds[1] == "Buggy Kinderman-Ramage":
-            # R's set.seed(seed) keeps the session's normal kind, the buggy one
-            # too (only set.seed(normal.kind = "Buggy Kinderman-Ramage") is
-            # refused): seed under the other kinds, then switch the normal
-            # kind, which leaves the uniforms (all the folds draw) as they are.
-            stream = _rng.RRandom(seed, kinds[0], None, kinds[2])
-            stream.rng_kind(normal_kind=kinds[1])
-            return stream
-        return _rng.RRandom(seed, *kinds)
-
-
-_DEFAULT_KINDS = ("Mersenne-Twister", "Inversion", "Rejection")
 
 
 def _classes(labels: np.ndarray) -> np.ndarray:

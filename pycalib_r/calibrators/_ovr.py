@@ -18,12 +18,12 @@ from .._checks import (
 )
 from .._hints import check_unused_arguments, warn_unused_dots
 from .._logit_input import once_per_call
-from ._base import (
+from ._base import (  # noqa: F401 - renormalize_rows re-exported
     MULTICLASS,
     Calibrator,
     format_call,
     new_calibrator,
-    r_rowsums,
+    renormalize_rows,
 )
 
 __all__ = ["cal_ovr", "CalOvr", "fit_calibrator", "renormalize_rows"]
@@ -69,21 +69,6 @@ def fit_calibrator(method: str, x, y, **kwargs) -> Calibrator:
         check_unused_arguments(kwargs, SCALING_BINNING_ARGS)
         return cal_scaling_binning(p=x, y=y, **kwargs)
     raise ValueError(f"unknown binary calibration method {method!r}")  # pragma: no cover
-
-
-def renormalize_rows(m: np.ndarray) -> np.ndarray:
-    """Rows divided by their sums; a row summing to 0 or to a non-finite value becomes uniform.
-
-    R equivalent: probcal's internal ``renormalize_rows(m)``. Returns a new array.
-    """
-    out = np.array(m, dtype=np.float64, copy=True)
-    with np.errstate(invalid="ignore", over="ignore"):
-        row_sums = r_rowsums(out)
-    bad = ~np.isfinite(row_sums) | (row_sums == 0)
-    if bad.any():
-        out[bad, :] = 1 / out.shape[1]
-        row_sums[bad] = 1.0
-    return out / row_sums[:, np.newaxis]
 
 
 class CalOvr(Calibrator):

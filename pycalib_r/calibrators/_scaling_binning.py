@@ -25,7 +25,8 @@ from .._checks import (
     match_arg,
 )
 from .._rbins import bin_means
-from ._base import MULTICLASS, Calibrator, as_character, format_call, new_calibrator
+from ._base import MULTICLASS, Calibrator, as_character, format_call, new_calibrator, renormalize_rows
+from ._seeding import seeded_stream
 
 __all__ = ["cal_scaling_binning", "CalScalingBinning", "SCALING_METHODS", "SB_TYPES"]
 
@@ -117,7 +118,6 @@ class CalScalingBinning(Calibrator):
             return self._map(0, mat.max(axis=1))
         out = np.column_stack([self._map(j, mat[:, j]) for j in range(self.k)])
         if self.renormalize:
-            from ._ovr import renormalize_rows
             return renormalize_rows(out)
         return out
 
@@ -152,9 +152,8 @@ def _parts(n, split, seed, rng):
         return every, every, every
     from .. import _rng
     from .._rng.stream._locking import holding
-    from ._cv import _seeded_stream
 
-    stream = _seeded_stream(seed, rng) if seed is not None else _rng.resolve_rng(rng)
+    stream = seeded_stream(seed, rng) if seed is not None else _rng.resolve_rng(rng)
     with holding(stream):
         perm = np.asarray(stream.sample_int(n, n), dtype=np.int64) - 1
     a = int(round(n * split[0]))

@@ -19,7 +19,7 @@ import numpy as np
 
 from .._checks import check_bandwidth, match_arg
 from .._errors import ProbcalError
-from .._block_test import block_statistics, block_z, check_blocksize
+from .._block_test import block_statistics, check_blocksize
 from .._inference import BLOCK_METHOD, CalTest, _TARGETS, block_result, cal_test_arguments
 from .._kernel import ESTIMATORS, SKCE_TYPES, canonical_pair_terms, canonical_residuals, scalar_pair_terms
 from .._rarith import pnorm_upper
