@@ -397,7 +397,7 @@ def _private_lookup(pkg, name: str):
     import pkgutil
 
     for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
-        if info.name.endswith(("._command", ".__main__")):
+        if info.name.endswith(".__main__") or info.name.startswith(pkg.__name__ + ".cli"):
             continue
         try:
             module = importlib.import_module(info.name)

@@ -527,14 +527,14 @@ def test_every_registered_command_has_help_an_example_and_a_run():
 
 def test_the_library_never_imports_the_command_line():
     """The command line imports the core; no module outside pycalib_r/cli
-    (but the entry points __main__ and the _command shim) imports it."""
+    (but the entry point __main__) imports it."""
     import ast
     from pathlib import Path
 
     root = Path(pc.__file__).parent
     for path in root.rglob("*.py"):
         rel = path.relative_to(root)
-        if rel.parts[0] == "cli" or rel.name in ("__main__.py", "_command.py"):
+        if rel.parts[0] == "cli" or rel.name == "__main__.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):

@@ -68,7 +68,7 @@ def _py(code: str, env=None):
 
 
 def test_importing_the_package_and_cli_does_not_import_rpy2():
-    out = _py("import sys, pycalib_r, pycalib_r.rcheck, pycalib_r._command as c; c._parser(); "
+    out = _py("import sys, pycalib_r, pycalib_r.rcheck, pycalib_r.cli._app as c; c.build_parser(); "
               "print('rpy2' in sys.modules)")
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
@@ -487,7 +487,7 @@ def test_cli_parity_exits_non_zero_on_a_planted_difference(csv_files, live):
     code = ("import sys, pycalib_r._metrics as m\n"
             "orig = m.BinnedMetric.value\n"
             "m.BinnedMetric.value = lambda self: orig(self) * (1 + 1e-9)\n"
-            "from pycalib_r._command import main\n"
+            "from pycalib_r.cli import main\n"
             "sys.exit(main(['parity'] + sys.argv[1:]))\n")
     out = _parity(str(csv_files[0]), "--p", "prob", "--y", "label", "--only", "ece", "skce", code=code)
     assert out.returncode == 1, out.stdout + out.stderr
@@ -497,7 +497,7 @@ def test_cli_parity_exits_non_zero_on_a_planted_difference(csv_files, live):
 
 
 def test_cli_parity_without_rpy2_exits_2_with_the_install_hint(csv_files):
-    code = ("import sys\nsys.modules['rpy2'] = None\nfrom pycalib_r._command import main\n"
+    code = ("import sys\nsys.modules['rpy2'] = None\nfrom pycalib_r.cli import main\n"
             "sys.exit(main(['parity'] + sys.argv[1:]))\n")
     out = _parity(str(csv_files[0]), "--p", "prob", "--y", "label", code=code)
     assert out.returncode == 2
