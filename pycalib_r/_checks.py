@@ -19,6 +19,7 @@ import numpy as np
 from . import _warn
 from ._errors import ProbcalError
 from ._format import cli_abort_message
+from ._rarith import r_rowsums
 
 __all__ = [
     "CHECK_BLOCK",
@@ -484,8 +485,11 @@ def check_prob_matrix(p, arg: str = "p", tolerance: float = 1e-6) -> np.ndarray:
         _abort(f"Argument `{arg}` must not contain missing or infinite values.")
     if scan.lo < 0 or scan.hi > 1:
         _abort(f"Argument `{arg}` must contain probabilities in `[0, 1]`.")
+    # R: any(abs(rowSums(p) - 1) > tolerance), where rowSums() adds each
+    # row's columns in order in long double and rounds the total to double
+    # before 1 is subtracted (src/main/array.c, do_colsum).
     for rows in row_blocks(arr):
-        if (np.abs(arr[rows].sum(axis=1) - 1) > tolerance).any():
+        if (np.abs(r_rowsums(arr[rows]) - 1) > tolerance).any():
             _abort(f"Each row of `{arg}` must sum to `1`.")
     return arr
 

@@ -35,6 +35,7 @@ import numpy as np
 from . import _warn
 from ._align import category_names, check_column_order
 from ._errors import ProbcalError
+from ._rarith import r_rowsums
 from ._rcalls import unused_arguments_text
 
 __all__ = ["python_face", "add_note", "hints_for"]
@@ -136,12 +137,13 @@ def _row_sum_hint(message: str, bound: Dict[str, Any]) -> Optional[str]:
     try:
         to_numpy = getattr(x, "to_numpy", None)
         mat = np.asarray(to_numpy() if callable(to_numpy) else x, dtype=np.float64)
-        miss = np.abs(mat.sum(axis=1) - 1.0)
+        sums = r_rowsums(mat)  # R's rowSums(), as the check
+        miss = np.abs(sums - 1.0)
     except Exception:  # noqa: BLE001
         return None
     worst = int(np.argmax(miss))
     return (f"The worst row of `{arg}` (index {worst}, 0-based) sums to "
-            f"{mat[worst].sum():.10g}, missing 1 by {miss[worst]:.3g}; "
+            f"{sums[worst]:.10g}, missing 1 by {miss[worst]:.3g}; "
             f"{int((miss > 1e-6).sum())} of {mat.shape[0]} rows miss by more than 1e-06. "
             f"If they are scores rather than probabilities, renormalise: "
             f"{arg} / {arg}.sum(axis=1, keepdims=True).")

@@ -1,0 +1,94 @@
+"""Issue 32, the library's items: masked and foreign containers, forks,
+interrupts, overlay colours, the row-sum rule, R_HOME probes, memory,
+leaked warnings, R's unused-argument text, bad ``rng=`` values.
+
+Expected values are R's: the row-sum verdicts are stored by
+``tools/make_rowsum_fixture.py`` (R 4.2.2, probcal 0.1.0) and re-run live.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import pycalib_r as pc
+from pycalib_r._checks import check_prob_matrix
+
+from . import _rowsum_cases
+from .conftest import ORIGINAL_ENV, REPO
+
+ROWSUM = REPO / "reference" / "fixtures" / "rowsum.json"
+
+
+def _run_child(code: str, timeout: float = 240, env: dict | None = None):
+    """Run ``code`` in a new Python (the checkout's pycalib_r), bounded in time."""
+    child_env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO), **(env or {}))
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, timeout=timeout, env=child_env, cwd=str(REPO))
+
+
+def _refused(row) -> bool:
+    try:
+        check_prob_matrix(np.array([row]))
+    except pc.ProbcalError as err:
+        assert str(err) == "Each row of `p` must sum to `1`."
+        return True
+    return False
+
+
+# --- item 5: the row-sum rule -------------------------------------------------------
+
+def test_row_sum_check_equals_r_on_rows_an_ulp_from_the_tolerance():
+    doc = json.loads(ROWSUM.read_text(encoding="utf-8"))
+    assert doc["versions"] == {"R": "4.2.2", "probcal": "0.1.0"}
+    rows = [[float.fromhex(v) for v in case["row"]] for case in doc["cases"]]
+    assert rows == _rowsum_cases.cases()  # the stored cases are the generator's
+    wrong = [row for row, case in zip(rows, doc["cases"]) if _refused(row) != case["refused"]]
+    assert not wrong, f"{len(wrong)} of {len(rows)} rows judged otherwise than R"
+    # Both directions are covered: rows a plain double sum would refuse and R
+    # accepts, and the reverse.
+    plain = [bool(abs(np.sum(r) - 1) > 1e-6) for r in rows]
+    refused = [c["refused"] for c in doc["cases"]]
+    assert sum(p and not r for p, r in zip(plain, refused)) >= 30
+    assert sum(r and not p for p, r in zip(plain, refused)) >= 30
+
+
+def test_row_sum_check_of_a_matrix_and_through_ece():
+    doc = json.loads(ROWSUM.read_text(encoding="utf-8"))
+    ok = [[float.fromhex(v) for v in c["row"]] for c in doc["cases"] if not c["refused"]]
+    bad = [[float.fromhex(v) for v in c["row"]] for c in doc["cases"] if c["refused"]]
+    for row in ok:  # accepted rows pass inside a many-row matrix too
+        k = len(row)
+        mat = np.vstack([row, np.full(k, 1 / k)] * k)
+        pc.ece(mat, np.repeat(np.arange(1, k + 1), 2))
+    for row in bad[:10]:
+        k = len(row)
+        with pytest.raises(pc.ProbcalError, match="must sum to"):
+            pc.ece(np.vstack([np.full(k, 1 / k), row] * k), np.repeat(np.arange(1, k + 1), 2))
+
+
+@pytest.mark.r_parity
+def test_row_sum_rule_live_against_r(r):
+    # probcal's expression, evaluated by R itself (R is always present).
+    verdict = r.r("function(v, k) as.integer(any(abs(rowSums(matrix(v, nrow = 1, ncol = k)) - 1)"
+                  " > 1e-6))")
+    rows = _rowsum_cases.cases()
+    wrong = [row for row in rows if bool(verdict(r.FloatVector(row), len(row))[0]) != _refused(row)]
+    assert not wrong, f"{len(wrong)} of {len(rows)} rows judged otherwise than R"
+
+
+@pytest.mark.r_parity
+def test_row_sum_rule_live_against_probcal(probcal_r):
+    check = probcal_r.r('function(v, k) tryCatch({probcal:::check_prob_matrix(matrix(v, nrow = 1, '
+                        'ncol = k)); ""}, error = function(e) conditionMessage(e))')
+    for row in _rowsum_cases.cases()[::4]:
+        message = str(check(probcal_r.FloatVector(row), len(row))[0])
+        assert _refused(row) == (message != ""), row
