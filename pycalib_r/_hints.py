@@ -34,6 +34,7 @@ import numpy as np
 
 from . import _warn
 from ._align import category_names, check_column_order
+from ._checks import polars_factor
 from ._errors import ProbcalError
 from ._rarith import r_rowsums
 from ._rcalls import unused_arguments_text
@@ -172,6 +173,8 @@ def hints_for(err: ProbcalError, bound: Dict[str, Any], fn: Callable) -> List[st
             notes.append("Class codes here are R's 1..K; scikit-learn's 0-based codes (the "
                          "column order of predict_proba) need y + 1, or pass a pandas "
                          "Categorical (pd.Categorical.from_codes(y, categories=clf.classes_)).")
+    elif message.startswith("Argument `y`") and polars_factor(y) is not None:
+        pass  # the check's own note names the conversion
     elif message == "Argument `y` must be a factor or a vector of integer class codes." \
             and (_has_strings(_values(y)) or category_names(y) is None):
         notes.append("R's factor is a pandas Categorical: pass "

@@ -92,3 +92,98 @@ def test_row_sum_rule_live_against_probcal(probcal_r):
     for row in _rowsum_cases.cases()[::4]:
         message = str(check(probcal_r.FloatVector(row), len(row))[0])
         assert _refused(row) == (message != ""), row
+
+
+# --- item 1: masked arrays, xarray and polars containers ---------------------------
+
+def _binary(n=30, seed=1):
+    rng = pc.RRandom(seed)
+    p = np.array(rng.runif(n))
+    return p, np.array(rng.rbinom(n, 1, p))
+
+
+def _error(fn):
+    with pytest.raises(pc.ProbcalError) as info:
+        fn()
+    return str(info.value), getattr(info.value, "__notes__", [])
+
+
+def test_masked_entries_are_r_na():
+    p, y = _binary()
+    mask = np.arange(p.size) == 3
+    # R: ece(replace(p, 4, NA), y) and ece(p, replace(y, 4, NA))
+    message, notes = _error(lambda: pc.ece(np.ma.masked_array(p, mask=mask), y))
+    assert message == "Argument `p` must not contain missing values."
+    assert any("masked array" in n and "getmaskarray" in n for n in notes)
+    bad = y.copy()
+    bad[3] = 7  # a masked invalid label is a missing label, not an invalid one
+    message, notes = _error(lambda: pc.ece(p, np.ma.masked_array(bad, mask=mask)))
+    assert message == "Argument `y` must not contain missing or infinite values."
+    assert any("masked array" in n for n in notes)
+    # the caller's masked arrays are untouched, and nothing masked is plain data
+    assert pc.ece(np.ma.masked_array(p), np.ma.masked_array(y)) == pc.ece(p, y)
+
+
+def test_masked_matrix_and_labels_are_r_na():
+    p, _ = _binary()
+    mat = np.column_stack([p, 1 - p])
+    codes = np.tile([1, 2], 15)
+    masked = np.ma.masked_array(mat, mask=np.zeros(mat.shape, bool))
+    masked[2, 1] = np.ma.masked
+    message, notes = _error(lambda: pc.ece(masked, codes))
+    assert message == "Argument `p` must not contain missing or infinite values."
+    assert notes and "masked array" in notes[0]
+    message, _ = _error(lambda: pc.ece(mat, np.ma.masked_array(codes, mask=codes == 2)))
+    assert message == "Argument `y` must not contain missing values."
+    message, notes = _error(lambda: pc.cal_temperature(
+        np.ma.masked_array(np.log(mat), mask=masked.mask), codes))
+    assert message == "Argument `logits` must not contain missing or infinite values."
+    assert "`logits` is a numpy masked array" in notes[0]
+    assert masked.mask[2, 1] and not masked.mask[2, 0]
+
+
+class _DataArray:
+    """The parts of an xarray.DataArray numpy sees: ``__array__``, ``ndim``, ``shape``, dims."""
+
+    def __init__(self, values):
+        self.values = values
+        self.dims = ("row", "class")
+        self.shape, self.ndim = values.shape, values.ndim
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.values, dtype=dtype)
+
+
+def test_a_2d_foreign_array_is_a_matrix():
+    p, _ = _binary()
+    mat = np.column_stack([p, 1 - p])
+    codes = np.tile([1, 2], 15)
+    assert pc.ece(_DataArray(mat), codes) == pc.ece(mat, codes)
+    assert pc.mmce(_DataArray(mat), codes) == pc.mmce(mat, codes)
+
+
+def test_a_real_xarray_data_array_is_a_matrix():
+    xr = pytest.importorskip("xarray")
+    p, _ = _binary()
+    mat = np.column_stack([p, 1 - p])
+    codes = np.tile([1, 2], 15)
+    assert pc.ece(xr.DataArray(mat, dims=("row", "class")), codes) == pc.ece(mat, codes)
+
+
+@pytest.mark.parametrize("kind", ["Categorical", "Enum"])
+def test_a_polars_factor_names_the_conversion(kind):
+    pl = pytest.importorskip("polars")
+    p, _ = _binary()
+    mat = np.column_stack([p, 1 - p])
+    dtype = pl.Categorical if kind == "Categorical" else pl.Enum(["a", "b"])
+    y = pl.Series(["a", "b"] * 15, dtype=dtype)
+    message, notes = _error(lambda: pc.ece(mat, y))
+    assert message == "Argument `y` must be a factor or a vector of integer class codes."
+    assert len(notes) == 1 and f"polars {kind}" in notes[0] and "pd.Categorical(y.to_list()" in notes[0]
+    message, notes = _error(lambda: pc.ece(p, y))
+    assert message == "Argument `y` must contain binary labels `0` and `1`."
+    assert len(notes) == 1 and "cast(pl.Int8)" in notes[0]
+    # the conversion the note names gives the pandas Categorical's result
+    import pandas as pd
+    assert pc.ece(mat, pd.Categorical(y.to_list(), categories=["a", "b"])) == pc.ece(
+        mat, np.tile([1, 2], 15))
