@@ -35,6 +35,13 @@ def _run_child(code: str, timeout: float = 240, env: dict | None = None):
                           text=True, timeout=timeout, env=child_env, cwd=str(REPO))
 
 
+def _run_child_file(path: str, args, timeout: float = 240, env: dict | None = None):
+    """Run the script ``path`` (relative to the checkout) with ``args`` in a new Python."""
+    child_env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO), **(env or {}))
+    return subprocess.run([sys.executable, str(REPO / path), *args], capture_output=True,
+                          text=True, timeout=timeout, env=child_env, cwd=str(REPO))
+
+
 def _refused(row) -> bool:
     try:
         check_prob_matrix(np.array([row]))
@@ -187,3 +194,19 @@ def test_a_polars_factor_names_the_conversion(kind):
     import pandas as pd
     assert pc.ece(mat, pd.Categorical(y.to_list(), categories=["a", "b"])) == pc.ece(
         mat, np.tile([1, 2], 15))
+
+
+# --- item 2: forks during a first call ----------------------------------------------
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+@pytest.mark.parametrize("kind, delays", [
+    # numba's import and the kernels' load take about 1-2 s in a new process
+    ("numba", [0.02 + 0.075 * i for i in range(25)]),
+    # pandas' import takes about 0.3-0.6 s
+    ("pandas", [0.015 * i for i in range(25)]),
+])
+def test_fork_during_a_first_call_in_another_thread(kind, delays):
+    out = _run_child_file("tests/_fork_race.py", [kind, ",".join(f"{d:.3f}" for d in delays)],
+                          timeout=400, env={"PYCALIB_R_JIT": "1"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["forks", "25", "bad", "0"], out.stderr[-2000:]
