@@ -210,3 +210,19 @@ def test_fork_during_a_first_call_in_another_thread(kind, delays):
                           timeout=400, env={"PYCALIB_R_JIT": "1"})
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["forks", "25", "bad", "0"], out.stderr[-2000:]
+
+
+# --- item 3: Ctrl-C leaves the stream where R would --------------------------------
+
+@pytest.mark.skipif(not hasattr(os, "kill") or sys.platform == "win32", reason="needs SIGINT")
+@pytest.mark.parametrize("kind, delays", [
+    ("rgamma", "0.05,0.15,0.3,0.6"),
+    ("cal_test", "0.01,0.03,0.05,0.1,0.2,0.3"),
+])
+def test_ctrl_c_leaves_the_global_stream_at_a_call_boundary(kind, delays):
+    out = _run_child_file("tests/_interrupt_stream.py", [kind, delays], timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    words = out.stdout.split()
+    counts = dict(zip(words[::2], map(int, words[1::2])))
+    assert counts["elsewhere"] == 0, out.stdout
+    assert counts["interrupted"] >= 1, out.stdout  # the test interrupted something
