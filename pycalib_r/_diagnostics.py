@@ -380,8 +380,11 @@ def _model_colours(n):
     if n in _HUE_PAL:
         return _HUE_PAL[n]
     from matplotlib import colormaps
+    from matplotlib.colors import to_hex
 
-    return [colormaps["tab10"](i % 10) for i in range(n)]
+    # Hex strings: an RGBA tuple given as scatter's `c` for a model with 4
+    # (or 3) points is read as 4 values to colour-map, not as one colour.
+    return [to_hex(colormaps["tab10"](i % 10)) for i in range(n)]
 
 
 def _style_panel(ax, show_x_ticks, show_y_ticks):

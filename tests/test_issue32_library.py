@@ -226,3 +226,34 @@ def test_ctrl_c_leaves_the_global_stream_at_a_call_boundary(kind, delays):
     counts = dict(zip(words[::2], map(int, words[1::2])))
     assert counts["elsewhere"] == 0, out.stdout
     assert counts["interrupted"] >= 1, out.stdout  # the test interrupted something
+
+
+# --- item 4 (issue's 5): overlays of more than five models --------------------------
+
+def test_overlay_of_six_models_gives_a_four_bin_model_its_legend_colour():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.colors import to_hex
+
+    p, y = _binary(200, seed=3)
+    models = {f"m{i}": np.clip(p + 0.01 * i, 0, 1) for i in range(6)}
+    # four non-empty bins: the RGBA tuple of 4 numbers used to be read as 4 values
+    models["m2"] = np.repeat([0.05, 0.35, 0.65, 0.95], 50)
+    models["m4"] = np.repeat([0.15, 0.45, 0.85], [70, 70, 60])  # three bins, RGB-like
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = pc.reliability_diagram(models, y)
+    ax = fig.axes[0]
+    legends = [lg for lg in [ax.get_legend(), *fig.legends] if lg is not None]
+    legend_colour = {t.get_text(): to_hex(h.get_color()) for lg in legends
+                     if lg.get_title().get_text() == "Model"
+                     for t, h in zip(lg.get_texts(), lg.legend_handles)}
+    points = {c.get_label(): {to_hex(f) for f in c.get_facecolors()}
+              for c in ax.collections if c.get_label() in models}
+    assert set(points) == set(models)
+    for name in models:
+        assert points[name] == {legend_colour[name]}, name
+    import matplotlib.pyplot as plt
+    plt.close(fig)
