@@ -257,3 +257,53 @@ def test_overlay_of_six_models_gives_a_four_bin_model_its_legend_colour():
         assert points[name] == {legend_colour[name]}, name
     import matplotlib.pyplot as plt
     plt.close(fig)
+
+
+# --- item 8: leaked numpy / matplotlib warnings -------------------------------------
+
+@pytest.mark.parametrize("jit", ["0", "1"])
+def test_linpack_qr_of_a_denormal_column_warns_nothing(jit):
+    # cal_ovr's glm fits reach LINPACK's dqrdc2 with a column whose norm is
+    # denormal (1 / norm overflows): Fortran computes it silently.
+    code = """
+        import warnings
+        import numpy as np
+        from pycalib_r.calibrators import _linpack
+        warnings.simplefilter("error")
+        for cols in ([np.ones(6), np.full(6, 1e-310) * np.arange(1, 7)],
+                     [np.full(6, 1e-310) * np.arange(1, 7), np.ones(6)]):
+            x = np.asfortranarray(np.column_stack(cols))
+            _linpack._dqrdc2(x, 1e-11)
+            _linpack._cdqrls(x, np.arange(6.0), 1e-11)
+        print("quiet")
+    """
+    out = _run_child(code, env={"PYCALIB_R_JIT": jit})
+    assert out.returncode == 0 and out.stdout.strip() == "quiet", out.stderr[-2000:]
+
+
+@pytest.mark.parametrize("figsize", [(0, 0), (4, 0), (-1, 3), (float("nan"), 4), (4,), "big"])
+def test_a_figsize_of_nothing_is_a_clear_error(figsize):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    p, y = _binary(50)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(pc.ProbcalError, match="`figsize` must be two finite positive numbers"):
+            pc.reliability_diagram(p, y, figsize=figsize)
+
+
+def test_a_figure_resized_to_nothing_draws_without_our_warnings():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    p, y = _binary(50)
+    fig = pc.reliability_diagram(p, y, figsize=(5, 4))
+    fig.set_size_inches(0, 0)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        fig.canvas.draw()
+    ours = [w for w in seen if "pycalib_r" in (w.filename or "")]
+    assert not ours, [str(w.message) for w in ours]
