@@ -307,3 +307,42 @@ def test_a_figure_resized_to_nothing_draws_without_our_warnings():
         fig.canvas.draw()
     ours = [w for w in seen if "pycalib_r" in (w.filename or "")]
     assert not ours, [str(w.message) for w in ours]
+
+
+# --- item 9: R's unused-argument text for non-syntactic names ----------------------
+
+# name -> R 4.2.2's conditionMessage() of f(1, <name> = 1) for f <- function(x) x
+# (written by R itself: do.call(f, c(list(1), setNames(list(1), name))), C.UTF-8)
+UNUSED_R_SAYS = {
+    "a b": "unused argument (`a b` = 1)", "1a": "unused argument (`1a` = 1)",
+    "if": "unused argument (`if` = 1)", "_a": "unused argument (`_a` = 1)",
+    "a.b": "unused argument (a.b = 1)", ".a": "unused argument (.a = 1)",
+    "..1": "unused argument (..1 = 1)", "...": "unused argument (... = 1)",
+    "TRUE": "unused argument (`TRUE` = 1)", "a`b": "unused argument (`a\\`b` = 1)",
+    "a\\b": "unused argument (`a\\\\b` = 1)", "é": "unused argument (é = 1)",
+    ".2a": "unused argument (`.2a` = 1)", "NA_real_": "unused argument (`NA_real_` = 1)",
+    'a"b': 'unused argument (`a"b` = 1)', "a\nb": "unused argument (`a\\nb` = 1)",
+    "x1_": "unused argument (x1_ = 1)", "in": "unused argument (`in` = 1)",
+}
+
+
+def _unused_message(**kwargs):
+    p, y = _binary(20)
+    with pytest.raises(TypeError) as info:
+        pc.cal_platt(p, y, **kwargs)
+    assert isinstance(info.value, TypeError)
+    return str(info.value)
+
+
+def test_unused_argument_names_are_deparsed_as_r_does():
+    for name, message in UNUSED_R_SAYS.items():
+        assert _unused_message(**{name: 1}) == message, name
+    assert _unused_message(**{"a b": 1, "ok": "x"}) == 'unused arguments (`a b` = 1, ok = "x")'
+
+
+@pytest.mark.r_parity
+def test_unused_argument_names_live_against_r(r):
+    say = r.r("function(nm) { f <- function(x) x; tryCatch(do.call(f, c(list(1), "
+              "setNames(list(1), nm))), error = function(e) conditionMessage(e)) }")
+    for name in [*UNUSED_R_SAYS, "a\tb", "a\x01b", "repeat", "NULL", "a-b", "été"]:
+        assert _unused_message(**{name: 1}) == str(say(name)[0]), repr(name)
