@@ -346,3 +346,22 @@ def test_unused_argument_names_live_against_r(r):
               "setNames(list(1), nm))), error = function(e) conditionMessage(e)) }")
     for name in [*UNUSED_R_SAYS, "a\tb", "a\x01b", "repeat", "NULL", "a-b", "été"]:
         assert _unused_message(**{name: 1}) == str(say(name)[0]), repr(name)
+
+
+# --- item 10: a bad rng= is a ProbcalError ------------------------------------------
+
+@pytest.mark.parametrize("bad, hint", [
+    (True, "A bool is not a seed"), (1.5, "rng=1"), ("x", "pycalib_r.RRandom(seed)"),
+    (np.random.MT19937(1), "numpy.random.Generator(bit_generator)"),
+    (np.random.RandomState(1), "default_rng"),
+])
+def test_a_bad_rng_is_a_probcal_error_with_the_fix(bad, hint):
+    p, y = _binary(30)
+    for call in (lambda: pc.cal_test(p, y, n_boot=9, rng=bad),
+                 lambda: pc.cal_ci(p, y, n_boot=9, rng=bad),
+                 lambda: pc.cal_cv(p, y, method="platt", rng=bad)):
+        with pytest.raises(pc.ProbcalError) as info:
+            call()
+        assert isinstance(info.value, ValueError) and isinstance(info.value, TypeError)
+        assert str(info.value).startswith("`rng` must be None (the global R stream)")
+        assert any(hint in n for n in info.value.__notes__)
