@@ -365,3 +365,40 @@ def test_a_bad_rng_is_a_probcal_error_with_the_fix(bad, hint):
         assert isinstance(info.value, ValueError) and isinstance(info.value, TypeError)
         assert str(info.value).startswith("`rng` must be None (the global R stream)")
         assert any(hint in n for n in info.value.__notes__)
+
+
+# --- item 6: rcheck with a half-present R_HOME --------------------------------------
+
+def _half_r_home(tmp_path: Path) -> Path:
+    """R's tree with an empty library/base (bin/ and library/base/ are there)."""
+    real = Path(subprocess.run(["R", "RHOME"], capture_output=True, text=True,
+                               check=True).stdout.strip())
+    half = tmp_path / "R"
+    (half / "library" / "base").mkdir(parents=True)
+    for entry in real.iterdir():
+        if entry.name != "library":
+            (half / entry.name).symlink_to(entry)
+    for entry in (real / "library").iterdir():
+        if entry.name != "base":
+            (half / "library" / entry.name).symlink_to(entry)
+    return half
+
+
+def test_rcheck_with_a_half_present_r_home_raises_r_unavailable(tmp_path):
+    pytest.importorskip("rpy2")
+    half = _half_r_home(tmp_path)
+    code = """
+        import pycalib_r as pc
+        from pycalib_r.rcheck import same_as_r, RUnavailable
+        try:
+            same_as_r(pc.ece, [0.2, 0.7], [0, 1])
+        except RUnavailable as err:
+            print("RUnavailable:", err)
+        print("alive")
+    """
+    out = _run_child(code, env={"R_HOME": str(half)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.splitlines()
+    assert lines[-1] == "alive"
+    assert lines[0].startswith(f"RUnavailable: R could not start (R_HOME={half};")
+    assert "unable to open the base package" in lines[0] and "R RHOME" in lines[0]
