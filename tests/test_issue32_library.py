@@ -402,3 +402,39 @@ def test_rcheck_with_a_half_present_r_home_raises_r_unavailable(tmp_path):
     assert lines[-1] == "alive"
     assert lines[0].startswith(f"RUnavailable: R could not start (R_HOME={half};")
     assert "unable to open the base package" in lines[0] and "R RHOME" in lines[0]
+
+
+# --- item 7: R's allocation message for bins = 1e9 and n_boot = 1e9 -----------------
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS limits the address space on Linux")
+def test_huge_bins_and_n_boot_give_r_allocation_error_under_a_4gb_limit():
+    code = """
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+        import numpy as np
+        import pycalib_r as pc
+        p = np.linspace(0.01, 0.99, 200)
+        y = np.arange(200) % 2
+        calls = {"cal_histogram": lambda: pc.cal_histogram(p, y, bins=1e9),
+                 "reliability_table": lambda: pc.reliability_table(p, y, bins=1e9),
+                 "cal_test": lambda: pc.cal_test(p, y, n_boot=1e9, progress=False),
+                 "cal_ci": lambda: pc.cal_ci(p, y, n_boot=1e9, progress=False),
+                 "runif": lambda: pc.runif(1e10)}
+        for name, call in calls.items():
+            try:
+                call()
+                print(name, "no error")
+            except pc.ProbcalError as err:
+                assert isinstance(err, MemoryError)
+                print(name, "|", err, "|", " ".join(getattr(err, "__notes__", [])))
+            except BaseException as err:
+                print(name, "|", type(err).__name__, err)
+    """
+    out = _run_child(code)
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = {line.split(" |")[0]: line for line in out.stdout.splitlines()}
+    for name in ("cal_histogram", "reliability_table", "cal_test", "cal_ci"):
+        assert got[name].startswith(f"{name} | cannot allocate vector of size 7.5 Gb | "), got[name]
+    assert "use fewer bins" in got["cal_histogram"]
+    assert "use a smaller n_boot" in got["cal_ci"] and "res.bootstrap_distribution" in got["cal_ci"]
+    assert got["runif"] == "runif | cannot allocate vector of size 74.5 Gb | "
