@@ -11,11 +11,12 @@ module half-initialised in ``sys.modules`` ("partially initialized module
 'pandas'").
 
 So a fork waits, in an ``os.register_at_fork`` hook, until no other thread
-is inside an import, holding Python's global import lock while it looks so
-that no new import can take a module lock before the fork (the lock is
-released in the parent after the fork, and in the child as the
-interpreter's own fork handling leaves it). The wait is bounded
-(``WAIT_SECONDS``): a thread whose import is stuck on the forking thread
+is inside an import. The hook holds no lock while it waits, nor after: it
+runs before the hooks registered earlier (logging's, concurrent.futures'),
+which take their own locks, and Python takes its import lock after all of
+them; holding the import lock across them would invert that order (a
+thread logging from inside an import would deadlock the fork). The wait
+is bounded (``WAIT_SECONDS``): a thread whose import is stuck on the forking thread
 itself cannot finish, and after the bound the fork goes on as it would
 have without this hook. Threads that only wait for a module lock hold
 nothing and do not delay the fork.
@@ -49,12 +50,9 @@ WAIT_SECONDS = 30.0
 _POLL = 0.0005
 
 try:  # pragma: no branch
-    import _imp
     from importlib import _bootstrap
 except ImportError:  # pragma: no cover - another interpreter
-    _imp = _bootstrap = None
-
-_held = threading.local()
+    _bootstrap = None
 
 
 def _others_importing() -> bool:
@@ -76,49 +74,19 @@ def _others_importing() -> bool:
     return False
 
 
-def _acquire_import_lock() -> bool:
-    try:
-        _imp.acquire_lock()
-    except Exception:  # noqa: BLE001 - another interpreter: no global lock
-        return False
-    return True
-
-
-def _release_import_lock() -> None:
-    try:
-        _imp.release_lock()
-    except RuntimeError:  # not held (another interpreter's fork handling)
-        pass
-
-
 def before_fork() -> None:
-    """Wait (bounded) until no other thread is importing, then keep Python's
-    import lock until the fork is done."""
-    _held.lock = False
+    """Wait (bounded) until no other thread is inside an import."""
     if _bootstrap is None:
         return
     deadline = time.monotonic() + WAIT_SECONDS
-    while True:
-        held = _acquire_import_lock()
+    while time.monotonic() < deadline:
         try:
-            busy = _others_importing()
+            if not _others_importing():
+                return
         except Exception:  # noqa: BLE001 - never let a fork fail over this
-            busy = False
-        if not busy or time.monotonic() >= deadline:
-            _held.lock = held
             return
-        if held:
-            _release_import_lock()
         time.sleep(_POLL)
 
 
-def after_fork() -> None:
-    """Release the import lock that :func:`before_fork` took (parent and child)."""
-    if getattr(_held, "lock", False):
-        _held.lock = False
-        _release_import_lock()
-
-
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(before=before_fork, after_in_parent=after_fork,
-                        after_in_child=after_fork)
+    os.register_at_fork(before=before_fork)
