@@ -1,13 +1,14 @@
 """Ctrl-C part-way through a draw (issue 32, item 4).
 
-    python tests/_interrupt_stream.py rgamma|cal_test DELAY,DELAY,...
+    python tests/_interrupt_stream.py rgamma|cal_test|cal_ci DELAY,DELAY,...
 
 For each delay: ``set_seed(1)``, then a SIGINT to this process after the
-delay while ``rgamma(3e7, 2.5)`` (one long draw) or ``cal_test`` (a
+delay while ``rgamma(3e7, 2.5)`` (one long draw), ``cal_test`` (a
 bootstrap of 999 resamples, R's ``sample(c(-1, 1), n, replace = TRUE)``
-each) runs on the global stream. After the KeyboardInterrupt the stream
-must be where R can be: its state before the call or after the whole call
-(rgamma), or after a whole number of resamples (cal_test). Prints one line
+each) or ``cal_ci`` (999 resamples, R's ``sample.int(n, n, replace =
+TRUE)`` each) runs on the global stream. After the KeyboardInterrupt the
+stream must be where R can be: its state before the call or after the
+whole call (rgamma), or after a whole number of resamples. Prints one line
 ``interrupted N completed M elsewhere K``; K must be 0.
 """
 
@@ -29,10 +30,13 @@ N_BOOT = 999
 def _call(kind):
     if kind == "rgamma":
         pc.rgamma(3e7, 2.5)
-    else:
-        p = np.linspace(0.01, 0.99, N)
-        y = (np.arange(N) % 3 == 0).astype(int)
+        return
+    p = np.linspace(0.01, 0.99, N)
+    y = (np.arange(N) % 3 == 0).astype(int)
+    if kind == "cal_test":
         pc.cal_test(p, y, n_boot=N_BOOT, progress=False)
+    else:
+        pc.cal_ci(p, y, n_boot=N_BOOT, progress=False)
 
 
 def _boundaries(kind, start, end_state):
@@ -43,7 +47,10 @@ def _boundaries(kind, start, end_state):
     ref.set_random_seed(start)
     out = [ref.get_random_seed().tobytes()]
     for _ in range(N_BOOT):
-        ref.rademacher(1, N)
+        if kind == "cal_test":
+            ref.rademacher(1, N)
+        else:
+            ref.sample_int_replace(N, N, 1)
         out.append(ref.get_random_seed().tobytes())
     return out
 

@@ -218,6 +218,7 @@ def test_fork_during_a_first_call_in_another_thread(kind, delays):
 @pytest.mark.parametrize("kind, delays", [
     ("rgamma", "0.05,0.15,0.3,0.6"),
     ("cal_test", "0.01,0.03,0.05,0.1,0.2,0.3"),
+    ("cal_ci", "0.01,0.03,0.05,0.1,0.2,0.3"),
 ])
 def test_ctrl_c_leaves_the_global_stream_at_a_call_boundary(kind, delays):
     out = _run_child_file("tests/_interrupt_stream.py", [kind, delays], timeout=600)
