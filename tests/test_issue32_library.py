@@ -55,23 +55,23 @@ def _refused(row) -> bool:
 
 def test_row_sum_check_equals_r_on_rows_an_ulp_from_the_tolerance():
     doc = json.loads(ROWSUM.read_text(encoding="utf-8"))
-    assert doc["versions"] == {"R": "4.2.2", "probcal": "0.1.0"}
-    rows = [[float.fromhex(v) for v in case["row"]] for case in doc["cases"]]
+    assert (doc["r_version"], doc["probcal_version"]) == ("4.2.2", "0.1.0")
+    rows = [[float.fromhex(v) for v in case["row"]] for case in doc["rows"]]
     assert rows == _rowsum_cases.cases()  # the stored cases are the generator's
-    wrong = [row for row, case in zip(rows, doc["cases"]) if _refused(row) != case["refused"]]
+    wrong = [row for row, case in zip(rows, doc["rows"]) if _refused(row) != case["refused"]]
     assert not wrong, f"{len(wrong)} of {len(rows)} rows judged otherwise than R"
     # Both directions are covered: rows a plain double sum would refuse and R
     # accepts, and the reverse.
     plain = [bool(abs(np.sum(r) - 1) > 1e-6) for r in rows]
-    refused = [c["refused"] for c in doc["cases"]]
+    refused = [c["refused"] for c in doc["rows"]]
     assert sum(p and not r for p, r in zip(plain, refused)) >= 30
     assert sum(r and not p for p, r in zip(plain, refused)) >= 30
 
 
 def test_row_sum_check_of_a_matrix_and_through_ece():
     doc = json.loads(ROWSUM.read_text(encoding="utf-8"))
-    ok = [[float.fromhex(v) for v in c["row"]] for c in doc["cases"] if not c["refused"]]
-    bad = [[float.fromhex(v) for v in c["row"]] for c in doc["cases"] if c["refused"]]
+    ok = [[float.fromhex(v) for v in c["row"]] for c in doc["rows"] if not c["refused"]]
+    bad = [[float.fromhex(v) for v in c["row"]] for c in doc["rows"] if c["refused"]]
     for row in ok:  # accepted rows pass inside a many-row matrix too
         k = len(row)
         mat = np.vstack([row, np.full(k, 1 / k)] * k)

@@ -42,15 +42,19 @@ def main() -> None:
         if refused != expr:
             raise SystemExit(f"probcal and its expression disagree on {row}")
         out.append({"row": [v.hex() for v in row], "refused": bool(refused)})
-    versions = {"R": ".".join(ro.r("c(R.version$major, R.version$minor)")),
-                "probcal": str(ro.r('as.character(packageVersion("probcal"))')[0])}
-    doc = {"generated_by": "tools/make_rowsum_fixture.py", "date": str(datetime.date.today()),
-           "versions": versions, "tolerance": 1e-6,
+    # The manifest's header; the rows are records outside "cases" (as
+    # diff_streams.json's programs), checked by tests/test_issue32_library.py.
+    doc = {"r_version": ".".join(ro.r("c(R.version$major, R.version$minor)")),
+           "probcal_version": str(ro.r('as.character(packageVersion("probcal"))')[0]),
+           "date": str(datetime.date.today()),
+           "rng_kind": list(ro.r("RNGkind()")),
+           "script": "tools/make_rowsum_fixture.py", "generator": "tests/_rowsum_cases.py",
+           "tolerance": 1e-6,
            "rule": "probcal::check_prob_matrix: any(abs(rowSums(p) - 1) > tolerance)",
-           "cases": out}
+           "cases": [], "rows": out}
     path = REPO / "reference" / "fixtures" / "rowsum.json"
     path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    print(f"{len(out)} cases ({sum(c['refused'] for c in out)} refused by R) -> {path}")
+    print(f"{len(out)} rows ({sum(c['refused'] for c in out)} refused by R) -> {path}")
 
 
 if __name__ == "__main__":
