@@ -18,6 +18,7 @@ import os
 import signal
 import sys
 import threading
+import time
 
 import numpy as np
 
@@ -71,7 +72,15 @@ def main(kind, delays):
             completed += 1
         except KeyboardInterrupt:
             interrupted += 1
-        timer.join()
+        # A call that ended before the timer: stop it, or take its signal here.
+        timer.cancel()
+        while True:
+            try:
+                timer.join()
+                time.sleep(0.05)
+                break
+            except KeyboardInterrupt:
+                continue
         if pc.get_random_seed().tobytes() not in allowed:
             elsewhere += 1
     print(f"interrupted {interrupted} completed {completed} elsewhere {elsewhere}")
