@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._checks import add_note
 
 __all__ = [
     "seq01",
