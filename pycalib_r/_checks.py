@@ -47,6 +47,7 @@ __all__ = [
     "MulticlassLabels",
     "multiclass_labels",
     "check_newdata_columns",
+    "masked_as_na",
 ]
 
 DOUBLE_EPS = 2.220446049250313e-16
@@ -130,10 +131,14 @@ MASKED_NOTE = ("`{arg}` is a numpy masked array: its masked entries are R's NA, 
                "then pass np.ma.getdata({arg})[keep].")
 
 
-def _unmask(x):
+def masked_as_na(x):
     """A numpy masked array as R sees data with NA: its masked entries become
     NaN (numbers) or None (other types), so R's missing-value message follows.
-    Anything else is returned as it is. Also says whether entries were masked."""
+    Anything else is returned as it is. Also says whether entries were masked.
+
+    The checks here call it first; a face that converts input before the
+    core checks (scikit-learn's ``check_array`` drops the mask) calls it too.
+    """
     if not isinstance(x, np.ma.MaskedArray):
         return x, False
     mask = np.ma.getmaskarray(x)
@@ -253,7 +258,7 @@ def _numeric_array(x, arg: str, message: str) -> np.ndarray:
     pd = _pandas()
     if x is None:
         _abort(message)
-    x, _ = _unmask(x)
+    x, _ = masked_as_na(x)
     if pd is not None and isinstance(x, (pd.Series, pd.Index)):
         if x.dtype == bool or pd.api.types.is_bool_dtype(x.dtype):
             _abort(message)
@@ -340,7 +345,7 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
     # R keeps a logical NA through as.integer() and probcal then drops the
     # bins it falls in without a word; here it is reported as a numeric NA is.
     missing = f"Argument `{arg}` must not contain missing or infinite values."
-    y, _ = _unmask(y)
+    y, _ = masked_as_na(y)
     polars_kind = polars_factor(y)
     if polars_kind is not None:
         raise _polars_factor_error(wrong_type, polars_kind, arg, binary=True)
@@ -623,7 +628,7 @@ def _plural(count: int, singular: str, plural_suffix: str) -> str:
 def check_multiclass_y(y, n_classes: Optional[int] = None, arg: str = "y") -> MulticlassLabels:
     """R ``check_multiclass_y()``: a factor (pandas Categorical) or integer codes 1..K."""
     pd = _pandas()
-    y, _ = _unmask(y)
+    y, _ = masked_as_na(y)
     polars_kind = polars_factor(y)
     if polars_kind is not None:
         raise _polars_factor_error(
