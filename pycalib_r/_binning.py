@@ -60,14 +60,13 @@ def seq01(length_out: int) -> np.ndarray:
 
 
 def _output_array(size: int, what: str) -> np.ndarray:
-    """``np.empty(size)`` for a result R itself holds in full, with a note
-    naming the size when it does not fit."""
-    try:
-        return np.empty(size, dtype=np.float64)
-    except MemoryError as exc:
-        add_note(exc, f"{what.format(size - 1)} holds {size} doubles ({size * 8 / 2 ** 30:.1f} GiB), "
-                     "as in R, where the result has one value per bin; use fewer bins.")
-        raise
+    """``np.empty(size)`` for a result R itself holds in full; when it does not
+    fit, R's "cannot allocate vector of size ..." with a note naming the size."""
+    from ._rng._args import r_empty  # noqa: PLC0415
+
+    return r_empty(size, f"{what.format(size - 1)} holds {size} doubles "
+                         f"({size * 8 / 2 ** 30:.1f} GiB), as in R, where the result has one "
+                         "value per bin; use fewer bins.")
 
 
 def quantile_r(x, probs, type: int = 7) -> np.ndarray:

@@ -9,6 +9,8 @@ function is R's, because the first failing check decides the message.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import numbers
 import sys
@@ -19,6 +21,7 @@ import numpy as np
 from . import _warn
 from ._errors import ProbcalError
 from ._format import cli_abort_message
+from ._rarith import r_rowsums
 
 __all__ = [
     "CHECK_BLOCK",
@@ -44,6 +47,7 @@ __all__ = [
     "MulticlassLabels",
     "multiclass_labels",
     "check_newdata_columns",
+    "masked_as_na",
 ]
 
 DOUBLE_EPS = 2.220446049250313e-16
@@ -119,6 +123,96 @@ def _pandas():
     return sys.modules.get("pandas")
 
 
+# --- containers of other libraries --------------------------------------------------
+
+MASKED_NOTE = ("`{arg}` is a numpy masked array: its masked entries are R's NA, which "
+               "probcal refuses as R does. Drop them from every argument first, e.g. "
+               "keep = ~np.ma.getmaskarray({arg}) (and the same for the other arguments), "
+               "then pass np.ma.getdata({arg})[keep].")
+
+
+def masked_as_na(x):
+    """A numpy masked array as R sees data with NA: its masked entries become
+    NaN (numbers) or None (other types), so R's missing-value message follows.
+    Anything else is returned as it is. Also says whether entries were masked.
+
+    The checks here call it first; a face that converts input before the
+    core checks (scikit-learn's ``check_array`` drops the mask) calls it too.
+    """
+    if not isinstance(x, np.ma.MaskedArray):
+        return x, False
+    mask = np.ma.getmaskarray(x)
+    data = np.ma.getdata(x)
+    if not mask.any():
+        return np.array(data, copy=True), False
+    if data.dtype.kind in "iuf":
+        out = np.array(data, dtype=np.float64, copy=True)
+        out[mask] = np.nan
+    else:
+        out = np.array(data, dtype=object, copy=True)
+        out[mask] = None
+    return out, True
+
+
+def _masked_note(err: ProbcalError, arg: str, masked: bool) -> ProbcalError:
+    if masked and not any(n.startswith(f"`{arg}` is a numpy masked array")
+                          for n in getattr(err, "__notes__", [])):
+        add_note(err, MASKED_NOTE.format(arg=arg))
+    return err
+
+
+def _masked_aware(check):
+    """Decorate a check whose first argument is the data and whose ``arg``
+    keyword names it: R's message for a masked array's NA carries a note."""
+    sig = inspect.signature(check)
+
+    @functools.wraps(check)
+    def wrapper(x, *args, **kwargs):
+        if not (isinstance(x, np.ma.MaskedArray) and np.ma.getmaskarray(x).any()):
+            return check(x, *args, **kwargs)
+        try:
+            return check(x, *args, **kwargs)
+        except ProbcalError as err:
+            bound = sig.bind(x, *args, **kwargs)
+            bound.apply_defaults()
+            raise _masked_note(err, bound.arguments["arg"], True)
+    return wrapper
+
+
+def _array_like_2d(x) -> bool:
+    """A 2-D array of another library (an xarray DataArray, ...): ``__array__``
+    and ``ndim == 2``; numpy reads it as its matrix of values, as R reads a matrix."""
+    return (not isinstance(x, np.ndarray) and callable(getattr(x, "__array__", None))
+            and getattr(x, "ndim", None) == 2 and not hasattr(x, "columns"))
+
+
+def polars_factor(y) -> Optional[str]:
+    """"Categorical" or "Enum" for a polars Series of that type, else None."""
+    pl = sys.modules.get("polars")
+    if pl is None or not isinstance(y, pl.Series):
+        return None
+    dtype = y.dtype
+    for name in ("Enum", "Categorical"):
+        kind = getattr(pl, name, None)
+        if kind is not None and (dtype == kind or isinstance(dtype, kind)):
+            return name
+    return None
+
+
+def _polars_factor_error(message: str, kind: str, arg: str, binary: bool = False) -> ProbcalError:
+    err = ProbcalError(cli_abort_message(message))
+    if binary:
+        add_note(err, f"`{arg}` is a polars {kind}, a factor to R, which R refuses as binary "
+                      f"labels: pass the 0/1 (or bool) values, e.g. "
+                      f"({arg} == positive_label).cast(pl.Int8).")
+        return err
+    add_note(err, f"`{arg}` is a polars {kind}, which is not read as R's factor here (R's "
+                  f"factor is a pandas Categorical). Convert it: pd.Categorical({arg}.to_list(), "
+                  f"categories=[...]) with the categories in the column order of the matrix"
+                  + (f" ({arg}.to_pandas() keeps the Enum's order)." if kind == "Enum" else "."))
+    return err
+
+
 def is_matrix(x) -> bool:
     """True for inputs R would see as a matrix: 2-D arrays, DataFrames, lists of rows."""
     pd = _pandas()
@@ -126,7 +220,7 @@ def is_matrix(x) -> bool:
         return True
     if isinstance(x, np.ndarray):
         return x.ndim == 2
-    if _foreign_frame(x):
+    if _foreign_frame(x) or _array_like_2d(x):
         return True
     if isinstance(x, (list, tuple)) and len(x) > 0:
         # rows of one length; ragged rows are R's list, not a matrix
@@ -164,6 +258,7 @@ def _numeric_array(x, arg: str, message: str) -> np.ndarray:
     pd = _pandas()
     if x is None:
         _abort(message)
+    x, _ = masked_as_na(x)
     if pd is not None and isinstance(x, (pd.Series, pd.Index)):
         if x.dtype == bool or pd.api.types.is_bool_dtype(x.dtype):
             _abort(message)
@@ -221,6 +316,7 @@ def as_numeric_vector(x, arg: str = "x", finite: bool = True) -> np.ndarray:
     return _checked_vector(x, arg, finite)[0]
 
 
+@_masked_aware
 def _checked_vector(x, arg: str, finite: bool = True):
     arr = _numeric_array(x, arg, f"Argument `{arg}` must be a numeric vector.")
     if arr.size == 0:
@@ -241,6 +337,7 @@ def check_probability(p, arg: str = "p") -> np.ndarray:
     return arr
 
 
+@_masked_aware
 def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
     """R ``check_binary_y()``: labels 0/1 (numbers or bools), returned as int64."""
     pd = _pandas()
@@ -248,6 +345,10 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
     # R keeps a logical NA through as.integer() and probcal then drops the
     # bins it falls in without a word; here it is reported as a numeric NA is.
     missing = f"Argument `{arg}` must not contain missing or infinite values."
+    y, _ = masked_as_na(y)
+    polars_kind = polars_factor(y)
+    if polars_kind is not None:
+        raise _polars_factor_error(wrong_type, polars_kind, arg, binary=True)
     if pd is not None and (isinstance(y, pd.Categorical) or isinstance(
             getattr(y, "dtype", None), pd.CategoricalDtype)):
         # R refuses a factor as binary labels; a Categorical is R's factor.
@@ -472,6 +573,7 @@ def _as_matrix(x, arg: str, message: str) -> np.ndarray:
     return arr
 
 
+@_masked_aware
 def check_prob_matrix(p, arg: str = "p", tolerance: float = 1e-6) -> np.ndarray:
     """R ``check_prob_matrix()``: finite probabilities, >= 2 columns, rows summing to 1."""
     arr = _as_matrix(p, arg, f"Argument `{arg}` must be a numeric matrix with one column per class.")
@@ -484,12 +586,16 @@ def check_prob_matrix(p, arg: str = "p", tolerance: float = 1e-6) -> np.ndarray:
         _abort(f"Argument `{arg}` must not contain missing or infinite values.")
     if scan.lo < 0 or scan.hi > 1:
         _abort(f"Argument `{arg}` must contain probabilities in `[0, 1]`.")
+    # R: any(abs(rowSums(p) - 1) > tolerance), where rowSums() adds each
+    # row's columns in order in long double and rounds the total to double
+    # before 1 is subtracted (src/main/array.c, do_colsum).
     for rows in row_blocks(arr):
-        if (np.abs(arr[rows].sum(axis=1) - 1) > tolerance).any():
+        if (np.abs(r_rowsums(arr[rows]) - 1) > tolerance).any():
             _abort(f"Each row of `{arg}` must sum to `1`.")
     return arr
 
 
+@_masked_aware
 def check_logit_matrix(x, arg: str = "logits", allow_empty: bool = False) -> np.ndarray:
     """R ``check_logit_matrix()``: a finite numeric matrix with >= 2 columns.
 
@@ -518,9 +624,15 @@ def _plural(count: int, singular: str, plural_suffix: str) -> str:
     return singular if count == 1 else singular + plural_suffix
 
 
+@_masked_aware
 def check_multiclass_y(y, n_classes: Optional[int] = None, arg: str = "y") -> MulticlassLabels:
     """R ``check_multiclass_y()``: a factor (pandas Categorical) or integer codes 1..K."""
     pd = _pandas()
+    y, _ = masked_as_na(y)
+    polars_kind = polars_factor(y)
+    if polars_kind is not None:
+        raise _polars_factor_error(
+            f"Argument `{arg}` must be a factor or a vector of integer class codes.", polars_kind, arg)
     categorical = None
     if pd is not None:
         if isinstance(y, pd.Categorical):

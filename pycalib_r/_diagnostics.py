@@ -383,8 +383,11 @@ def _model_colours(n):
     if n in _HUE_PAL:
         return _HUE_PAL[n]
     from matplotlib import colormaps
+    from matplotlib.colors import to_hex
 
-    return [colormaps["tab10"](i % 10) for i in range(n)]
+    # Hex strings: an RGBA tuple given as scatter's `c` for a model with 4
+    # (or 3) points is read as 4 values to colour-map, not as one colour.
+    return [to_hex(colormaps["tab10"](i % 10)) for i in range(n)]
 
 
 def _style_panel(ax, show_x_ticks, show_y_ticks):
@@ -560,6 +563,8 @@ class _GGLayout:
 
     def execute(self, fig):
         width, height = fig.get_size_inches()
+        if not (width > 0 and height > 0):
+            return  # a figure resized to nothing has no layout to make
         legend_w = self.legend_width(fig)
         avail_w = width - self.left - legend_w - self.pad - (self.ncol - 1) * self.hgap
         avail_h = height - self.header - self.bottom - (self.nrow - 1) * self.vgap
@@ -624,6 +629,17 @@ class _GGLayout:
 _TICK_STEPS = ((1.9, (0.0, 0.25, 0.5, 0.75, 1.0), "{:.2f}"), (0.9, (0.0, 0.5, 1.0), "{:.2f}"),
                (0.0, (0.0, 1.0), "{:.0f}"))
 _MIN_LABEL_SIZE = 6.0
+
+
+def _check_figsize(figsize) -> None:
+    """``figsize`` (Python-only) is two finite positive numbers of inches."""
+    try:
+        w, h = (float(v) for v in figsize)
+    except (TypeError, ValueError):
+        w = h = math.nan
+    if not (math.isfinite(w) and math.isfinite(h) and w > 0 and h > 0):
+        raise ProbcalError(f"`figsize` must be two finite positive numbers (width and height in "
+                           f"inches), e.g. figsize=(6, 4); got {figsize!r}.")
 
 
 def _new_figure(figsize):
@@ -829,6 +845,8 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
     strategy = _check_strategy(strategy)
     if ax is not None and figsize is not None:
         raise ValueError("give `ax` or `figsize`, not both: the Axes' figure has its own size.")
+    if figsize is not None:
+        _check_figsize(figsize)
     models = _models(p)
     overlay = len(models) > 1 or models[0][0] is not None
     kind, tables = _model_tables(models, y, bins, type,

@@ -22,3 +22,14 @@ class ProbcalError(ValueError):
     R: ``conditionMessage(tryCatch(ece(c(0.2, 1.5), c(0, 1)), error = identity))``
     prints ``[1] "Argument `p` must contain probabilities in `[0, 1]`."``.
     """
+
+
+class RAllocationError(ProbcalError, MemoryError):
+    """R's "cannot allocate vector of size ..." for a result too large for memory.
+
+    A :class:`ProbcalError` (R's message is ``str(err)``) that is also a
+    :class:`MemoryError`, so either ``except`` clause catches it; a note
+    names the argument behind the size.
+
+    R equivalent: R's allocation error (``src/main/memory.c``).
+    """

@@ -35,7 +35,9 @@ import numpy as np
 
 from . import _warn
 from ._align import category_names, check_column_order
+from ._checks import polars_factor
 from ._errors import ProbcalError
+from ._rarith import r_rowsums
 from ._rcalls import unused_arguments_text
 
 __all__ = ["python_face", "add_note", "hints_for"]
@@ -139,12 +141,13 @@ def _row_sum_hint(message: str, bound: Dict[str, Any]) -> Optional[str]:
     try:
         to_numpy = getattr(x, "to_numpy", None)
         mat = np.asarray(to_numpy() if callable(to_numpy) else x, dtype=np.float64)
-        miss = np.abs(mat.sum(axis=1) - 1.0)
+        sums = r_rowsums(mat)  # R's rowSums(), as the check
+        miss = np.abs(sums - 1.0)
     except Exception:  # noqa: BLE001
         return None
     worst = int(np.argmax(miss))
     return (f"The worst row of `{arg}` (index {worst}, 0-based) sums to "
-            f"{mat[worst].sum():.10g}, missing 1 by {miss[worst]:.3g}; "
+            f"{sums[worst]:.10g}, missing 1 by {miss[worst]:.3g}; "
             f"{int((miss > 1e-6).sum())} of {mat.shape[0]} rows miss by more than 1e-06. "
             f"If they are scores rather than probabilities, renormalise: "
             f"{arg} / {arg}.sum(axis=1, keepdims=True).")
@@ -173,6 +176,8 @@ def hints_for(err: ProbcalError, bound: Dict[str, Any], fn: Callable) -> List[st
             notes.append("Class codes here are R's 1..K; scikit-learn's 0-based codes (the "
                          "column order of predict_proba) need y + 1, or pass a pandas "
                          "Categorical (pd.Categorical.from_codes(y, categories=clf.classes_)).")
+    elif message.startswith("Argument `y`") and polars_factor(y) is not None:
+        pass  # the check's own note names the conversion
     elif message == "Argument `y` must be a factor or a vector of integer class codes." \
             and (_has_strings(_values(y)) or category_names(y) is None):
         notes.append("R's factor is a pandas Categorical: pass "

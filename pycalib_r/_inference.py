@@ -293,23 +293,20 @@ def replicate_array(n_boot: int, call: str, attr: str) -> np.ndarray:
     whose note names the size, instead of running for hours while the pages
     fill (an overcommitting system grants the address space up front).
     """
-    size = 8 * n_boot
-    gib = size / 2 ** 30
-    try:
-        ram = _physical_memory()
-        if ram and size > ram:
-            # R's words for a vector it cannot allocate (cal_ci's numeric(n_boot)).
-            from ._rng._args import r_alloc_error  # noqa: PLC0415
+    from ._rng._args import r_alloc_error, r_empty  # noqa: PLC0415
 
-            raise MemoryError(str(r_alloc_error(n_boot, 8)))
-        return np.empty(n_boot, dtype=np.float64)
-    except MemoryError as exc:
-        ram = _physical_memory()
-        has = f", more than this machine's {ram / 2 ** 30:.1f} GiB" if ram and size > ram else ""
-        add_note(exc, f"{call}(n_boot = {n_boot}) keeps its {n_boot} replicates in "
-                      f"res.{attr} ({gib:.1f} GiB, 8 bytes each{has}); use a smaller n_boot "
-                      "(the default is 999).")
-        raise
+    size = 8 * n_boot
+    ram = _physical_memory()
+    has = f", more than this machine's {ram / 2 ** 30:.1f} GiB" if ram and size > ram else ""
+    note = (f"{call}(n_boot = {n_boot}) keeps its {n_boot} replicates in res.{attr} "
+            f"({size / 2 ** 30:.1f} GiB, 8 bytes each{has}); use a smaller n_boot "
+            "(the default is 999).")
+    if ram and size > ram:
+        # R's words for a vector it cannot allocate (cal_ci's numeric(n_boot)).
+        err = r_alloc_error(n_boot, 8)
+        err.add_note(note)
+        raise err
+    return r_empty(n_boot, note)
 
 
 def _counts(idx: np.ndarray, n: int) -> np.ndarray:

@@ -34,7 +34,9 @@ accelerator, never a source of different numbers:
   so the number of cores changes the time, never a bit (tested).
 * Fork-safe: a forked child drops the parent's pool and lock
   (``os.register_at_fork``) and builds its own on first use, so a fork
-  pool after a large call does not wait on workers that do not exist.
+  pool after a large call does not wait on workers that do not exist;
+  a fork waits until no other thread is inside an import (numba's, a kernel
+  module's, pandas'), see :mod:`pycalib_r._fork`.
 
 Nothing here is public.
 """
@@ -43,6 +45,8 @@ from __future__ import annotations
 
 import os
 import threading
+
+from . import _fork  # noqa: F401 - registers the wait for imports before a fork
 
 _lock = threading.Lock()
 _numba = None  # the numba module once imported; False when unavailable

@@ -47,10 +47,52 @@ def deparse(value) -> str:
     return repr(value)
 
 
+# R's reserved words (gram.c's keywords), never valid names; "..." is valid.
+_R_RESERVED = frozenset((
+    "NULL", "NA", "TRUE", "FALSE", "Inf", "NaN", "NA_integer_", "NA_real_",
+    "NA_character_", "NA_complex_", "function", "while", "repeat", "for", "if",
+    "in", "else", "next", "break"))
+_R_ESCAPES = {"\\": "\\\\", "`": "\\`", "\a": "\\a", "\b": "\\b", "\f": "\\f",
+              "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v", "\0": "\\0"}
+
+
+def _r_valid_name(name: str) -> bool:
+    """R's ``isValidName()`` (src/main/gram.c) in a UTF-8 locale."""
+    if name == "...":
+        return True
+    if not name or not (name[0] == "." or name[0].isalpha()):
+        return False
+    if name[0] == "." and name[1:2].isdigit() and name[1:2].isascii():
+        return False
+    if not all(c.isalnum() or c in "._" for c in name):
+        return False
+    return name not in _R_RESERVED
+
+
+def r_name(name: str) -> str:
+    """An argument name as R deparses it: as it is when syntactic, else in
+    backquotes, with R's escapes for a backslash, a backquote and control
+    characters (``a b`` becomes `` `a b` ``)."""
+    name = str(name)
+    if _r_valid_name(name):
+        return name
+    out = []
+    for c in name:
+        if c in _R_ESCAPES:
+            out.append(_R_ESCAPES[c])
+        elif ord(c) < 0x20 or ord(c) == 0x7F:
+            out.append(f"\\{ord(c):03o}")
+        else:
+            out.append(c)
+    return "`" + "".join(out) + "`"
+
+
 def unused_arguments_text(kwargs, unused) -> str:
-    """R's ``unused argument(s) (a = 1, b = "x")`` for the names ``unused`` of ``kwargs``, in order."""
+    """R's ``unused argument(s) (a = 1, b = "x")`` for the names ``unused`` of
+    ``kwargs``, in order; a non-syntactic name in backquotes, as R writes it
+    (`` `a b` = 1 ``)."""
     plural = "s" if len(unused) > 1 else ""
-    listed = ", ".join(f"{k} = {deparse(kwargs[k])}" for k in unused)
+    listed = ", ".join(f"{r_name(k)} = {deparse(kwargs[k])}" for k in unused)
     return f"unused argument{plural} ({listed})"
 
 

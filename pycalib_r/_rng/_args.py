@@ -18,7 +18,7 @@ import re
 import numpy as np
 
 from .. import _warn
-from .._errors import ProbcalError
+from .._errors import ProbcalError, RAllocationError
 from .bitgen._mt import _INT_MAX, _R_XLEN_T_MAX
 
 def is_r_null(x):
@@ -88,13 +88,25 @@ def _result_length(n):
 
 
 def r_alloc_error(count, itemsize=8):
-    """R's message when a vector of ``count`` elements cannot be allocated."""
+    """R's message when a vector of ``count`` elements cannot be allocated
+    (a :class:`~pycalib_r._errors.RAllocationError`, also a ``MemoryError``)."""
     size = count * itemsize
     if size > 1024.0 ** 3:
         text = f"cannot allocate vector of size {size / 1024.0 ** 3:0.1f} Gb"
     else:
         text = f"cannot allocate vector of size {size / 1024.0 ** 2:0.1f} Mb"
-    return ProbcalError(text)
+    return RAllocationError(text)
+
+
+def r_empty(count: int, note: str, dtype=np.float64) -> np.ndarray:
+    """``np.empty(count, dtype)`` for a vector R itself would hold, or R's
+    "cannot allocate vector of size ..." (with ``note``) before any work."""
+    try:
+        return np.empty(count, dtype=dtype)
+    except MemoryError:
+        err = r_alloc_error(count, np.dtype(dtype).itemsize)
+        err.add_note(note)
+        raise err from None
 
 
 def _as_double(x):
@@ -200,7 +212,7 @@ def _memory_error(e):
     vector R would also try to allocate)."""
     m = _NUMPY_ALLOC.search(str(e))
     if m is None:
-        return ProbcalError("cannot allocate vector")
+        return RAllocationError("cannot allocate vector")
     count = 1
     for d in m.group(1).replace(" ", "").split(","):
         if d:

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from .. import _jit
-from .._rarith import JIT_MIN_SIZE
+from .._rarith import JIT_MIN_SIZE, quiet_fp
 from ._base import seq_sum
 
 _DBL_EPS = 2.220446049250313e-16
@@ -132,6 +132,9 @@ def _dnrm2_scaled(ax: np.ndarray) -> float:
     return scl * math.sqrt(sumsq)
 
 
+# Fortran's arithmetic is silent: a column whose norm is denormal gives Inf and
+# NaN there without a word (R then reports what follows), numpy would warn.
+@quiet_fp
 def _dqrdc2(x: np.ndarray, tol: float, overwrite: bool = False):
     """LINPACK ``dqrdc2`` (R's modified QR with limited pivoting); works on a copy
     unless ``overwrite`` (``x`` then a Fortran-ordered float array the caller gives up)."""
@@ -183,6 +186,7 @@ def _dqrdc2(x: np.ndarray, tol: float, overwrite: bool = False):
     return x, k, qraux, jpvt
 
 
+@quiet_fp
 def _cdqrls(x: np.ndarray, y: np.ndarray, tol: float, overwrite: bool = False):
     """R's ``.Call(C_Cdqrls, x, y, tol)``: coefficients, rank, pivot, qr, qraux, effects.
 

@@ -46,6 +46,38 @@ def _check_r_home() -> None:
         raise RUnavailable(f"R was not found: R_HOME is not set and no R is on PATH; {INSTALL_R}")
 
 
+_PROBED = {}  # R_HOME -> None (R starts) or the reason it does not
+
+
+def _probe_in_child() -> None:
+    """Start R through rpy2 in a child process first: R that cannot load its
+    base package (an R_HOME with bin/ and library/base/ but missing files)
+    ends the process that embeds it ("Fatal error: unable to open the base
+    package"), which must not be the user's. Once per R_HOME and process."""
+    import subprocess  # noqa: PLC0415
+
+    home = os.environ.get("R_HOME", "")
+    if home not in _PROBED:
+        code = "import rpy2.robjects as ro; ro.r('invisible(NULL)'); print('ok')"
+        try:
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                 timeout=300, env=dict(os.environ), stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError) as exc:
+            _PROBED[home] = f"{type(exc).__name__}: {exc}"
+        else:
+            if out.returncode == 0 and out.stdout.strip().endswith("ok"):
+                _PROBED[home] = None
+            else:
+                lines = [ln.strip() for ln in (out.stderr + out.stdout).splitlines() if ln.strip()]
+                _PROBED[home] = (f"exit status {out.returncode}"
+                                 + (f": {lines[-1][:300]}" if lines else ""))
+    reason = _PROBED[home]
+    if reason is not None:
+        where = f"R_HOME={home}" if home else "the R on PATH"
+        raise RUnavailable(f"R could not start ({where}; a test process ended with {reason}); "
+                           f"{INSTALL_R}")
+
+
 def load_robjects():
     """``rpy2.robjects``, or :class:`RUnavailable` saying what is missing.
 
@@ -57,6 +89,8 @@ def load_robjects():
         raise RUnavailable(f"rpy2 is not installed, so R cannot be run from Python: "
                            f"{INSTALL_RPY2}") from None
     _check_r_home()
+    if "rpy2.robjects" not in sys.modules:
+        _probe_in_child()
     try:
         import rpy2.robjects as ro
     except Exception as exc:  # noqa: BLE001 - rpy2 raises many kinds when R is absent

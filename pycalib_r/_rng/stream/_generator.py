@@ -36,6 +36,13 @@ class GeneratorStream(Locked, DistributionsFront, StreamFront):
     def _new_lock(self):
         return generator_lock(self.generator)
 
+    def _snapshot(self):
+        """The generator's state, put back if Ctrl-C ends a call (module ._locking)."""
+        return self.generator.bit_generator.state
+
+    def _restore(self, snap):
+        self.generator.bit_generator.state = snap
+
     def unif_rand(self, n):
         """``n`` uniforms in (0, 1) from numpy. R equivalent: none (numpy)."""
         n = _check_nonneg_int(n, "n")

@@ -11,6 +11,7 @@ import threading
 
 import numpy as np
 
+from ..._rcalls import ArgumentError
 from ..._rnames import r_keyword_args
 from ._front_dists import _MISSING
 from ._generator import GeneratorStream
@@ -478,8 +479,11 @@ def resolve_rng(rng):
 
     Raises
     ------
-    TypeError
-        Anything else.
+    ProbcalError
+        Anything else: a :class:`~pycalib_r.ProbcalError` (so a
+        ``ValueError``) that is also a ``TypeError``, with a note on the fix
+        for a float seed, a bool, a legacy ``RandomState`` or a bare bit
+        generator.
 
     R equivalent: none (R functions always use the global stream).
     """
@@ -492,9 +496,27 @@ def resolve_rng(rng):
     if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
         # scipy's convention (an int seeds a new stream), with R's stream.
         return RRandom(int(rng))
-    raise TypeError(
+    err = ArgumentError(
         "`rng` must be None (the global R stream), an int seed, a pycalib_r RRandom, or a "
         f"numpy.random.Generator, not {type(rng).__name__}.")
+    err.add_note(_rng_hint(rng))
+    raise err
+
+
+def _rng_hint(rng) -> str:
+    if isinstance(rng, (bool, np.bool_)):
+        return "A bool is not a seed here; pass an int seed (rng=1) or None."
+    if isinstance(rng, numbers.Real):
+        return (f"A seed is a whole number: rng={int(rng) if np.isfinite(rng) else 1}, "
+                "or pc.set_seed(seed) (which, as R's set.seed, also takes 1.7 as 1) for the "
+                "global stream.")
+    if isinstance(rng, np.random.RandomState):
+        return ("A legacy numpy RandomState is not accepted: pass "
+                "numpy.random.default_rng(seed), or an int seed for R's stream.")
+    if isinstance(rng, np.random.BitGenerator):
+        return "Wrap the bit generator in a Generator: rng=numpy.random.Generator(bit_generator)."
+    return ("Pass an int seed (R's stream after set.seed(seed)), pycalib_r.RRandom(seed), "
+            "numpy.random.default_rng(seed), or None for the global stream.")
 
 
 # --- nmath's distributions on the global stream --------------------------------

@@ -374,6 +374,9 @@ class KindStream(RRandom):
     def _restore(self, snap):
         self._ks.gen.restore(snap)
 
+    # No Mersenne-Twister struct to copy: calls snapshot with ``_snapshot``.
+    _call_snapshot = None
+
     def _skip(self, n):
         self._ks.gen.advance(int(n))
 

@@ -16,6 +16,12 @@ A :class:`~pycalib_r._rng.GeneratorStream` takes the lock of its numpy
 ``Generator`` (one per generator, however many wrappers ``rng=`` makes), so
 one Generator shared by threads serialises the same way.
 
+Interrupts: the outermost method call on a stream takes a snapshot of its
+state and puts it back if KeyboardInterrupt ends the call, so Ctrl-C leaves
+a stream at its state before the call, never part-way through a draw; in a
+resampling loop (one method call per block of R's calls) that is a call
+boundary, as R's ``.Random.seed`` after an interrupted loop.
+
 Fork: a child has only the forking thread, so a lock another thread held at
 the fork would stay held for ever; every stream lock is made anew in the
 child (``os.register_at_fork``), and the stream keeps the state its last
@@ -86,11 +92,51 @@ def holding(stream):
     return lock.rlock if isinstance(lock, StreamLock) else contextlib.nullcontext()
 
 
+# The streams this thread is inside a method of: a method called from another
+# method of the same stream is part of that call.
+_calls = threading.local()
+
+
+def _take(stream):
+    """``(type, restore, snapshot)`` of a stream's state, or None."""
+    fast = getattr(stream, "_call_snapshot", None)
+    if fast is not None:
+        return type(stream), stream._call_restore, fast()
+    snapshot = getattr(stream, "_snapshot", None)
+    return None if snapshot is None else (type(stream), stream._restore, snapshot())
+
+
+def _put_back(stream, taken) -> None:
+    # A call that changed the stream's kind (its class) is not rewound.
+    if taken is not None and type(stream) is taken[0]:
+        taken[1](taken[2])
+
+
 def _serialised(fn):
     @functools.wraps(fn)
     def method(self, *args, **kwargs):
         with self._lock.rlock:
-            return fn(self, *args, **kwargs)
+            active = getattr(_calls, "ids", None)
+            if active is None:
+                active = _calls.ids = set()
+            key = id(self)
+            if key in active:
+                return fn(self, *args, **kwargs)
+            # Ctrl-C (KeyboardInterrupt) part-way through a draw would leave the
+            # stream in a state R never reaches; R's .Random.seed is written
+            # only when a call completes. So the outermost call on a stream
+            # puts the state back as it found it: after Ctrl-C the stream is
+            # at its state before the call, or, in a resampling loop that
+            # draws by calls (cal_test, cal_ci), after the last complete one.
+            taken = _take(self)
+            active.add(key)
+            try:
+                return fn(self, *args, **kwargs)
+            except KeyboardInterrupt:
+                _put_back(self, taken)
+                raise
+            finally:
+                active.discard(key)
 
     method._serialised = True
     return method
