@@ -143,3 +143,15 @@ def test_summary_of_probcals_own_cal_ci_live(probcal_r):
                                  "n_boot = 50)), .traps_env)))"))
     pc.set_seed(5)
     assert str(pc.summary(pc.cal_ci(p, y, n_boot=50))) == want
+
+
+def test_sklearn_metrics_see_a_mask_as_the_core_does():
+    from pycalib_r.sklearn import expected_calibration_error
+
+    p = np.ma.array([0.2, 0.4, 0.6, 0.8], mask=[0, 1, 0, 0])
+    y = np.array([0, 1, 1, 1])
+    with pytest.raises(pc.ProbcalError) as core:
+        pc.ece(p, y)
+    with pytest.raises(pc.ProbcalError) as face:
+        expected_calibration_error(y, p)
+    assert str(face.value) == str(core.value) == "Argument `p` must not contain missing values."

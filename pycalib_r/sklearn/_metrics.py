@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils.validation import check_array, column_or_1d
 
+from .._checks import masked_as_na
 from .. import _kernel, _metrics
 from .._errors import ProbcalError
 from .._hints import add_note
@@ -54,6 +55,10 @@ def _check_no_missing_labels(y_true: np.ndarray) -> None:
 
 def _metric_inputs(y_true, y_prob, pos_label, labels):
     """``(p, y)`` in probcal's form: a probability vector and 0/1, or a matrix and codes 1..K."""
+    # check_array drops a numpy mask: masked entries are R's NA first, as in
+    # the core's own checks.
+    y_true, _ = masked_as_na(y_true)
+    y_prob, _ = masked_as_na(y_prob)
     y_true = column_or_1d(y_true)
     _check_no_missing_labels(y_true)
     P = check_array(y_prob, ensure_2d=False, dtype=np.float64, input_name="y_prob",
