@@ -68,18 +68,25 @@ def block_statistics(kern, n: int, blocksize: int) -> np.ndarray:
     U-statistic sum_{i < j in b} h_ij / choose(B, 2).
 
     Each block's pair terms are added at offsets d = 1, ..., B - 1 in turn,
-    over all blocks at once (O(n B) work in B - 1 passes).
+    over all blocks at once (O(n B) work in B - 1 passes): the kernel's
+    arrays are viewed as (blocks x B) and its pair terms computed on the
+    slices [:, :B - d] and [:, d:], the same arithmetic as ``pair_terms``
+    on gathered rows, without the gathers.
     """
+    terms, a, b = kern.pair_arrays()
     nb = n // blocksize
     out = np.empty(nb)
     step = max(1, _CHUNK_ELEMENTS // blocksize)
+    every = slice(None)
     for lo in range(0, nb, step):
         hi = min(nb, lo + step)
-        base = blocksize * np.arange(lo, hi)
+        rows = slice(lo * blocksize, hi * blocksize)
+        av = a[rows].reshape((hi - lo, blocksize) + a.shape[1:])
+        bv = b[rows].reshape((hi - lo, blocksize) + b.shape[1:])
         sums = np.zeros(hi - lo)
         for d in range(1, blocksize):
-            i = (base[:, None] + np.arange(blocksize - d)[None, :]).ravel()
-            sums += kern.pair_terms(i, i + d).reshape(hi - lo, blocksize - d).sum(axis=1)
+            sums += terms(av, bv, kern.h, (every, slice(0, blocksize - d)),
+                          (every, slice(d, blocksize))).sum(axis=1)
         out[lo:hi] = sums
     return out / (blocksize * (blocksize - 1) / 2.0)
 

@@ -130,6 +130,9 @@ class _PairTerms:
     def pair_terms(self, i, j):
         return _terms(self.form, self.a, self.b, self.h, i, j)
 
+    def pair_arrays(self):
+        return (canonical_pair_terms if self.form == "canonical" else scalar_pair_terms), self.a, self.b
+
 
 def _block_chunk(pc, yc, spec, hs, blocksize):
     p, y, ans = checked_chunk(pc, yc, spec)
