@@ -5,13 +5,19 @@ names, defaults, values, error messages and printed output as R, and R's
 random streams (``set_seed``, ``runif``, ``rbinom``, ...) bit for bit.
 """
 
+from ._brier import BrierScore, brier_score
+from ._calibration_error import calibration_error
+from ._corp import CorpSummary, ReliabilityDiag, reliabilitydiag
 from ._diagnostics import reliability_diagram, reliability_table
 from ._ece_interval import EceCI, ece_ci
 from ._errors import ProbcalError
 from ._inference import CalCI, CalTest, cal_ci, cal_test
+from ._hoslem import HoslemTest, hoslem_test
 from ._kernel import skce
 from ._metrics import ace, ece, inv_logit, logit, mce, mmce
 from ._options import get_option, options
+from ._smece import SmoothReliability, smece, smooth_reliability_diagram
+from ._validation import CalInterceptSlope, ValProb, cal_intercept_slope, val_prob
 from ._rng import (
     RRandom,
     get_random_seed,
@@ -50,6 +56,7 @@ from .calibrators import (
     cal_isotonic,
     cal_ovr,
     cal_platt,
+    cal_scaling_binning,
     cal_temperature,
     cal_vector_scaling,
     predict,
@@ -67,6 +74,7 @@ from ._seed_note import seed_note as _seed_note
 
 cal_test, cal_ci = (_python_face(_seed_note(f)) for f in (cal_test, cal_ci))
 ece_ci = _python_face(ece_ci)
+calibration_error, brier_score = map(_python_face, (calibration_error, brier_score))
 
 from ._quadratic import quadratic_warning as _quadratic_warning
 
@@ -74,6 +82,9 @@ from ._quadratic import quadratic_warning as _quadratic_warning
 # outside the Python face, which collects a call's warnings until it returns.
 skce, cal_test, cal_ci = map(_quadratic_warning, (skce, cal_test, cal_ci))
 reliability_diagram, reliability_table = map(_python_face, (reliability_diagram, reliability_table))
+reliabilitydiag, smece, smooth_reliability_diagram = map(
+    _python_face, (reliabilitydiag, smece, smooth_reliability_diagram))
+val_prob, hoslem_test, cal_intercept_slope = map(_python_face, (val_prob, hoslem_test, cal_intercept_slope))
 
 __version__ = "0.2.0"
 
@@ -94,6 +105,17 @@ __all__ = [
     # inference beyond R (Python-only: no probcal counterpart)
     "ece_ci",
     "EceCI",
+    "calibration_error",
+    "brier_score",
+    "BrierScore",
+    "cal_scaling_binning",
+    # validation statistics (rms::val.prob, ResourceSelection::hoslem.test, glm)
+    "val_prob",
+    "ValProb",
+    "hoslem_test",
+    "HoslemTest",
+    "cal_intercept_slope",
+    "CalInterceptSlope",
     # calibrators
     "Calibrator",
     "cal_beta",
@@ -110,6 +132,13 @@ __all__ = [
     # diagnostics
     "reliability_diagram",
     "reliability_table",
+    # bin-free diagnostics: CORP (R's reliabilitydiag) and the smooth ECE (Python-only)
+    "reliabilitydiag",
+    "ReliabilityDiag",
+    "CorpSummary",
+    "smece",
+    "smooth_reliability_diagram",
+    "SmoothReliability",
     # R-compatible random streams
     "RRandom",
     "set_seed",

@@ -28,9 +28,15 @@ __all__ = [
     "type8_break",
     "STRATEGIES",
     "stable_order",
+    "PY_STRATEGIES",
+    "equal_mass_edges",
+    "is_python_bins",
+    "bin_groups",
 ]
 
 STRATEGIES = ("equal_width", "equal_freq")
+# Python-only: Kumar, Liang & Ma's uniform-mass bins (see equal_mass_edges).
+PY_STRATEGIES = STRATEGIES + ("equal_mass",)
 _DBL_EPS = np.finfo(np.float64).eps
 # Elements one numpy call handles in the chunked loops here (about 0.05 s),
 # so Ctrl-C, which Python sees between calls, stops long work quickly.
@@ -539,3 +545,96 @@ def distinct_sorted(xs: np.ndarray, positions: bool = False):
     np.not_equal(xs[1:], xs[:-1], out=keep[1:])
     first = np.flatnonzero(keep)
     return (xs[first], first) if positions else xs[first]
+
+
+# ---------------------------------------------------------------------------
+# Python-only bins: the paper's uniform-mass edges, caller's edges, "unique".
+# ---------------------------------------------------------------------------
+
+
+def equal_mass_edges(p: np.ndarray, bins: int) -> np.ndarray:
+    """Kumar, Liang & Ma's (2019) uniform-mass bin edges, with 0 and 1 added.
+
+    The sorted values are cut into ``min(bins, n)`` runs as
+    ``numpy.array_split`` cuts them (the first ``n % B`` runs one longer);
+    an inner edge is the midpoint of the last value of a run and the first
+    of the next, as ``calibration.utils.get_equal_bins`` computes it. The
+    edges are returned sorted and distinct, with 0 first and 1 last, for
+    :func:`find_bins` (left-closed bins; the authors' are right-closed, so a
+    value equal to an inner edge, possible only with ties across a cut, goes
+    to the upper bin here and the lower one there).
+    """
+    xs = np.sort(np.asarray(p, dtype=np.float64).reshape(-1))
+    n = xs.size
+    b = min(int(bins), n)
+    if b <= 1:
+        return np.array([0.0, 1.0])
+    size, extra = divmod(n, b)
+    # Run i (0-based) ends at position (i + 1) * size + min(i + 1, extra).
+    ends = np.arange(1, b) * size + np.minimum(np.arange(1, b), extra)
+    inner = (xs[ends - 1] + xs[ends]) / 2.0
+    return np.unique(np.concatenate(([0.0], inner, [1.0])))
+
+
+def is_python_bins(bins) -> bool:
+    """``bins`` is one of the Python-only forms: ``"unique"`` or a vector of
+    two or more edges (R's ``bins`` is a single whole number)."""
+    if isinstance(bins, str):
+        return bins == "unique"
+    if isinstance(bins, (list, tuple, np.ndarray)):
+        return np.size(bins) >= 2
+    return False
+
+
+def check_edges(edges, p: np.ndarray, arg: str = "bins") -> np.ndarray:
+    """A caller's bin edges: finite, strictly increasing, covering ``p``.
+
+    Anything else is R's error for a ``bins`` that is not one whole number
+    (what R says to every vector), with a note on the Python-only forms.
+    """
+    from ._errors import ProbcalError  # noqa: PLC0415
+
+    try:
+        e = np.asarray(edges, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        e = None
+    why = None
+    if e is None or e.size < 2 or not np.all(np.isfinite(e)) or np.any(np.diff(e) <= 0):
+        why = "a vector of edges must be finite and strictly increasing"
+    elif p.size and (p.min() < e[0] or p.max() > e[-1]):
+        why = (f"the edges span [{e[0]:.7g}, {e[-1]:.7g}] and must cover every prediction, "
+               f"which span [{p.min():.7g}, {p.max():.7g}]")
+    if why is not None:
+        err = ProbcalError(f"Argument `{arg}` must be a single positive integer.")
+        add_note(err, f"Python-only, `{arg}` may also be \"unique\" or a vector of bin edges; "
+                      f"{why} (e.g. np.linspace(0, 1, 11)).")
+        raise err
+    return e
+
+
+def bin_groups(p: np.ndarray, bins, strategy: str = "equal_width", occupied: bool = True):
+    """Each value's bin for every form of ``bins``: ``(ids, n_ids, edges)``.
+
+    ``bins`` is a whole number (with ``strategy`` one of
+    :data:`PY_STRATEGIES`), a vector of edges (left-closed bins, the last
+    closed, as :func:`find_bins`), or ``"unique"`` (one bin per distinct
+    value; ``edges`` is then the distinct values). Whole numbers with R's
+    strategies go through R's own code (:func:`histogram_breaks`), so R's
+    bins are unchanged. With ``occupied`` only occupied bins are numbered
+    beyond ``n`` bins (:func:`occupied_bins`); without, ids index the edges.
+    """
+    p = np.asarray(p, dtype=np.float64)
+    if isinstance(bins, str):
+        values, inverse = np.unique(p, return_inverse=True)
+        return inverse.reshape(p.shape), values.size, values
+    if is_python_bins(bins):
+        edges = check_edges(bins, p)
+    elif strategy == "equal_mass":
+        edges = equal_mass_edges(p, bins)
+    else:
+        edges = histogram_breaks(p, bins, strategy)
+    ids = find_bins(p, edges)
+    if not occupied:
+        return ids, edges.size - 1, edges
+    ids, n_ids = occupied_bins(ids, edges.size - 1)
+    return ids, n_ids, edges

@@ -146,8 +146,11 @@ def reliability_table(p, y, bins=10, type="classwise", strategy="equal_width", c
     y : array_like
         0/1 labels (binary), or class codes ``1..K`` or a pandas Categorical
         (multiclass).
-    bins : int
-        Number of bins.
+    bins : int, array_like or "unique"
+        Number of bins. Python-only: a strictly increasing vector of edges
+        covering ``p`` (``strategy`` is then ignored), or ``"unique"``, one
+        row per distinct prediction (``lower`` and ``upper`` are then the
+        value itself), as in :func:`ece`.
     type : {"classwise", "confidence"}
         Multiclass form: one-vs-rest bins per class, or the top-label
         confidence against correctness. Ignored for binary input.

@@ -11,6 +11,9 @@ import numpy as np
 from ._binning import (
     STRATEGIES,
     assign_bins,
+    bin_groups,
+    check_edges,
+    is_python_bins,
     equal_freq_groups,
     equal_width_bins,
     find_bins,
@@ -36,7 +39,7 @@ from ._rarith import quiet_fp, r_exp, seq_sum
 from ._rarith import special as _special
 from ._rbins import bin_means
 
-__all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table",
+__all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table", "python_bins",
            "binned_error", "bin_frame", "BinnedMetric", "bind_metric", "bind_mmce", "mmce_value", "r_sums", "r_means", "r_means_masked",
            "confidence_pair", "binary_inputs", "MULTICLASS_TYPES"]
 
@@ -205,6 +208,8 @@ class BinnedMetric:
 
     def groups(self, r: np.ndarray):
         """Each value's bin id (occupied bins only when bins outnumber values)."""
+        if is_python_bins(self.bins):
+            return bin_groups(r, self.bins)[:2]
         if self.strategy == "equal_width":
             return occupied_bins(equal_width_bins(r, self.bins), self.bins)
         if self.bins > max(r.size, 1 << 16):
@@ -272,12 +277,20 @@ def bind_metric(kind, p, y, bins=10, type="classwise", debiased=False, strategy=
     if kind == "ece":
         strategy = check_ece_flags(debiased, strategy, contract)
     form = input_form(p, y, type, types=types)
+    if is_python_bins(bins):
+        # Python-only: "unique" or a vector of edges (R's bins is a count).
+        return BinnedMetric(kind, form, python_bins(bins), bool(debiased), strategy)
     if contract:
         bins = check_count(bins, "bins", LENGTH_OUT_NA)
     else:
         bins = check_bins(bins)
     check_bin_edges(bins)
     return BinnedMetric(kind, form, bins, bool(debiased), strategy)
+
+
+def python_bins(bins):
+    """The Python-only ``bins``: ``"unique"``, or checked edges as an array."""
+    return bins if isinstance(bins, str) else check_edges(bins, np.empty(0))
 
 
 def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width"):
@@ -318,9 +331,13 @@ def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width")
         per class, rows summing to one within ``1e-6`` (multiclass).
     y : array_like
         0/1 labels (binary), or class codes 1..K or a pandas Categorical.
-    bins : int
+    bins : int, array_like or "unique"
         Number of bins, at most R's integer maximum 2^31 - 1; only the bins
-        the data fill cost memory or time.
+        the data fill cost memory or time. Python-only: a strictly
+        increasing vector of edges covering ``p`` (bins left-closed, the
+        last closed; ``strategy`` is then ignored), or ``"unique"``, one bin
+        per distinct prediction (the error of a binned model, Kumar et al.'s
+        ``get_binning_ce``; ``bins=10**5`` was the workaround).
     type : {"classwise", "confidence"}
         Multiclass aggregation; ignored for binary input.
     debiased : bool
@@ -437,8 +454,10 @@ def mce(p, y, bins=10, type="classwise"):
         per class, rows summing to one within ``1e-6`` (multiclass).
     y : array_like
         0/1 labels (binary), or class codes 1..K or a pandas Categorical.
-    bins : int
-        Number of equal-width bins on ``[0, 1]``.
+    bins : int, array_like or "unique"
+        Number of equal-width bins on ``[0, 1]``. Python-only: a strictly
+        increasing vector of edges covering ``p``, or ``"unique"`` (one bin
+        per distinct prediction), as in :func:`ece`.
     type : {"classwise", "confidence"}
         Multiclass form; ignored for binary input.
 
@@ -497,8 +516,10 @@ def ace(p, y, bins=10, type="classwise"):
         per class, rows summing to one within ``1e-6`` (multiclass).
     y : array_like
         0/1 labels (binary), or class codes 1..K or a pandas Categorical.
-    bins : int
-        Number of equal-width bins on ``[0, 1]``.
+    bins : int, array_like or "unique"
+        Number of equal-width bins on ``[0, 1]``. Python-only: a strictly
+        increasing vector of edges covering ``p``, or ``"unique"`` (one bin
+        per distinct prediction), as in :func:`ece`.
     type : {"classwise", "confidence"}
         Multiclass form; ignored for binary input.
 
@@ -557,6 +578,11 @@ def bin_table(p, y, bins=10, strategy="equal_width"):
     "equal_freq")`` (tied quantiles merge, so there may be fewer rows).
     """
     p_arr, y_arr = binary_inputs(p, y)
+    if is_python_bins(bins):
+        ids, n_ids, edges = bin_groups(p_arr, python_bins(bins), occupied=False)
+        counts, conf, acc = bin_means(ids, p_arr, y_arr, n_ids)
+        lower, upper = (edges, edges) if isinstance(bins, str) else (edges[:-1], edges[1:])
+        return _table(np.arange(1, counts.size + 1), lower, upper, counts, conf, acc)
     bins = check_bin_edges(check_bins(bins))
     breaks, counts, conf, acc = _bin_stats(p_arr, y_arr, bins, strategy)
     return _table(np.arange(1, counts.size + 1), breaks[:-1], breaks[1:], counts, conf, acc)

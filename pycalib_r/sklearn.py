@@ -29,6 +29,9 @@ Which input each method takes
 - ``"dirichlet"``: an n x K probability matrix.
 - ``"ovr"``: an n x K matrix, as its ``base_method`` takes.
 - ``"cv"``: as its ``calibration_method`` takes.
+- ``"scaling_binning"`` (Python-only, Kumar et al. 2019): probabilities, a
+  vector for a binary problem, else the n x K matrix (its marginal form,
+  rows not renormalised unless ``renormalize=True``).
 
 The binary methods of R (platt, beta, isotonic, histogram) have no
 multiclass form in R; given K > 2 classes they are fitted one-vs-rest with
@@ -65,6 +68,7 @@ from .calibrators import (
     cal_isotonic,
     cal_ovr,
     cal_platt,
+    cal_scaling_binning,
     cal_temperature,
     cal_vector_scaling,
 )
@@ -85,10 +89,10 @@ __all__ = [
 # The nine probcal calibrators, by the names R's cal_cv()/cal_ovr() use for
 # them ("vector" is accepted for "vector_scaling", as cal_cv() spells it).
 METHODS = ("platt", "temperature", "beta", "isotonic", "histogram",
-           "vector_scaling", "dirichlet", "ovr", "cv")
+           "vector_scaling", "dirichlet", "ovr", "cv", "scaling_binning")
 _ALIASES = {"vector": "vector_scaling"}
 _VECTOR_METHODS = ("platt", "beta", "isotonic", "histogram")
-_PROBABILITY_METHODS = ("beta", "isotonic", "histogram", "dirichlet")
+_PROBABILITY_METHODS = ("beta", "isotonic", "histogram", "dirichlet", "scaling_binning")
 _LOGIT_METHODS = ("temperature", "vector_scaling")
 _MATRIX_METHODS = ("vector_scaling", "dirichlet", "ovr")
 
@@ -103,6 +107,7 @@ _ARGS = {
     "vector_scaling": (),
     "dirichlet": ("lambda_", "eps"),
     "ovr": ("base_method", "eps", "bins", "strategy"),
+    "scaling_binning": ("bins", "scaling", "split", "renormalize", "seed"),
 }
 _ARGS["cv"] = ("calibration_method", "folds", "seed", "lambda_", "eps", "bins", "strategy",
                "base_method")
@@ -426,7 +431,7 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
                 "[0, 1] summing to 1 (predict_proba output). Pass decision_function output, "
                 "or pycalib_r.sklearn.logits_from_proba(X).")
         if k == 2:
-            if inner in _VECTOR_METHODS:
+            if inner in _VECTOR_METHODS + ("scaling_binning",):
                 if X.ndim == 2:
                     if X.shape[1] != 2:
                         raise ValueError(f"Method {method!r} on a binary problem takes a vector or "
@@ -535,6 +540,7 @@ _FUNCTIONS = {
     "histogram": cal_histogram,
     "vector_scaling": cal_vector_scaling,
     "dirichlet": cal_dirichlet,
+    "scaling_binning": cal_scaling_binning,
 }
 _CV_NAMES = {"vector_scaling": "vector"}
 

@@ -33,6 +33,11 @@ FORMALS = json.loads(STORED.read_text(encoding="utf-8"))["functions"]
 PYTHON_ONLY = {
     "ece_ci": ("Sun et al.'s (2024) interval for the squared l2 ECE; probcal has none",
                ("p", "y", "bins", "conf_level"), ("ece", "cal_ci")),
+    "calibration_error": ("Kumar, Liang & Ma's (2019) l_p calibration error; probcal has ece only",
+                          ("p", "y"), ("ece",)),
+    "brier_score": ("the Brier score and its decomposition; probcal has none", ("p", "y"), ("ece",)),
+    "cal_scaling_binning": ("Kumar, Liang & Ma's (2019) scaling-binning calibrator",
+                            ("p", "y", "bins"), ("cal_histogram",)),
 }
 # R argument names that are Python keywords.
 PY_NAME = {"lambda": "lambda_"}

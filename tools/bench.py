@@ -15,7 +15,7 @@ the full count B is extrapolated linearly, setup included:
 The machine may be shared and noisy, so every time is the minimum over
 several runs (``--repeat`` for Python; R is repeated while a run is short).
 
-Usage:  python tools/bench.py [--quick] [--no-r] [--readme] [--only-stream]
+Usage:  python tools/bench.py [--quick] [--no-r] [--readme] [--only-stream] [--only-corp]
 
 ``--readme`` rewrites the speed table of README.md (between its
 ``bench:start`` and ``bench:end`` markers) from this run. The exit status is
@@ -319,6 +319,8 @@ def main(argv=None) -> int:
     ap.add_argument("--readme", action="store_true", help="rewrite README.md's speed table from this run")
     ap.add_argument("--only-stream", action="store_true",
                     help="run only the sample.int stream target (R's draws inside cal_ci)")
+    ap.add_argument("--only-corp", action="store_true",
+                    help="only the reliabilitydiag()/smece() targets at 10^7 rows")
     ap.add_argument("--no-cold", action="store_true",
                     help="skip the first-call-in-a-new-process column (one child process per line)")
     ap.add_argument("--direct-r", action="store_true",
@@ -352,6 +354,9 @@ def main(argv=None) -> int:
 
     if args.only_stream:
         stream_draw_target(rep, rr, repeat)
+        return 1 if rep.failed else 0
+    if args.only_corp:
+        corp_targets(rep, repeat)
         return 1 if rep.failed else 0
 
     # -- binary skce / mmce at 1e7 rows ----------------------------------------------
@@ -461,6 +466,8 @@ def main(argv=None) -> int:
     rep.target("`mmce`, 1,000,000 binary rows, memory", f"{mb:.0f} MB peak",
                "n x n matrix: stops near 20,000 rows", "target < 200 MB", mb < 200)
 
+    corp_targets(rep, repeat)
+
     # -- the scikit-learn wrapper's own cost (tools/bench_sklearn.py) ----------------------------
     from bench_sklearn import bench_sklearn_overhead
 
@@ -473,6 +480,28 @@ def main(argv=None) -> int:
     if args.readme:
         write_readme(rep.rows, repeat, rep.machine)
     return 1 if rep.failed else 0
+
+
+def corp_targets(rep, repeat):
+    """Bin-free diagnostics at 10^7 rows (issue 36): the CORP curve and decomposition
+    within 3x of cal_isotonic's fit (the same sort and PAV), smece in bounded memory."""
+    rep.line("reliabilitydiag() (CORP) and smece(), 10,000,000 binary rows")
+    p, y = binary_data(10_000_000, 11)
+    runs = max(1, repeat - 1)
+    t_iso = best_time(lambda: pc.cal_isotonic(p, y), runs)
+    t_corp = best_time(lambda: pc.reliabilitydiag(p, y, region_level=None).summary(), runs)
+    ratio = t_corp / t_iso
+    rep.target("`reliabilitydiag(region_level=None)` + `summary()`, 10,000,000 binary rows",
+               f"{t_corp:.2f} s", "", f"{ratio:.2f}x `cal_isotonic` ({t_iso:.2f} s; target <= 3x)",
+               ratio <= 3.0)
+    t = best_time(lambda: pc.smece(p, y), runs)
+    mb = peak_mb(lambda: pc.smece(p, y))
+    # The input checks' copies of p (float64) and y (int64) are 153 MB at this
+    # size, as for every metric; the smoothing itself reads chunks of 2^20 rows.
+    rep.target("`smece`, 10,000,000 binary rows", f"{t:.2f} s, {mb:.0f} MB peak beyond the data", "",
+               "target <= 250 MB (153 MB checked copies of p and y + chunks of 2^20 rows)",
+               mb <= 250)
+    del p, y
 
 
 def calibrator_targets(rep, rr, repeat, quick):

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine. On Debian (as root, or with sudo)
 # it installs what is missing: R (Debian's r-base-core, R 4.2.2) with the R
-# packages cli and ggplot2; then the probcal R package from CRAN when CRAN can
+# packages cli and ggplot2, and rms and MASS (val_prob's and the profile
+# intervals' live comparisons); then the probcal R package from CRAN when CRAN can
 # be reached (the live probcal comparisons skip, saying so, when it cannot);
 # then this package with its test extra; then it runs pytest. R parity tests
 # fail, not skip, when R is unavailable. Elsewhere it stops with one message
@@ -27,10 +28,12 @@ r_has() { Rscript -e "quit(status = !requireNamespace('$1', quietly = TRUE))" >/
 
 need_apt=()
 if ! command -v Rscript >/dev/null 2>&1; then
-  need_apt+=(r-base-core r-base-dev r-cran-cli r-cran-ggplot2)
+  need_apt+=(r-base-core r-base-dev r-cran-cli r-cran-ggplot2 r-cran-rms r-cran-mass)
 else
   r_has cli || need_apt+=(r-cran-cli)
   r_has ggplot2 || need_apt+=(r-cran-ggplot2)
+  r_has rms || need_apt+=(r-cran-rms)
+  r_has MASS || need_apt+=(r-cran-mass)
 fi
 if [ "${#need_apt[@]}" -gt 0 ]; then
   SUDO=""
@@ -47,6 +50,8 @@ command -v Rscript >/dev/null 2>&1 || need "R is still missing after installing 
 Rscript -e 'quit(status = getRversion() < "4.2.0")' >/dev/null 2>&1 ||
   need "R $(Rscript -e 'cat(format(getRversion()))' 2>/dev/null) is older than 4.2."
 r_has cli || need "the R package cli is missing."
+r_has rms || need "the R package rms is missing (apt-get install r-cran-rms)."
+r_has MASS || need "the R package MASS is missing (apt-get install r-cran-mass)."
 
 # The live comparisons against the probcal R package run wherever probcal can
 # be had: CRAN is tried once, briefly, when probcal is not installed.

@@ -13,6 +13,7 @@ from ._histogram import CalHistogram, cal_histogram
 from ._isotonic import CalIsotonic, IsoregFit, cal_isotonic
 from ._ovr import cal_ovr
 from ._platt import CalPlatt, GlmFit, cal_platt
+from ._scaling_binning import CalScalingBinning, cal_scaling_binning
 from ._temperature import CalTemperature, cal_temperature
 from ._vector_scaling import cal_vector_scaling
 
@@ -28,9 +29,9 @@ from .._rcalls import r_arguments as _r_arguments
 
 # R's errors get hints, and warnings point at the caller (see pycalib_r._hints).
 (cal_platt, cal_temperature, cal_beta, cal_isotonic, cal_histogram, cal_vector_scaling,
- cal_dirichlet, cal_ovr, cal_cv, predict) = map(_python_face, (
+ cal_dirichlet, cal_ovr, cal_cv, predict, cal_scaling_binning) = map(_python_face, (
     cal_platt, cal_temperature, cal_beta, cal_isotonic, cal_histogram, cal_vector_scaling,
-    cal_dirichlet, cal_ovr, cal_cv, predict))
+    cal_dirichlet, cal_ovr, cal_cv, predict, cal_scaling_binning))
 
 __all__ = [
     "Calibrator",
@@ -47,6 +48,8 @@ __all__ = [
     "cal_dirichlet",
     "cal_ovr",
     "cal_cv",
+    "cal_scaling_binning",
+    "CalScalingBinning",
     "CalPlatt",
     "CalTemperature",
     "CalBeta",

@@ -34,7 +34,7 @@ from ._ovr import fit_calibrator
 
 __all__ = ["cal_cv", "CalCv", "stratified_folds"]
 
-from ._methods import CV_METHODS
+from ._methods import CV_METHODS, PY_CV_METHODS
 _MATRIX_ONLY = ("vector", "dirichlet", "ovr")
 _VECTOR_ONLY = ("platt", "beta", "isotonic", "histogram")
 
@@ -176,6 +176,14 @@ def _fit_calibrator_mc(method: str, x, y, **kwargs) -> Calibrator:
         from ._dirichlet import cal_dirichlet
         check_unused_arguments(kwargs, ("lambda", "lambda_", "eps"))
         return cal_dirichlet(x, y, **kwargs)
+    if method == "scaling_binning":  # Python-only: the marginal form (an n x K output)
+        from ._methods import SCALING_BINNING_ARGS
+        from ._scaling_binning import cal_scaling_binning
+        check_unused_arguments(kwargs, SCALING_BINNING_ARGS)
+        if kwargs.get("type", "marginal") != "marginal":
+            raise ProbcalError('cal_cv() takes cal_scaling_binning(type = "marginal") only: '
+                               "its out-of-fold predictions are an n x K matrix.")
+        return cal_scaling_binning(x, y, **kwargs)
     from ._ovr import _cal_ovr
     dots = dict(kwargs)
     base_method = dots.pop("base_method", None)
@@ -209,7 +217,11 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
     y : array_like or pandas.Categorical
         Binary labels 0/1, or class codes ``1..K`` / a pandas Categorical.
     method : str, default "platt"
-        Calibration method; unique prefixes are accepted.
+        Calibration method; unique prefixes are accepted. Python-only:
+        ``"scaling_binning"`` (exact name), :func:`cal_scaling_binning`
+        (binary, or its marginal form for a matrix of probabilities; its
+        arguments ``bins``, ``scaling``, ``split``, ``renormalize`` pass
+        through ``**kwargs``).
     folds : int, default 5
         At least 2 and at most the smallest class count.
     seed : int, optional
@@ -316,7 +328,8 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
                        folds=None if (not isinstance(folds, (list, tuple, np.ndarray))
                                       and folds == 5) else folds,
                        seed=seed, **kwargs)
-    method = match_arg(method, CV_METHODS, arg="method")
+    if not (isinstance(method, str) and method in PY_CV_METHODS):
+        method = match_arg(method, CV_METHODS, arg="method")
     warn_unused_dots("cal_cv", method, kwargs, multiclass=is_matrix(x))
     if is_matrix(x):
         return _cal_cv_multiclass(x, y, method, folds, seed, rng, call, **kwargs)

@@ -180,17 +180,25 @@ def design_matrix(columns) -> np.ndarray:
     return out
 
 
-def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool = True) -> GlmFit:
-    """R ``glm.fit(x, y, family = binomial())`` with unit prior weights and no offset.
+def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool = True,
+                 offset: Optional[np.ndarray] = None, mustart: Optional[np.ndarray] = None,
+                 etastart: Optional[np.ndarray] = None) -> GlmFit:
+    """R ``glm.fit(x, y, family = binomial(), offset = offset)`` with unit prior weights.
 
     ``x`` is the model matrix (first column the intercept), ``y`` the
     response in ``[0, 1]`` (fractional values allowed, as Platt's targets
     are). ``warn`` emits R's ``glm.fit`` warnings as RuntimeWarnings (R's
-    ``cal_platt()`` suppresses them, ``cal_beta()`` does not).
+    ``cal_platt()`` suppresses them, ``cal_beta()`` does not). ``offset``
+    (default none) enters the linear predictor as in R; the fit's
+    ``null_deviance`` is then glm.fit's (the intercept-only deviance without
+    the offset), not the one ``glm()`` refits. ``mustart`` and ``etastart``
+    are R's starting values (``etastart`` wins, as in R).
     """
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
-    return _glm_finish(x, y, _glm_irls(x, y), names, warn)
+    if offset is not None:
+        offset = np.asarray(offset, dtype=np.float64)
+    return _glm_finish(x, y, _glm_irls(x, y, offset, mustart, etastart), names, warn)
 
 
 def halve_step(start, coefold, evaluate, ok, loop: int, messages: List[str], note: str):
@@ -213,18 +221,21 @@ def halve_step(start, coefold, evaluate, ok, loop: int, messages: List[str], not
             return start, state
 
 
-def _eta_mu(x, coef):
+def _eta_mu(x, coef, offset=None):
     eta = _matvec(x, coef)
+    if offset is not None:
+        eta = eta + offset
     e = _exp_eta(eta)
     return eta, e, _linkinv(eta, e)
 
 
-def _eta_mu_dev(x, coef, deviance):
-    eta, e, mu = _eta_mu(x, coef)
+def _eta_mu_dev(x, coef, deviance, offset=None):
+    eta, e, mu = _eta_mu(x, coef, offset)
     return eta, e, mu, deviance(mu)
 
 
-def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
+def _glm_irls(x: np.ndarray, y: np.ndarray, offset: Optional[np.ndarray] = None,
+              mustart: Optional[np.ndarray] = None, etastart: Optional[np.ndarray] = None) -> dict:
     """``glm.fit``'s IRLS loop: the state :func:`_glm_finish` turns into a fit."""
     # Columns contiguous (the QR's layout): the weighted design and eta are
     # built column by column; same values.
@@ -234,8 +245,10 @@ def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
     messages: List[str] = []
     if bool(np.any(np.abs(weights * y - np.round(weights * y)) > 1e-3)):
         messages.append("non-integer #successes in a binomial glm!")
-    mustart = (weights * y + 0.5) / (weights + 1)
-    eta = r_log(mustart / (1 - mustart))
+    if mustart is None:
+        mustart = (weights * y + 0.5) / (weights + 1)
+    eta = (np.asarray(etastart, dtype=np.float64) if etastart is not None
+           else r_log(mustart / (1 - mustart)))
     e = _exp_eta(eta)
     mu = _linkinv(eta, e)
     deviance = _deviance_fn(y, weights)
@@ -259,13 +272,13 @@ def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
         # Every row is informative almost always: slicing then skips the
         # boolean-mask copies (same elements, same arithmetic).
         sel = slice(None) if good.all() else good
-        kern = _kernels(nobs) if good.all() else None
+        kern = _kernels(nobs) if good.all() and offset is None else None
         if kern is not None:
             z, w = np.empty(nobs), np.empty(nobs)
             kern.working(eta, y, mu, mu_eta_val, weights, z, w)
         else:
             variance = mu * (1 - mu)
-            z = eta[sel] + (y - mu)[sel] / mu_eta_val[sel]
+            z = (eta if offset is None else eta - offset)[sel] + (y - mu)[sel] / mu_eta_val[sel]
             w = np.sqrt((weights[sel] * mu_eta_val[sel] ** 2) / variance[sel])
         # The weighted design is built in the QR's own (Fortran) layout and
         # decomposed in place: the same values as R's copy, one copy fewer.
@@ -278,15 +291,15 @@ def _glm_irls(x: np.ndarray, y: np.ndarray) -> dict:
             break
         start = np.empty(nvars) if start is None else start.copy()
         start[fit["pivot"] - 1] = fit["coefficients"]
-        eta, e, mu, dev = _eta_mu_dev(x, start, deviance)
+        eta, e, mu, dev = _eta_mu_dev(x, start, deviance, offset)
         boundary = False
         if not math.isfinite(dev):
-            start, (eta, e, mu, dev) = halve_step(start, coefold, lambda b: _eta_mu_dev(x, b, deviance),
+            start, (eta, e, mu, dev) = halve_step(start, coefold, lambda b: _eta_mu_dev(x, b, deviance, offset),
                                                   lambda st: math.isfinite(st[3]), 1, messages,
                                                   "step size truncated due to divergence")
             boundary = True
         if not _validmu(mu):
-            start, (eta, e, mu) = halve_step(start, coefold, lambda b: _eta_mu(x, b),
+            start, (eta, e, mu) = halve_step(start, coefold, lambda b: _eta_mu(x, b, offset),
                                              lambda st: _validmu(st[2]), 2, messages,
                                              "step size truncated: out of bounds")
             boundary = True

@@ -9,3 +9,8 @@ Python face (``_hints``) can name them without importing the calibrators.
 OVR_METHODS = ("platt", "beta", "isotonic", "histogram", "temperature")
 # probcal::cal_cv(method = c(...))
 CV_METHODS = ("platt", "temperature", "beta", "isotonic", "histogram", "vector", "dirichlet", "ovr")
+# Python-only methods of cal_cv() (exact names, matched before R's choices
+# so that R's match.arg() and its messages are unchanged).
+PY_CV_METHODS = ("scaling_binning",)
+# The arguments cal_scaling_binning() takes through cal_cv()'s `...`.
+SCALING_BINNING_ARGS = ("bins", "type", "scaling", "split", "renormalize", "seed", "rng")

@@ -63,6 +63,11 @@ def fit_calibrator(method: str, x, y, **kwargs) -> Calibrator:
         from ._histogram import cal_histogram
         check_unused_arguments(kwargs, ("bins", "strategy"))
         return cal_histogram(p=x, y=y, **kwargs)
+    if method == "scaling_binning":  # Python-only (cal_cv)
+        from ._methods import SCALING_BINNING_ARGS
+        from ._scaling_binning import cal_scaling_binning
+        check_unused_arguments(kwargs, SCALING_BINNING_ARGS)
+        return cal_scaling_binning(p=x, y=y, **kwargs)
     raise ValueError(f"unknown binary calibration method {method!r}")  # pragma: no cover
 
 
@@ -98,6 +103,8 @@ class CalOvr(Calibrator):
         check_newdata_columns(mat, self.k)
         columns = [np.asarray(cal.predict(mat[:, j]), dtype=np.float64)
                    for j, cal in enumerate(self.calibrators)]
+        if not self.get("renormalize", True):
+            return np.column_stack(columns)  # Python-only: cal_ovr(renormalize=False)
         return renormalize_rows(np.column_stack(columns))
 
     def summary_params(self):
@@ -105,7 +112,7 @@ class CalOvr(Calibrator):
 
 
 @once_per_call
-def cal_ovr(x, y, method=OVR_METHODS, **kwargs) -> CalOvr:
+def cal_ovr(x, y, method=OVR_METHODS, *, renormalize=True, **kwargs) -> CalOvr:
     """One-vs-rest calibration: a binary calibrator per class, rows renormalised to sum to one.
 
     R equivalent: ``probcal::cal_ovr(x, y, method = c("platt", "beta",
@@ -124,6 +131,17 @@ def cal_ovr(x, y, method=OVR_METHODS, **kwargs) -> CalOvr:
     method : str, default "platt"
         The binary calibrator; a unique prefix is accepted (R's
         ``match.arg``).
+    renormalize : bool, default True
+        Python-only, a deviation from R when False: ``predict()`` returns
+        the K binary calibrators' outputs as they are, rows not divided by
+        their sums. R always renormalises; the renormalised rows are no
+        longer the per-class maps (Kumar, Liang & Ma 2019 calibrate
+        marginally and do not renormalise), and binned maps stop being
+        binned, so their calibration error can no longer be measured from
+        a sample, only bounded below; it may be higher or lower
+        (docs/verified_calibration.md measures both). Keyword only; stored
+        as the component ``renormalize`` only when False, so R's components
+        are unchanged.
     **kwargs
         Passed to the binary calibrator as R passes ``...``: ``eps`` to
         ``cal_beta``, ``bins``/``strategy`` to ``cal_histogram``; ignored by
@@ -206,10 +224,12 @@ def cal_ovr(x, y, method=OVR_METHODS, **kwargs) -> CalOvr:
     "isotonic"); summary(fit)`` prints the same text and
     ``predict(fit, raw[1:2, ])`` the same values.
     """
-    return _cal_ovr(x, y, method, kwargs, check_dots=True)
+    if not isinstance(renormalize, (bool, np.bool_)):
+        raise ProbcalError("Argument `renormalize` must be `TRUE` or `FALSE`.")
+    return _cal_ovr(x, y, method, kwargs, check_dots=True, renormalize=bool(renormalize))
 
 
-def _cal_ovr(x, y, method, kwargs, check_dots: bool) -> CalOvr:
+def _cal_ovr(x, y, method, kwargs, check_dots: bool, renormalize: bool = True) -> CalOvr:
     """``cal_ovr()``'s body; ``cal_cv()`` calls it with its own check of ``...`` done."""
     method_given = method if isinstance(method, str) else None
     method = match_arg(method, OVR_METHODS, arg="method")
@@ -237,6 +257,8 @@ def _cal_ovr(x, y, method, kwargs, check_dots: bool) -> CalOvr:
         calibrators=calibrators,
         k=labels.k,
         levels=list(labels.levels),
-        call=format_call("cal_ovr", ("x", "y"), method=method_given, **kwargs),
+        **({} if renormalize else {"renormalize": False}),
+        call=format_call("cal_ovr", ("x", "y"), method=method_given, **kwargs,
+                         **({} if renormalize else {"renormalize": False})),
         _r_classes=("cal_ovr",) + MULTICLASS,
     )

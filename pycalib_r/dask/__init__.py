@@ -40,6 +40,7 @@ from ._calibrators import (
 from ._ece_ci import ece_ci
 from ._kernel import cal_test, skce
 from ._metrics import ace, ece, mce, reliability_table
+from ._validation import brier, cal_intercept_slope, hoslem_test, spiegelhalter_z, val_prob
 
 __all__ = [
     "ece",
@@ -53,7 +54,12 @@ __all__ = [
     "cal_temperature",
     "cal_beta",
     "cal_histogram",
+    "brier",
+    "spiegelhalter_z",
+    "hoslem_test",
     # refused with alternatives
+    "val_prob",
+    "cal_intercept_slope",
     "mmce",
     "cal_ci",
     "cal_cv",

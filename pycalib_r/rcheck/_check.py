@@ -131,6 +131,31 @@ def _specs():
         pc.ece_ci: ("ece_ci() is a Python-only addition (Sun et al. 2024): probcal has no such "
                     "interval to compare with; check pc.ece or pc.cal_ci"),
         pc.EceCI: "EceCI is the result of ece_ci(), a Python-only addition with no R counterpart",
+        **{getattr(pc, name): (f"{name}() is a Python-only addition (Kumar, Liang & Ma 2019): "
+                               "probcal has no such function to compare with")
+           for name in ("calibration_error", "brier_score", "cal_scaling_binning")},
+        pc.BrierScore: "BrierScore is the result of brier_score(), a Python-only addition",
+        pc.reliabilitydiag: ("reliabilitydiag() is the R package reliabilitydiag's function, not "
+                             "probcal's: same_as_r compares with probcal (tests/test_corp.py "
+                             "compares it with reliabilitydiag)"),
+        pc.ReliabilityDiag: "ReliabilityDiag is the result of reliabilitydiag(), not a probcal object",
+        pc.CorpSummary: "CorpSummary is the summary() of reliabilitydiag(), not a probcal object",
+        pc.smece: ("smece() is a Python-only addition (Blasiok & Nakkiran 2023, relplot's smooth "
+                   "ECE): probcal has no such metric; check pc.ece"),
+        pc.smooth_reliability_diagram: ("smooth_reliability_diagram() is a Python-only addition "
+                                        "(relplot's smoothed diagram) with no R counterpart"),
+        pc.SmoothReliability: ("SmoothReliability is the result of smooth_reliability_diagram(), "
+                               "a Python-only addition with no R counterpart"),
+        # R counterparts outside probcal (rms, ResourceSelection, MASS): not yet
+        # in same_as_r's R session; tests/test_validation.py compares them.
+        **{fn: (f"{fn.__name__}() compares with {ref}, outside the probcal session same_as_r "
+                "runs; its parity is checked by tests/test_validation.py against that package")
+           for fn, ref in ((pc.val_prob, "rms::val.prob"),
+                           (pc.hoslem_test, "ResourceSelection::hoslem.test"),
+                           (pc.cal_intercept_slope, "glm() with confint.default and MASS's confint"),
+                           (pc.ValProb, "rms::val.prob's value"),
+                           (pc.HoslemTest, "ResourceSelection::hoslem.test's value"),
+                           (pc.CalInterceptSlope, "glm()'s coefficients and intervals"))},
         pc.get_random_seed: ("get_random_seed() is R's .Random.seed: every report already "
                              "compares it after the call on both sides"),
         pc.set_random_seed: ("set_random_seed() assigns R's .Random.seed: check the draws that "

@@ -1,0 +1,113 @@
+"""scikit-learn scorers for the ``val.prob`` statistics that are scores.
+
+A statistic is a score when a model is better the larger (or the smaller) it
+is: Brier, the c index, Somers' Dxy, R2, the discrimination D, the
+unreliability U, the quality Q = D - U, and the lowess errors Emax, E90 and
+Eavg. The calibration intercept and slope have targets (0 and 1), and
+Spiegelhalter's z and the Hosmer-Lemeshow statistic are tests: they are not
+scores, and :func:`make_validation_scorer` refuses them saying so.
+
+Each function takes scikit-learn's arguments (``y_true`` first, labels as
+given, ``pos_label``, ``labels``; the label handling is
+:mod:`pycalib_r.sklearn`'s) and returns ``val_prob(p, y)[name]`` exactly.
+scikit-learn is imported only when one of them is called.
+"""
+
+from __future__ import annotations
+
+__all__ = ["VALIDATION_SCORES", "make_validation_scorer"]
+
+# name -> (R's name in val.prob's vector, greater is better)
+VALIDATION_SCORES = {
+    "brier": ("Brier", False),
+    "c_index": ("C (ROC)", True),
+    "somers_dxy": ("Dxy", True),
+    "r2": ("R2", True),
+    "discrimination_d": ("D", True),
+    "unreliability_u": ("U", False),
+    "quality_q": ("Q", True),
+    "emax": ("Emax", False),
+    "e90": ("E90", False),
+    "eavg": ("Eavg", False),
+}
+
+_NOT_SCORES = {
+    "Intercept": "the calibration intercept has a target (0), not a direction: a score would "
+                 "reward miscalibration on one side; compare it with 0 (cal_intercept_slope)",
+    "Slope": "the calibration slope has a target (1), not a direction; use |slope - 1| "
+             "yourself or cal_intercept_slope's intervals",
+    "S:z": "Spiegelhalter's z is a test statistic (target 0, either sign); use its p-value",
+    "S:p": "a p-value is not a measure of model quality",
+    "hoslem": "the Hosmer-Lemeshow statistic is a test statistic depending on g and n",
+}
+
+
+def _binary_inputs(y_true, y_prob, pos_label, labels):
+    from .sklearn import _metric_inputs
+
+    p, y = _metric_inputs(y_true, y_prob, pos_label, labels)
+    if getattr(p, "ndim", 1) != 1:
+        raise ValueError("val.prob's statistics are for binary problems: pass the positive "
+                         "class's probabilities (or a 2-column predict_proba).")
+    return p, y
+
+
+def _statistic(name: str, r_name: str, better: str):
+    def score(y_true, y_prob, *, pos_label=None, labels=None):
+        from . import val_prob
+
+        p, y = _binary_inputs(y_true, y_prob, pos_label, labels)
+        return float(val_prob(p, y)[r_name])
+
+    score.__name__ = score.__qualname__ = f"{name}_score"
+    score.__doc__ = f"""``val.prob``'s ``{r_name}`` in scikit-learn's argument order ({better} is better).
+
+    R equivalent: ``rms::val.prob(p, y)["{r_name}"]`` with ``p``/``y`` recoded
+    from scikit-learn's labels (:func:`pycalib_r.val_prob`'s value exactly).
+
+    Examples
+    --------
+    >>> import pycalib_r as pc
+    >>> from pycalib_r._validation_scorers import {name}_score
+    >>> pc.set_seed(1)
+    >>> p = pc.runif(200)
+    >>> y = pc.rbinom(200, 1, p ** 1.3)
+    >>> {name}_score(["yes" if v else "no" for v in y], p, pos_label="yes") == pc.val_prob(p, y)["{r_name}"]
+    True
+    """
+    return score
+
+
+for _name, (_r_name, _greater) in VALIDATION_SCORES.items():
+    globals()[f"{_name}_score"] = _statistic(_name, _r_name, "larger" if _greater else "smaller")
+    __all__.append(f"{_name}_score")
+del _name, _r_name, _greater
+
+
+def make_validation_scorer(name: str):
+    """A scikit-learn scorer for one ``val.prob`` statistic that is a score.
+
+    Python-only (scikit-learn face): ``make_scorer(<name>_score,
+    greater_is_better=..., response_method="predict_proba")``; the direction
+    is the statistic's (scikit-learn negates the lower-is-better ones).
+    Statistics that are not scores (``Intercept``, ``Slope``, ``S:z``,
+    ``S:p``, ``hoslem``) are refused with the reason.
+
+    Examples
+    --------
+    >>> from pycalib_r._validation_scorers import make_validation_scorer
+    >>> scorer = make_validation_scorer("brier")
+    >>> make_validation_scorer("Slope")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'Slope' is not a score: the calibration slope has a target (1), not a direction; use |slope - 1| yourself or cal_intercept_slope's intervals
+    """
+    if name in _NOT_SCORES:
+        raise ValueError(f"{name!r} is not a score: {_NOT_SCORES[name]}")
+    if name not in VALIDATION_SCORES:
+        raise ValueError(f"unknown statistic {name!r}; the scores are {sorted(VALIDATION_SCORES)}")
+    from sklearn.metrics import make_scorer
+
+    _, greater = VALIDATION_SCORES[name]
+    return make_scorer(globals()[f"{name}_score"], greater_is_better=greater,
+                       response_method="predict_proba")

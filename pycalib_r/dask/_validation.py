@@ -1,0 +1,174 @@
+"""The mergeable validation statistics on Dask collections: Brier, Spiegelhalter's z, Hosmer-Lemeshow.
+
+Each is a sum over rows, so each chunk returns a few sums and the client
+applies the in-memory formula: ``brier`` (``val.prob``'s ``Brier``),
+``spiegelhalter_z`` (``S:z``, ``S:p``) and ``hoslem_test``, whose type-7
+quantile groups are cut at exact order statistics found by counting passes
+(:mod:`._select`, as ``ece(strategy = "equal_freq")`` does), then summed per
+group in one more pass. The sums are merged in a tree, so the last bits can
+differ from R's sequential long-double ``sum`` (relative 1e-15 measured in
+tests/test_dask_validation.py); the groups, counts and degrees of freedom are R's.
+
+``val_prob`` as a whole and ``cal_intercept_slope`` are refused: see
+:func:`val_prob`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._hoslem import group_codes, hoslem_breaks, hoslem_ranks, hoslem_result
+from .._rarith import pnorm_upper
+from ._collect import map_reduce, pair_inputs
+from ._metrics import _select_chunk
+from ._pass import checked_chunk, spec_for, unpaired, verdict
+from ._select import order_statistics
+
+__all__ = ["brier", "spiegelhalter_z", "hoslem_test", "val_prob", "cal_intercept_slope"]
+
+
+def _sums_chunk(pc, yc, spec):
+    p, y, ans = checked_chunk(pc, yc, spec)
+    if p is None or y is None:
+        return ans
+    y = y.astype(np.float64)
+    d = p - y
+    q = 1 - 2 * p
+    ans["sq"] = ("sum", float(np.sum(d * d)))
+    ans["num"] = ("sum", float(np.sum((y - p) * q)))
+    ans["den"] = ("sum", float(np.sum(q * q * p * (1 - p))))
+    return ans
+
+
+def _checked(p, y, job_fn, *args):
+    pairs = pair_inputs(p, y, matrix_ok=False)
+    spec = spec_for(pairs, "binary")
+    if not pairs.chunks:
+        unpaired(pairs, spec)
+    ans = map_reduce(job_fn, pairs, spec, *args)
+    n = verdict(ans, spec, pairs)
+    return pairs, spec, ans, n
+
+
+def brier(p, y) -> float:
+    """Brier score of Dask collections: ``mean((p - y)^2)``.
+
+    R equivalent: ``rms::val.prob(p, y)["Brier"]``. Python-only as a Dask
+    function (merged chunk sums; R's bits to rounding).
+
+    Examples
+    --------
+    >>> import dask.array as da, pycalib_r.dask as pcd
+    >>> p = da.from_array([0.1, 0.2, 0.8, 0.9], chunks=3)
+    >>> y = da.from_array([0, 1, 1, 1], chunks=3)
+    >>> print(f"{pcd.brier(p, y):.7g}")
+    0.175
+    """
+    _, _, ans, n = _checked(p, y, _sums_chunk)
+    return float(ans["sq"]) / n
+
+
+def spiegelhalter_z(p, y):
+    """Spiegelhalter's z and its two-sided p-value of Dask collections: ``(z, p_value)``.
+
+    R equivalent: ``rms::val.prob(p, y)[c("S:z", "S:p")]``, with
+    ``z = sum((y - p)(1 - 2p)) / sqrt(sum((1 - 2p)^2 p (1 - p)))`` and
+    ``2 * pnorm(-|z|)``. Python-only as a Dask function.
+
+    Examples
+    --------
+    >>> import dask.array as da, pycalib_r.dask as pcd
+    >>> p = da.from_array([0.1, 0.2, 0.8, 0.9], chunks=3)
+    >>> y = da.from_array([0, 1, 1, 1], chunks=3)
+    >>> print(" ".join(f"{v:.7g}" for v in pcd.spiegelhalter_z(p, y)))
+    0.4166667 0.6769222
+
+    R: ``val.prob(c(.1, .2, .8, .9), c(0, 1, 1, 1))[c("S:z", "S:p")]`` is
+    ``0.4166667 0.6769222``.
+    """
+    _, _, ans, _ = _checked(p, y, _sums_chunk)
+    z = float(ans["num"]) / math.sqrt(float(ans["den"]))
+    return z, 2 * pnorm_upper(abs(z))
+
+
+def _groups_chunk(pc, yc, spec, qq):
+    p, y, ans = checked_chunk(pc, yc, spec)
+    if p is None or y is None:
+        return ans
+    y = y.astype(np.float64)
+    code = group_codes(qq, p) - 1
+    m = qq.size - 1
+    ans["count"] = ("sum", np.bincount(code, minlength=m))
+    ans["o1"] = ("sum", np.bincount(code, weights=y, minlength=m))
+    ans["o0"] = ("sum", np.bincount(code, weights=1 - y, minlength=m))
+    ans["e1"] = ("sum", np.bincount(code, weights=p, minlength=m))
+    ans["e0"] = ("sum", np.bincount(code, weights=1 - p, minlength=m))
+    return ans
+
+
+def hoslem_test(x, y, g=10, *, data_name="x, y"):
+    """Hosmer-Lemeshow test of Dask collections (:func:`pycalib_r.hoslem_test`'s value).
+
+    R equivalent: ``ResourceSelection::hoslem.test(x, y, g = 10)``, ``x`` the
+    0/1 outcomes and ``y`` the fitted probabilities (the Dask face takes
+    these; other numbers go to the in-memory test).
+
+    The group breaks are R's type-7 quantiles of ``y`` computed from exact
+    order statistics (counting passes, no sort or gather of the data); one
+    more pass sums the observed and expected counts per group.
+
+    Examples
+    --------
+    >>> import dask.array as da, numpy as np, pycalib_r as pc, pycalib_r.dask as pcd
+    >>> pc.set_seed(1)
+    >>> p = pc.runif(200)
+    >>> y = pc.rbinom(200, 1, p ** 1.3)
+    >>> res = pcd.hoslem_test(da.from_array(y, chunks=64), da.from_array(p, chunks=64),
+    ...                       data_name="y, p")
+    >>> print(str(res).splitlines()[4])
+    X-squared = 10.139, df = 8, p-value = 0.2554
+
+    R: ``hoslem.test(y, p, g = 10)`` on the same data prints the same line.
+    """
+    from .._errors import ProbcalError
+
+    if g < 2:
+        raise ProbcalError("Argument g must be at least 2.")
+    pairs, spec, _, n = _checked(y, x, _sums_chunk)
+    ranks = hoslem_ranks(n, g)
+    stats = order_statistics(pairs, _select_chunk, spec, 1, [n], [ranks])[0]
+    qq = hoslem_breaks(lambda k: stats[k], n, g)
+    ans = map_reduce(_groups_chunk, pairs, spec, qq)
+    counts = np.asarray(ans["count"])
+    return hoslem_result(qq, *(np.asarray(ans[k], dtype=np.float64) for k in ("o0", "o1", "e0", "e1")),
+                         int(np.count_nonzero(counts)), g, data_name)
+
+
+def val_prob(*args, **kwargs):
+    """Refused: ``val.prob`` as a whole is not mergeable.
+
+    Its ``Emax``/``E90``/``Eavg`` need ``lowess`` (each fitted point a weighted
+    regression over the nearest two thirds of the sorted data), ``E90`` a
+    quantile of those errors, and ``Intercept``/``Slope`` lrm.fit's Newton
+    iterations. The mergeable ones are here: :func:`brier`,
+    :func:`spiegelhalter_z`, :func:`hoslem_test`.
+    """
+    raise NotImplementedError(
+        "val_prob is not available on Dask: lowess (Emax, E90, Eavg) fits each point on the "
+        "nearest two thirds of the sorted data and lrm.fit iterates, so neither is a merge of "
+        "chunk sums. Use pycalib_r.dask.brier, spiegelhalter_z and hoslem_test, or "
+        "pycalib_r.val_prob on a sample that fits in memory (p.compute(), y.compute()).")
+
+
+def cal_intercept_slope(*args, **kwargs):
+    """Refused: the calibration intercept and slope are iterated glm fits with profile intervals.
+
+    Use ``pycalib_r.cal_intercept_slope`` on the computed data, or
+    ``pycalib_r.dask.cal_platt`` on ``logit(p)`` for the slope's fit.
+    """
+    raise NotImplementedError(
+        "cal_intercept_slope is not available on Dask: its profile intervals refit the glm at "
+        "each profile step. Call pycalib_r.cal_intercept_slope(p.compute(), y.compute()), or "
+        "fit the slope with pycalib_r.dask.cal_platt on logits.")

@@ -1,0 +1,54 @@
+"""Store R's answers for the validation cases: reference/validation/validation_fixtures.json.
+
+Run from the repository root with R (4.2.2), rms 6.5-0, MASS and
+ResourceSelection 0.3-6 installed (the last from source:
+``R CMD INSTALL psolymos/ResourceSelection``):
+
+    R_HOME=$(R RHOME) PYTHONPATH=. python tools/make_validation_fixtures.py
+
+Each case of tests/_validation_cases.py (ids 0..COUNT-1) is evaluated in R by
+reference/r/validation.R (rms::val.prob, ResourceSelection::hoslem.test,
+glm + confint.default + MASS's confint, stats::lowess); the answers are
+stored with the digest of the case's inputs and the versions of R and the
+packages. tests/test_validation.py checks pycalib_r against them without
+those packages (the inputs are regenerated from the case ids).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests import _validation_cases as vc  # noqa: E402
+
+OUT = REPO / "reference" / "validation" / "validation_fixtures.json"
+COUNT = 80
+
+
+def main() -> None:
+    import rpy2.robjects as ro
+
+    root = str(REPO).replace("\\\\", "/")
+    ro.r(f'source("{root}/pycalib_r/r/harness.R"); source("{root}/reference/r/validation.R")')
+    ro.r("harness_setup()")
+    versions = json.loads(ro.r("harness_json(validation_versions())")[0])
+    if versions.get("ResourceSelection") in (None, "NA"):
+        raise SystemExit("ResourceSelection is not installed: the fixtures need hoslem.test")
+    cases = []
+    for cid in range(COUNT):
+        c = vc.case(cid)
+        cases.append({"id": cid, "inputs_sha256": vc.inputs_sha256(c), "r": vc.r_json(ro, c)})
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    data = {"generator": "tests/_validation_cases.py", "r_side": "reference/r/validation.R",
+            "command": "python tools/make_validation_fixtures.py", "versions": versions,
+            "cases": cases}
+    OUT.write_text(json.dumps(data, indent=None, separators=(",", ":")) + "\n")
+    print(f"stored {len(cases)} cases in {OUT.relative_to(REPO)}; versions {versions}")
+
+
+if __name__ == "__main__":
+    main()
