@@ -167,11 +167,11 @@ def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical", *, progress=True
     matrix-valued kernel; with h_ij the kernel term of observations i and j,
 
     * scalar form (binary input, ``type = "confidence"``, and each class of
-      ``"classwise"``): h_ij = e_i e_j exp(-|r_i - r_j| / h), with
+      ``"classwise"``): ``h_ij = e_i e_j exp(-|r_i - r_j| / h)``, with
       r the predicted probability (or top-label confidence), c the 0/1
       outcome (or "top label correct"), and e = c - r;
-    * canonical form (matrix input): h_ij = exp(-||p_i - p_j|| / h)
-      <u_i, u_j> with u_i = onehot(y_i) - p_i.
+    * canonical form (matrix input): ``h_ij = exp(-||p_i - p_j|| / h)
+      <u_i, u_j>`` with ``u_i = onehot(y_i) - p_i``.
 
     The three estimators are
 
