@@ -167,7 +167,7 @@ def generate_api(app=None) -> None:
                                text=True, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}).stdout
     cli = ["The ``pycalib-r`` command", "=========================", "",
            "Generated at build time from ``pycalib-r --help``; each subcommand's own",
-           "``--help`` gives its flags. See :doc:`../guide/cli` for examples.", "",
+           "``--help`` gives its flags. See :doc:`../cli` for examples.", "",
            ".. code-block:: text", ""]
     cli += ["   " + line if line else "" for line in help_text.splitlines()]
     _write(api / "cli.rst", "\n".join(cli) + "\n")

@@ -17,7 +17,7 @@ several runs (``--repeat`` for Python; R is repeated while a run is short).
 
 Usage:  python tools/bench.py [--quick] [--no-r] [--readme] [--only-stream] [--only-corp] [--only-csv]
 
-``--readme`` rewrites the speed table of README.md (between its
+``--readme`` rewrites the speed table of docs/evidence/speed.md (between its
 ``bench:start`` and ``bench:end`` markers) from this run. The exit status is
 1 if any target failed.
 """
@@ -316,7 +316,7 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="skip the slowest R runs")
     ap.add_argument("--no-r", action="store_true", help="Python timings and absolute targets only")
     ap.add_argument("--repeat", type=int, default=3, help="Python runs per timing (minimum kept)")
-    ap.add_argument("--readme", action="store_true", help="rewrite README.md's speed table from this run")
+    ap.add_argument("--readme", action="store_true", help="rewrite docs/evidence/speed.md's table from this run")
     ap.add_argument("--only-stream", action="store_true",
                     help="run only the sample.int stream target (R's draws inside cal_ci)")
     ap.add_argument("--only-corp", action="store_true",
@@ -590,10 +590,10 @@ _END = "<!-- bench:end -->"
 
 
 def write_readme(rows, repeat, machine):
-    path = REPO / "README.md"
+    path = REPO / "docs" / "evidence" / "speed.md"
     text = path.read_text(encoding="utf-8")
     if _START not in text or _END not in text:
-        print("README.md has no bench markers; not rewritten", file=sys.stderr)
+        print("docs/evidence/speed.md has no bench markers; not rewritten", file=sys.stderr)
         return
     when = time.strftime("%Y-%m-%d", time.gmtime())
     lines = [
@@ -620,7 +620,7 @@ def write_readme(rows, repeat, machine):
     lines.append(_END)
     new = re.sub(re.escape(_START) + ".*?" + re.escape(_END), lambda _: "\n".join(lines), text, flags=re.S)
     path.write_text(new, encoding="utf-8")
-    print("README.md speed table rewritten", flush=True)
+    print("docs/evidence/speed.md speed table rewritten", flush=True)
 
 
 if __name__ == "__main__":

@@ -152,10 +152,12 @@ def expected_calibration_error(y_true, y_prob, *, n_bins=10, type="classwise", d
     Returns
     -------
     float
+        ``ece``'s value exactly.
 
+    Notes
+    -----
     R equivalent: ``probcal::ece(p, y, bins = n_bins, type, debiased,
-    strategy)`` with ``p``/``y`` recoded to probcal's forms; the value is
-    ``ece``'s exactly.
+    strategy)`` with ``p``/``y`` recoded to probcal's forms.
 
     Examples
     --------
