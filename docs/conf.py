@@ -128,6 +128,9 @@ def _page(module: str, name: str, obj) -> str:
     body = f".. {directive}:: {module}.{name}\n"
     if directive == "autoclass":
         body += "   :members:\n"
+    if module != "pycalib_r" and getattr(pycalib_r, name, None) is obj:
+        # A face's re-export of a core object: its description lives on the core's page.
+        body += "   :no-index:\n"
     return f"{title}\n{'=' * len(title)}\n\n.. currentmodule:: {module}\n\n{body}"
 
 
