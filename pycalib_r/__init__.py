@@ -5,19 +5,19 @@ names, defaults, values, error messages and printed output as R, and R's
 random streams (``set_seed``, ``runif``, ``rbinom``, ...) bit for bit.
 """
 
-from ._brier import BrierScore, brier_score
-from ._calibration_error import calibration_error
-from ._corp import CorpSummary, ReliabilityDiag, reliabilitydiag
-from ._diagnostics import reliability_diagram, reliability_table
-from ._ece_interval import EceCI, ece_ci
-from ._errors import ProbcalError
-from ._inference import CalCI, CalTest, cal_ci, cal_test
-from ._hoslem import HoslemTest, hoslem_test
-from ._kernel import skce
-from ._metrics import ace, ece, inv_logit, logit, mce, mmce
-from ._options import get_option, options
-from ._smece import SmoothReliability, smece, smooth_reliability_diagram
-from ._validation import CalInterceptSlope, ValProb, cal_intercept_slope, val_prob
+from .binned._brier import BrierScore, brier_score
+from .binned._calibration_error import calibration_error
+from .diagnostics._corp import CorpSummary, ReliabilityDiag, reliabilitydiag
+from .diagnostics._diagnostics import reliability_diagram, reliability_table
+from .inference._ece_interval import EceCI, ece_ci
+from .rbase._errors import ProbcalError
+from .inference._inference import CalCI, CalTest, cal_ci, cal_test
+from .diagnostics._hoslem import HoslemTest, hoslem_test
+from .kernel._skce import skce
+from .binned._metrics import ace, ece, inv_logit, logit, mce, mmce
+from .rbase._options import get_option, options
+from .diagnostics._smece import SmoothReliability, smece, smooth_reliability_diagram
+from .diagnostics._validation import CalInterceptSlope, ValProb, cal_intercept_slope, val_prob
 from ._rng import (
     RRandom,
     get_random_seed,
@@ -63,20 +63,20 @@ from .calibrators import (
     summary,
 )
 
-from ._hints import python_face as _python_face
+from .inputs._hints import python_face as _python_face
 
 # The Python face (hints in exception notes, refused misaligned columns,
 # warnings at the caller's line) wraps every exported function taking data
 # once, here; the modules keep the plain functions for internal calls.
 ace, ece, mce, mmce, skce, logit, inv_logit = map(
     _python_face, (ace, ece, mce, mmce, skce, logit, inv_logit))
-from ._seed_note import seed_note as _seed_note
+from .inputs._seed_note import seed_note as _seed_note
 
 cal_test, cal_ci = (_python_face(_seed_note(f)) for f in (cal_test, cal_ci))
 ece_ci = _python_face(ece_ci)
 calibration_error, brier_score = map(_python_face, (calibration_error, brier_score))
 
-from ._quadratic import quadratic_warning as _quadratic_warning
+from .kernel._quadratic import quadratic_warning as _quadratic_warning
 
 # skce, cal_test and cal_ci warn before a long O(n^2) canonical computation:
 # outside the Python face, which collects a call's warnings until it returns.

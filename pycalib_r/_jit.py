@@ -36,7 +36,7 @@ accelerator, never a source of different numbers:
   (``os.register_at_fork``) and builds its own on first use, so a fork
   pool after a large call does not wait on workers that do not exist;
   a fork waits until no other thread is inside an import (numba's, a kernel
-  module's, pandas'), see :mod:`pycalib_r._fork`.
+  module's, pandas'), see :mod:`pycalib_r.rbase._fork`.
 
 Nothing here is public.
 """
@@ -46,7 +46,7 @@ from __future__ import annotations
 import os
 import threading
 
-from . import _fork  # noqa: F401 - registers the wait for imports before a fork
+from .rbase import _fork  # noqa: F401 - registers the wait for imports before a fork
 
 _lock = threading.Lock()
 _numba = None  # the numba module once imported; False when unavailable
@@ -213,7 +213,7 @@ def kernels(name, float_math=False, saves=None):
         except Exception as exc:  # a numba that refuses an option, a broken llvmlite
             # The twins give the same bits, so the call goes on without the
             # kernels; the warning says why it is slower.
-            from . import _warn  # noqa: PLC0415
+            from .rbase import _warn  # noqa: PLC0415
 
             _warn.warn(f"pycalib_r: compiled kernels {name} unavailable ({type(exc).__name__}: {exc}); "
                        f"using the numpy paths (same results, slower)", RuntimeWarning)

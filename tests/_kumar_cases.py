@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 import pycalib_r as pc
-from pycalib_r._binning import equal_mass_edges, seq01
+from pycalib_r.binned._binning import equal_mass_edges, seq01
 
 N, K, N_NEW, BINS, SB_BINS = 600, 5, 300, 15, 10
 

@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 import pycalib_r as pc
-from pycalib_r._lowess import lowess
+from pycalib_r.diagnostics._lowess import lowess
 
 # What is compared how:
 #  - exact: bit for bit (every val.prob statistic but the p-values, hoslem's

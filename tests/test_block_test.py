@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import pycalib_r as pc
-from pycalib_r._block_test import auto_blocksize
-from pycalib_r._rarith import pnorm_upper
+from pycalib_r.inference._block_test import auto_blocksize
+from pycalib_r.rbase._rarith import pnorm_upper
 
 
 def _h_binary(r, c, i, j, h):

@@ -74,7 +74,7 @@ def _special_values(n, seed):
 def test_compiled_log_same_bits_as_scipy(name):
     from scipy import special as sp
 
-    from pycalib_r import _rarith
+    from pycalib_r.rbase import _rarith
 
     ref = {"r_log": lambda a: sp.xlogy(1.0, a), "r_log1p": lambda a: sp.boxcox1p(a, 0.0)}[name]
     x = _special_values(_rarith.JIT_MIN_SIZE, 6)
@@ -152,7 +152,7 @@ def test_glm_family_kernels_same_bits(monkeypatch, seed, extreme):
 def test_glm_compiled_path_matches_r(probcal_r):
     """cal_platt and cal_beta above the kernel threshold against probcal in R."""
     import pycalib_r as pc
-    from pycalib_r._rarith import JIT_MIN_SIZE
+    from pycalib_r.rbase._rarith import JIT_MIN_SIZE
     from tests.conftest import r_assign
 
     z, y = _binary(JIT_MIN_SIZE + 5000, 7)
@@ -173,7 +173,7 @@ def test_glm_compiled_path_matches_r(probcal_r):
 def test_x87_sum_same_bits_as_numpy_long_double():
     """R's sum() by inline x87 code against numpy's long-double twin, on sums
     whose rounding at 64 bits matters (ties, cancellation, huge partial sums)."""
-    from pycalib_r import _rarith
+    from pycalib_r.rbase import _rarith
 
     kern = _rarith._x87_kernels()
     if kern is None:

@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pycalib_r import _options
-from pycalib_r._errors import ProbcalError
+from pycalib_r.rbase import _options
+from pycalib_r.rbase._errors import ProbcalError
 from pycalib_r.calibrators._base import (
     Calibrator,
     binary_log_loss,

@@ -26,7 +26,7 @@ import pandas as pd
 import pytest
 
 from pycalib_r import _rng
-from pycalib_r._errors import ProbcalError
+from pycalib_r.rbase._errors import ProbcalError
 from pycalib_r.calibrators import predict, summary
 from pycalib_r.calibrators._cv import cal_cv
 from pycalib_r.calibrators._dirichlet import cal_dirichlet

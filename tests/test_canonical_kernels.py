@@ -2,7 +2,7 @@
 bits under every OpenBLAS core type this CPU runs (issue 23).
 
 The tile entries and the bootstrap's weighted sums run in loops of the
-package's own (numpy passes, or ``pycalib_r._canonical_kernels``), never
+package's own (numpy passes, or ``pycalib_r.kernel._canonical_kernels``), never
 through BLAS: both paths give the same bits, and so does every BLAS kernel.
 """
 
@@ -14,14 +14,14 @@ import numpy as np
 import pytest
 
 from pycalib_r import _jit
-from pycalib_r import _kernel as K
-from pycalib_r import _kernel_canonical as KC
+from pycalib_r.kernel import _skce as K
+from pycalib_r.kernel import _canonical as KC
 
 from tests.conftest import ORIGINAL_ENV, REPO
 
 
 def _kernels():
-    kern = _jit.kernels("pycalib_r._canonical_kernels", float_math=True)
+    kern = _jit.kernels("pycalib_r.kernel._canonical_kernels", float_math=True)
     if kern is None:
         pytest.skip("compiled float kernels unavailable (PYCALIB_R_JIT=0, no numba, or SVML)")
     return kern

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 import pycalib_r as pc
-from pycalib_r import _checks
+from pycalib_r.inputs import _checks
 
 M2 = np.array([[0.5, 0.5], [0.2, 0.8]])
 M2_R = "matrix(c(0.5, 0.2, 0.5, 0.8), 2)"

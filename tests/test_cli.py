@@ -133,7 +133,7 @@ def test_cli_metrics_table(binary_csv):
     expected = {"ece": pc.ece(p, y, bins=8), "mce": pc.mce(p, y, bins=8),
                 "ace": pc.ace(p, y, bins=8), "mmce": pc.mmce(p, y, bandwidth=0.3),
                 "skce": pc.skce(p, y, estimator="ul", bandwidth=0.3)}
-    from pycalib_r._format import format_r
+    from pycalib_r.rbase._format import format_r
 
     rows = {line.split()[0]: line.split(None, 2) for line in lines[2:]}
     assert list(rows) == list(expected)
@@ -310,7 +310,7 @@ def test_cli_diagram_overlays_compared_models(tmp_path):
     import matplotlib.pyplot
 
     from pycalib_r.cli._data import read_models
-    from pycalib_r._diagnostics import reliability_diagram
+    from pycalib_r.diagnostics._diagnostics import reliability_diagram
 
     (raw, cal), y = read_models(str(calibrated), [["score"], ["cal_score"]], "label")
     expected = reliability_diagram({"score": raw, "platt": cal}, y)

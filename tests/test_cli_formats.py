@@ -213,7 +213,7 @@ def test_ece_ci_multiclass_topk(tmp_path):
 
 
 def test_validate_prints_the_library_report_as_json(tmp_path, frame):
-    from pycalib_r._validation import validate_report
+    from pycalib_r.diagnostics._validation import validate_report
 
     path = tmp_path / "p.csv"
     frame.to_csv(path, index=False, float_format="%.17g")

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import pycalib_r as pc
-from pycalib_r._corp import format_tibble
+from pycalib_r.diagnostics._corp import format_tibble
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "reference" / "bin_free" / "corp.json"

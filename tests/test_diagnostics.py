@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from pycalib_r import ProbcalError
-from pycalib_r._diagnostics import (
+from pycalib_r.diagnostics._diagnostics import (
     _extended_breaks,
     _r_format,
     _size_breaks,
@@ -19,7 +19,7 @@ from pycalib_r._diagnostics import (
     reliability_table,
     wrap_dims,
 )
-from pycalib_r._metrics import ece
+from pycalib_r.binned._metrics import ece
 
 COLUMNS = ["bin", "lower", "upper", "n", "confidence", "accuracy", "gap"]
 
@@ -527,7 +527,7 @@ def test_pyplot_figure_and_show_without_display():
         import io
         import numpy as np
         import matplotlib.pyplot as plt
-        from pycalib_r._diagnostics import reliability_diagram
+        from pycalib_r.diagnostics._diagnostics import reliability_diagram
         rng = np.random.default_rng(1)
         p = rng.uniform(size=50)
         fig = reliability_diagram(p, rng.binomial(1, p))
@@ -771,7 +771,7 @@ def test_wilson_intervals(mpl):
 
 @pytest.mark.r_parity
 def test_wilson_interval_matches_prop_test(r):
-    from pycalib_r._diagnostics import wilson_interval
+    from pycalib_r.diagnostics._diagnostics import wilson_interval
 
     cases = [(0, 5), (5, 5), (3, 10), (17, 40), (1, 1), (250, 1000)]
     for level in (0.95, 0.8):

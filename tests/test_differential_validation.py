@@ -32,7 +32,7 @@ import numpy as np
 import pytest
 
 import pycalib_r as pc
-from pycalib_r._lowess import lowess
+from pycalib_r.diagnostics._lowess import lowess
 
 from . import _validation_cases as vc
 from ._rcall import REPO

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import pycalib_r as pc
-from pycalib_r._ece_interval import _estimate
-from pycalib_r._forms import input_form
+from pycalib_r.inference._ece_interval import _estimate
+from pycalib_r.inputs._forms import input_form
 
 # ---------------------------------------------------------------------------
 # The paper's formulas, transcribed loop by loop.
@@ -390,7 +390,7 @@ def test_rejection_never_keeps_zero_and_non_rejection_always_does():
 
 
 def test_union_is_printed_and_the_hull_kept():
-    from pycalib_r._ece_interval import EceCI
+    from pycalib_r.inference._ece_interval import EceCI
 
     res = EceCI(0.004, 0.0, 0.009, 0.9, 0.002, 0.003, 1.2, 0.11, False, "binary",
                 "binary calibration", 15, 1, 2000, interval_lower=0.002)

@@ -13,7 +13,7 @@ import pytest
 
 import pycalib_r as pc
 from pycalib_r.calibrators import _glm_lockstep
-from pycalib_r._rarith import _LD, r_mean, r_row_means, r_sum, seq_sum
+from pycalib_r.rbase._rarith import _LD, r_mean, r_row_means, r_sum, seq_sum
 
 
 def _values(rng, n):
@@ -95,7 +95,7 @@ def test_ovr_platt_lockstep_equals_one_fit_per_class(monkeypatch):
 
 @pytest.mark.parametrize("strategy", ["equal_width", "equal_freq"])
 def test_histogram_fit_bins_equal_find_bins(strategy):
-    from pycalib_r._binning import find_bins, histogram_breaks
+    from pycalib_r.binned._binning import find_bins, histogram_breaks
     from pycalib_r.calibrators._histogram import _fit_bins
 
     rng = np.random.default_rng(4)

@@ -145,7 +145,7 @@ def test_fast_routes_and_small_inputs_do_not_warn():
 
 
 def test_estimated_time_grows_as_n_squared():
-    from pycalib_r._quadratic import estimated_seconds
+    from pycalib_r.kernel._quadratic import estimated_seconds
 
     one = estimated_seconds("cal_test", 10_000, 3, {})
     assert estimated_seconds("cal_test", 20_000, 3, {}) == pytest.approx(4 * one)
@@ -280,7 +280,7 @@ def test_every_r_keyword_argument_has_its_python_name():
     import json
     import keyword
 
-    from pycalib_r._rnames import PY_NAMES
+    from pycalib_r.rbase._rnames import PY_NAMES
 
     formals = json.loads((REPO / "reference" / "formals.json").read_text())["functions"]
     r_keywords = {a for f in formals.values() for a in f["formals"] if keyword.iskeyword(a)}

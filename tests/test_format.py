@@ -1,4 +1,4 @@
-"""R number formatting and cli rendering (pycalib_r._format) against R itself.
+"""R number formatting and cli rendering (pycalib_r.rbase._format) against R itself.
 
 Expected strings come from R (through rpy2) or from the seed help pages,
 never from our own code. Each parity test sends one batch of values to R.
@@ -12,7 +12,7 @@ import unicodedata
 import numpy as np
 import pytest
 
-from pycalib_r._format import (
+from pycalib_r.rbase._format import (
     CliBuffer,
     as_character_num,
     cli_dl,

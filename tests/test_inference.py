@@ -19,8 +19,8 @@ import pandas as pd
 import pytest
 
 from pycalib_r import _rng
-from pycalib_r._errors import ProbcalError
-from pycalib_r._inference import (
+from pycalib_r.rbase._errors import ProbcalError
+from pycalib_r.inference._inference import (
     CalCI,
     CalTest,
     _BinnedEngine,
@@ -30,9 +30,9 @@ from pycalib_r._inference import (
     cal_ci,
     cal_test,
 )
-from pycalib_r._metrics import ace, bind_metric, ece, mce
-from pycalib_r._binning import quantile_r, seq01
-from pycalib_r._progress import Progress
+from pycalib_r.binned._metrics import ace, bind_metric, ece, mce
+from pycalib_r.binned._binning import quantile_r, seq01
+from pycalib_r.rbase._progress import Progress
 
 from tests.conftest import REPO, TOL, help_output, within
 
@@ -279,7 +279,7 @@ def test_progress_bar_never_changes_results(monkeypatch):
     assert "50%" in shown and "5/10" in shown and "resample/s" in shown
     assert fake.getvalue().endswith("\r") or fake.getvalue().endswith("\x1b[A")
     # In a Jupyter kernel (stderr not a terminal) tqdm.auto's widget class is used.
-    from pycalib_r import _progress
+    from pycalib_r.rbase import _progress
 
     monkeypatch.setitem(sys.modules, "ipykernel", sys)
     monkeypatch.setattr(_progress, "_tqdm_class", lambda: type("tqdm", (), {"__module__": "tqdm.notebook"}))

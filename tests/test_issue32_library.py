@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import pycalib_r as pc
-from pycalib_r._checks import check_prob_matrix
+from pycalib_r.inputs._checks import check_prob_matrix
 
 from . import _rowsum_cases
 from .conftest import ORIGINAL_ENV, REPO

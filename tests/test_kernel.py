@@ -13,12 +13,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import pycalib_r._kernel as K
-import pycalib_r._kernel_canonical as KC
-import pycalib_r._kernel_median as KM
-import pycalib_r._kernel_scalar as KS
-from pycalib_r._errors import ProbcalError
-from pycalib_r._kernel import (
+import pycalib_r.kernel._skce as K
+import pycalib_r.kernel._canonical as KC
+import pycalib_r.kernel._median as KM
+import pycalib_r.kernel._scalar as KS
+from pycalib_r.rbase._errors import ProbcalError
+from pycalib_r.kernel._skce import (
     CanonicalKernel,
     ScalarKernel,
     canonical_residuals,
@@ -28,7 +28,7 @@ from pycalib_r._kernel import (
     scalar_kernel_sum_batched,
     skce,
 )
-from pycalib_r._metrics import mmce
+from pycalib_r.binned._metrics import mmce
 
 from tests.conftest import REPO, TOL
 

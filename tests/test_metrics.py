@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import pycalib_r as pc
-from pycalib_r._binning import find_bins, quantile_r, seq01
+from pycalib_r.binned._binning import find_bins, quantile_r, seq01
 from tests.conftest import r_assign, within
 
 RTOL = 1e-12

@@ -13,7 +13,7 @@ import pytest
 
 import pycalib_r as pc
 from pycalib_r import _rng
-from pycalib_r._rlist import NamedNumber, RList
+from pycalib_r.rbase._rlist import NamedNumber, RList
 
 from . import _rcall
 from .conftest import r_assign
@@ -477,7 +477,7 @@ def test_printed_text_unchanged_by_named_numbers():
 def test_wrapped_functions_keep_signature_and_doc():
     import inspect
 
-    from pycalib_r import _metrics
+    from pycalib_r.binned import _metrics
 
     assert inspect.signature(pc.ece) == inspect.signature(_metrics.ece)
     assert pc.ece.__doc__ == _metrics.ece.__doc__ and pc.ece.__name__ == "ece"

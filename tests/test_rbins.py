@@ -1,4 +1,4 @@
-"""R's per-bin means (pycalib_r._rbins) and the binned metrics built on them, bit for bit.
+"""R's per-bin means (pycalib_r.binned._rbins) and the binned metrics built on them, bit for bit.
 
 The compiled x87 path and the numpy longdouble twin must give the same bits
 on every input (and both R's: ``mean()`` in long double with its second
@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 import pycalib_r as pc
-from pycalib_r import _rbins
+from pycalib_r.binned import _rbins
 from pycalib_r._jit import kernels
-from pycalib_r._rarith import _X87, r_int_mean, r_mean
+from pycalib_r.rbase._rarith import _X87, r_int_mean, r_mean
 
 
 def _cases(seed=5, count=120):
@@ -49,7 +49,7 @@ def test_twin_is_r_mean_of_each_bin():
 
 @pytest.mark.skipif(not _X87, reason="the compiled path is x87 assembly")
 def test_compiled_and_twin_give_the_same_bits():
-    kern = kernels("pycalib_r._rbin_kernels")
+    kern = kernels("pycalib_r.binned._rbin_kernels")
     if kern is None:
         pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
     for ids, x, c, n_ids, idx in _cases():

@@ -374,7 +374,7 @@ def test_predict_of_a_fit_r_never_saw_is_refused(live):
 
 @pytest.mark.r_parity
 def test_planted_metric_difference_is_caught(live, monkeypatch):
-    import pycalib_r._metrics as metrics
+    import pycalib_r.binned._metrics as metrics
 
     original = metrics.BinnedMetric.value
     monkeypatch.setattr(metrics.BinnedMetric, "value", lambda self: original(self) * (1 + 1e-9))
@@ -389,7 +389,7 @@ def test_planted_metric_difference_is_caught(live, monkeypatch):
 
 @pytest.mark.r_parity
 def test_planted_text_difference_is_caught_with_a_diff(live, monkeypatch):
-    from pycalib_r._inference import CalTest
+    from pycalib_r.inference._inference import CalTest
 
     original = CalTest.__str__
     monkeypatch.setattr(CalTest, "__str__", lambda self: original(self).replace("p-value", "p value"))
@@ -414,7 +414,7 @@ def test_planted_stream_difference_is_caught(live, monkeypatch):
 
 @pytest.mark.r_parity
 def test_one_side_raising_is_never_equal(live, monkeypatch):
-    import pycalib_r._metrics as metrics
+    import pycalib_r.binned._metrics as metrics
 
     def broken(self):
         raise pc.ProbcalError("planted")
@@ -484,7 +484,7 @@ def test_cli_parity_multiclass_json(csv_files, live):
 
 @pytest.mark.r_parity
 def test_cli_parity_exits_non_zero_on_a_planted_difference(csv_files, live):
-    code = ("import sys, pycalib_r._metrics as m\n"
+    code = ("import sys, pycalib_r.binned._metrics as m\n"
             "orig = m.BinnedMetric.value\n"
             "m.BinnedMetric.value = lambda self: orig(self) * (1 + 1e-9)\n"
             "from pycalib_r.cli import main\n"

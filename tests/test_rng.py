@@ -17,7 +17,7 @@ from pycalib_r import _rng
 from pycalib_r._rng.bitgen import _mt  # noqa: F401 - submodules the tests reach into
 from pycalib_r._rng.nmath import _rbinom, _qnorm
 from pycalib_r._rng.do_sample import _sample
-from pycalib_r._errors import ProbcalError
+from pycalib_r.rbase._errors import ProbcalError
 from pycalib_r._rng import GeneratorStream, RRandom
 
 # Seeds: R's extremes, small ones, and fixed "random" ones.

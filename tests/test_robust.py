@@ -13,12 +13,12 @@ import pandas as pd
 import pytest
 
 import pycalib_r as pc
-from pycalib_r import _binning
-from pycalib_r._binning import (equal_freq_groups, equal_width_bins, find_bins, histogram_breaks,
+from pycalib_r.binned import _binning
+from pycalib_r.binned._binning import (equal_freq_groups, equal_width_bins, find_bins, histogram_breaks,
                                 quantile_r, seq01, stable_order)
-from pycalib_r._metrics import binned_error
-from pycalib_r._rbins import bin_means
-from pycalib_r._format import cli_abort_message
+from pycalib_r.binned._metrics import binned_error
+from pycalib_r.binned._rbins import bin_means
+from pycalib_r.rbase._format import cli_abort_message
 from pycalib_r._rng import _global_stream
 
 from .conftest import REPO
@@ -244,7 +244,7 @@ def test_cal_ci_memory_stays_near_the_metric_own_peak():
 
 
 def test_cal_ci_replicates_do_not_depend_on_the_block_size(monkeypatch):
-    from pycalib_r import _inference
+    from pycalib_r.inference import _inference
 
     g = pc.RRandom(4)
     p = g.runif(300)
@@ -336,8 +336,8 @@ def test_checks_in_blocks_answer_as_one_pass(monkeypatch):
     # Every check with blocks of 7 elements against the same check in one
     # block: same values, messages, notes and warnings, whichever block
     # holds the fault.
-    from pycalib_r import _checks
-    from pycalib_r._forms import binary_inputs, input_form
+    from pycalib_r.inputs import _checks
+    from pycalib_r.inputs._forms import binary_inputs, input_form
 
     g = np.random.default_rng(8)
     p = g.random(50)
@@ -404,9 +404,9 @@ def test_cal_ci_equal_freq_between_the_values_equals_every_break(monkeypatch, de
     # The resample engine with only the breaks between the values (used
     # when bins outnumber the rows) against the one that builds every
     # resample's bins + 1 quantiles: the same replicates, bit for bit.
-    from pycalib_r import _inference
-    from pycalib_r._inference import _BinnedEngine
-    from pycalib_r._metrics import bind_metric
+    from pycalib_r.inference import _inference
+    from pycalib_r.inference._inference import _BinnedEngine
+    from pycalib_r.binned._metrics import bind_metric
 
     g = np.random.default_rng(21)
     for t in range(12):

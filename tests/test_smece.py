@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import pycalib_r as pc
-from pycalib_r._smece import _Smoother
+from pycalib_r.diagnostics._smece import _Smoother
 
 REPO = Path(__file__).resolve().parents[1]
 STORED = json.loads((REPO / "reference" / "bin_free" / "smece.json").read_text())
@@ -80,7 +80,7 @@ def test_fixed_point_and_bounds():
 
 
 def test_chunked_binning_equals_one_pass(monkeypatch):
-    import pycalib_r._smece as sm
+    import pycalib_r.diagnostics._smece as sm
 
     p, y = _inputs(CASES[2])
     whole = pc.smece(p, y)

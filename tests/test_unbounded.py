@@ -21,7 +21,9 @@ import numpy as np
 import pytest
 
 import pycalib_r as pc
-from pycalib_r import _inference, _kernel_canonical, _progress
+from pycalib_r.inference import _inference
+from pycalib_r.kernel import _canonical as _kernel_canonical
+from pycalib_r.rbase import _progress
 from tests.conftest import ORIGINAL_ENV, REPO
 
 _CHILD = textwrap.dedent("""
@@ -160,7 +162,7 @@ def test_cal_test_signs_stay_int8_with_8x_rows_per_block_same_bits():
     # rows, 1 at 1e7), so weighted_lower's numpy calls over 1,024-point blocks
     # covered ever fewer rows. Now the signs are gathered as int8 and a block
     # holds 8 times the replicates; the sums are the same bits.
-    from pycalib_r._kernel import kernel_data, kernels
+    from pycalib_r.kernel._skce import kernel_data, kernels
 
     g = pc.RRandom(2)
     n = 200_000

@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 
 import pycalib_r as pc
-from pycalib_r._lowess import lowess
+from pycalib_r.diagnostics._lowess import lowess
 
 from . import _validation_cases as vc
 from ._rcall import REPO
@@ -228,7 +228,7 @@ def test_sklearn_scorers_are_val_prob_statistics():
 
 
 def test_validate_report_is_json():
-    from pycalib_r._validation import validate_report
+    from pycalib_r.diagnostics._validation import validate_report
 
     pc.set_seed(4)
     p = pc.runif(120)

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import pycalib_r as pc
-from pycalib_r._binning import bin_groups, equal_mass_edges
-from pycalib_r._errors import ProbcalError
+from pycalib_r.binned._binning import bin_groups, equal_mass_edges
+from pycalib_r.rbase._errors import ProbcalError
 from tests.conftest import REPO
 
 

@@ -117,7 +117,7 @@ def test_a_warning_from_python_dash_c_code_is_shown():
 
 def _report(texts, nested=False):
     """What a call reports for warnings raised in the order ``texts``."""
-    from pycalib_r import _warn
+    from pycalib_r.rbase import _warn
 
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")
@@ -153,7 +153,7 @@ def test_beyond_10_each_distinct_text_once_with_rs_count_line(nested):
 
 
 def test_the_kept_list_is_bounded_and_discard_keeps_rs_order():
-    from pycalib_r import _warn
+    from pycalib_r.rbase import _warn
 
     c = _warn.Collector()
     for i in range(10_000):

@@ -48,8 +48,8 @@ WARM = "pc._rng.RRandom(1).sample_int(100000, 100000, True)"
 
 CHILD = """
 import sys, time, numpy as np, pycalib_r as pc
-from pycalib_r._forms import binary_inputs
-from pycalib_r._checks import check_multiclass_y
+from pycalib_r.inputs._forms import binary_inputs
+from pycalib_r.inputs._checks import check_multiclass_y
 n = int(float(sys.argv[1]))
 g = np.random.default_rng(1)
 p = g.random(n)

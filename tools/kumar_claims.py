@@ -41,7 +41,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 import pycalib_r as pc  # noqa: E402
-from pycalib_r._binning import bin_groups  # noqa: E402
+from pycalib_r.binned._binning import bin_groups  # noqa: E402
 
 K, TEMP, SD = 10, 1.7, 1.5
 FINE_BINS = 2000

@@ -39,7 +39,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 import pycalib_r as pc  # noqa: E402
-from pycalib_r._diagnostics import reliability_diagram  # noqa: E402
+from pycalib_r.diagnostics._diagnostics import reliability_diagram  # noqa: E402
 
 
 def example_data():

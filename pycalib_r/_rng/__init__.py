@@ -12,7 +12,7 @@ R's. ``RRandom.get_state()`` is R's ``.Random.seed``.
 Where numpy and glibc disagree the glibc result is used: numpy's SIMD
 ``np.log`` differs from glibc's ``log`` in the last bit for about one value in
 a thousand on AVX-512 machines, so every logarithm that decides a draw is
-glibc's (:mod:`pycalib_r._rarith`).
+glibc's (:mod:`pycalib_r.rbase._rarith`).
 
 R's sequential samplers also run as compiled loops (numba, through the gate
 :mod:`pycalib_r._jit`; loaded only when a call is large enough). Each has a

@@ -17,8 +17,8 @@ import re
 
 import numpy as np
 
-from .. import _warn
-from .._errors import ProbcalError, RAllocationError
+from ..rbase import _warn
+from ..rbase._errors import ProbcalError, RAllocationError
 from .bitgen._mt import _INT_MAX, _R_XLEN_T_MAX
 
 def is_r_null(x):
@@ -89,7 +89,7 @@ def _result_length(n):
 
 def r_alloc_error(count, itemsize=8):
     """R's message when a vector of ``count`` elements cannot be allocated
-    (a :class:`~pycalib_r._errors.RAllocationError`, also a ``MemoryError``)."""
+    (a :class:`~pycalib_r.rbase._errors.RAllocationError`, also a ``MemoryError``)."""
     size = count * itemsize
     if size > 1024.0 ** 3:
         text = f"cannot allocate vector of size {size / 1024.0 ** 3:0.1f} Gb"

@@ -4,9 +4,11 @@ The streams once lived in flat modules (``pycalib_r._rng._stream``,
 ``pycalib_r._rng_kinds._bitgens``, ...). A pickle names each class by its
 module, so a stream pickled then names modules that no longer exist. This
 finder answers those names, and only those, with the module that holds the
-class now, so ``pickle.load`` of an old stream gives the same stream. Code
-importing the old paths is not served: only the modules whose classes a
-stream's pickle can hold are listed.
+class now, so ``pickle.load`` of an old stream gives the same stream. The
+flat modules of release 0.2.0 (``pycalib_r._inference``, ``pycalib_r._rlist``,
+...) moved into subpackages by concern (``LAYOUT``, issue 33): calibrators,
+results and streams pickled by 0.2.0 load too (tests/test_layout.py). The
+package's own code names the new paths only (tests/test_layout.py checks it).
 
 R equivalent: none (R's ``.Random.seed`` is a plain integer vector).
 """
@@ -17,7 +19,7 @@ import importlib
 import importlib.machinery
 import sys
 
-__all__ = ["MOVED", "install"]
+__all__ = ["LAYOUT", "MOVED", "install"]
 
 # old module -> new module, for every class a pickled stream can reference.
 MOVED = {
@@ -32,6 +34,56 @@ MOVED = {
     "pycalib_r._rng_kinds._state": "pycalib_r._rng.bitgen._state",
     "pycalib_r._rng_kinds._draws": "pycalib_r._rng.nmath._snorm",
 }
+
+# --- BEGIN layout moves (issue 33; written by the relayout script) ---
+# The flat modules of release 0.2.0 moved into subpackages by concern;
+# a calibrator, result or stream pickled then names the old paths.
+LAYOUT = {
+    "pycalib_r._align": "pycalib_r.inputs._align",
+    "pycalib_r._binning": "pycalib_r.binned._binning",
+    "pycalib_r._block_test": "pycalib_r.inference._block_test",
+    "pycalib_r._brier": "pycalib_r.binned._brier",
+    "pycalib_r._calibration_error": "pycalib_r.binned._calibration_error",
+    "pycalib_r._canonical_kernels": "pycalib_r.kernel._canonical_kernels",
+    "pycalib_r._checks": "pycalib_r.inputs._checks",
+    "pycalib_r._command_faults": "pycalib_r.cli._faults",
+    "pycalib_r._corp": "pycalib_r.diagnostics._corp",
+    "pycalib_r._diagnostics": "pycalib_r.diagnostics._diagnostics",
+    "pycalib_r._ece_interval": "pycalib_r.inference._ece_interval",
+    "pycalib_r._errors": "pycalib_r.rbase._errors",
+    "pycalib_r._fork": "pycalib_r.rbase._fork",
+    "pycalib_r._format": "pycalib_r.rbase._format",
+    "pycalib_r._forms": "pycalib_r.inputs._forms",
+    "pycalib_r._hints": "pycalib_r.inputs._hints",
+    "pycalib_r._hoslem": "pycalib_r.diagnostics._hoslem",
+    "pycalib_r._inference": "pycalib_r.inference._inference",
+    "pycalib_r._kernel": "pycalib_r.kernel._skce",
+    "pycalib_r._kernel_canonical": "pycalib_r.kernel._canonical",
+    "pycalib_r._kernel_median": "pycalib_r.kernel._median",
+    "pycalib_r._kernel_scalar": "pycalib_r.kernel._scalar",
+    "pycalib_r._libm_kernels": "pycalib_r.rbase._libm_kernels",
+    "pycalib_r._logit_input": "pycalib_r.inputs._logit_input",
+    "pycalib_r._lowess": "pycalib_r.diagnostics._lowess",
+    "pycalib_r._metrics": "pycalib_r.binned._metrics",
+    "pycalib_r._options": "pycalib_r.rbase._options",
+    "pycalib_r._progress": "pycalib_r.rbase._progress",
+    "pycalib_r._quadratic": "pycalib_r.kernel._quadratic",
+    "pycalib_r._rarith": "pycalib_r.rbase._rarith",
+    "pycalib_r._rbin_kernels": "pycalib_r.binned._rbin_kernels",
+    "pycalib_r._rbins": "pycalib_r.binned._rbins",
+    "pycalib_r._rcalls": "pycalib_r.rbase._rcalls",
+    "pycalib_r._rlist": "pycalib_r.rbase._rlist",
+    "pycalib_r._rnames": "pycalib_r.rbase._rnames",
+    "pycalib_r._rsummary": "pycalib_r.rbase._rsummary",
+    "pycalib_r._seed_note": "pycalib_r.inputs._seed_note",
+    "pycalib_r._sklearn_checks": "pycalib_r.sklearn._checks",
+    "pycalib_r._smece": "pycalib_r.diagnostics._smece",
+    "pycalib_r._validation": "pycalib_r.diagnostics._validation",
+    "pycalib_r._warn": "pycalib_r.rbase._warn",
+    "pycalib_r._x87_kernels": "pycalib_r.rbase._x87_kernels",
+}
+MOVED.update(LAYOUT)
+# --- END layout moves ---
 
 
 class _Alias:

@@ -25,16 +25,16 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .. import _warn as _warnings
-from .. import _format
-from .._align import check_column_order
-from .._hints import python_face
+from ..rbase import _warn as _warnings
+from ..rbase import _format
+from ..inputs._align import check_column_order
+from ..inputs._hints import python_face
 from ._lazy_faces import lazy_predictor
-from .._options import get_option
-from .._rcalls import no_method
-from .._rlist import RList
-from .._rsummary import ListSummary
-from .._rarith import (  # noqa: F401 - re-exported
+from ..rbase._options import get_option
+from ..rbase._rcalls import no_method
+from ..rbase._rlist import RList
+from ..rbase._rsummary import ListSummary
+from ..rbase._rarith import (  # noqa: F401 - re-exported
     col_sums,
     r_exp,
     r_int_mean,
@@ -79,7 +79,7 @@ __all__ = [
 EMOJI_BALANCE = "\u2696"
 
 # ---------------------------------------------------------------------------
-# Printing (cli's rendering lives in pycalib_r._format)
+# Printing (cli's rendering lives in pycalib_r.rbase._format)
 # ---------------------------------------------------------------------------
 
 
@@ -151,7 +151,7 @@ class Calibrator(RList):
     R's class tuple; an instance's ``r_class`` is its full ``class()``),
     implement ``_predict(newdata)`` (returning a numpy array) and
     ``summary_params()``. The list accessors, item assignment and
-    ``to_dict()`` are :class:`~pycalib_r._rlist.RList`'s.
+    ``to_dict()`` are :class:`~pycalib_r.rbase._rlist.RList`'s.
 
     Examples
     --------
@@ -229,7 +229,7 @@ class Calibrator(RList):
             # reached through the registry: the core imports no face).
             return lazy(self, newdata)
         # Not in R: a DataFrame naming the fitted classes in another order is
-        # refused rather than matched by position (pycalib_r._align).
+        # refused rather than matched by position (pycalib_r.inputs._align).
         check_column_order(newdata, self.get("levels"), "newdata",
                            "the levels the calibrator was fitted with", "list(fit.levels)")
         return _wrap_output(self._predict(newdata), newdata, self.get("levels"))

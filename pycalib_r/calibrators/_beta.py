@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import as_numeric_vector, check_binary_y, check_eps, check_probability, check_same_length
+from ..inputs._checks import as_numeric_vector, check_binary_y, check_eps, check_probability, check_same_length
 from ._base import (
     Calibrator,
     as_character,

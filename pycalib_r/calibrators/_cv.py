@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _rng
 from .._rng.stream._locking import holding
-from .._checks import (
+from ..inputs._checks import (
     ProbcalError,
     _as_matrix,
     as_numeric_vector,
@@ -25,10 +25,10 @@ from .._checks import (
     match_arg,
     multiclass_labels,
 )
-from .._hints import check_unused_arguments, warn_unused_dots
-from .._format import cli_abort_message
+from ..inputs._hints import check_unused_arguments, warn_unused_dots
+from ..rbase._format import cli_abort_message
 from ._base import MULTICLASS, Calibrator, _wrap_output, format_call, new_calibrator
-from .._logit_input import once_per_call
+from ..inputs._logit_input import once_per_call
 from ._ovr import fit_calibrator
 
 __all__ = ["cal_cv", "CalCv", "stratified_folds"]

@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-from .._checks import (
+from ..inputs._checks import (
     ProbcalError,
     check_eps,
     check_newdata_columns,

@@ -14,7 +14,7 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
-from .._rlist import RList
+from ..rbase._rlist import RList
 from ._base import _warn, as_character, r_exp, r_log, r_sum
 from ._linpack import (
     _DBL_EPS,

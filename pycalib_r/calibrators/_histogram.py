@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._binning import STRATEGIES, find_bins, histogram_breaks
-from .._checks import (check_bin_edges, check_binary_y, check_bins, check_probability,
+from ..binned._binning import STRATEGIES, find_bins, histogram_breaks
+from ..inputs._checks import (check_bin_edges, check_binary_y, check_bins, check_probability,
                        check_same_length, match_arg)
 from ._base import Calibrator, as_character, format_call, new_calibrator, r_int_mean
 

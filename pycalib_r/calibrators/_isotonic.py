@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._binning import stable_order
-from .._checks import check_binary_y, check_probability, check_same_length
-from .._rlist import RList
+from ..binned._binning import stable_order
+from ..inputs._checks import check_binary_y, check_probability, check_same_length
+from ..rbase._rlist import RList
 from ._base import Calibrator, as_character, format_call, new_calibrator, r_mean
 
 __all__ = ["cal_isotonic", "CalIsotonic", "IsoregFit", "isoreg"]

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from .. import _jit
-from .._rarith import JIT_MIN_SIZE, quiet_fp
+from ..rbase._rarith import JIT_MIN_SIZE, quiet_fp
 from ._base import seq_sum
 
 _DBL_EPS = 2.220446049250313e-16

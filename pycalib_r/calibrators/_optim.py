@@ -35,10 +35,10 @@ from typing import Callable, Tuple
 
 import numpy as np
 
-from .. import _warn
+from ..rbase import _warn
 from .. import _jit
-from .._errors import ProbcalError
-from .._rarith import quiet_fp
+from ..rbase._errors import ProbcalError
+from ..rbase._rarith import quiet_fp
 from ._base import softmax
 
 __all__ = ["vmmin", "SoftmaxCache", "brent_fmin", "optim_brent", "seq_colsums"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import (
+from ..inputs._checks import (
     ProbcalError,
     _as_matrix,
     check_logit_matrix,
@@ -16,8 +16,8 @@ from .._checks import (
     match_arg,
     multiclass_labels,
 )
-from .._hints import check_unused_arguments, warn_unused_dots
-from .._logit_input import once_per_call
+from ..inputs._hints import check_unused_arguments, warn_unused_dots
+from ..inputs._logit_input import once_per_call
 from ._base import (  # noqa: F401 - renormalize_rows re-exported
     MULTICLASS,
     Calibrator,

@@ -13,7 +13,7 @@ from typing import List
 
 import numpy as np
 
-from .._checks import as_numeric_vector, check_binary_y, check_same_length
+from ..inputs._checks import as_numeric_vector, check_binary_y, check_same_length
 from ._base import Calibrator, format_call, new_calibrator, plogis, rounded
 from ._glm import GlmFit, _glm_finish, design_matrix, glm_binomial  # noqa: F401 - re-exported
 from ._glm_lockstep import _glm_irls_columns

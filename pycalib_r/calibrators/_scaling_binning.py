@@ -2,9 +2,9 @@
 
 Python-only (probcal has no counterpart). A scaling step (one of the
 package's scaling calibrators, fitted by its own code), then uniform-mass
-bins of the scaled outputs (:func:`pycalib_r._binning.equal_mass_edges`),
+bins of the scaled outputs (:func:`pycalib_r.binned._binning.equal_mass_edges`),
 then each bin's value is R's ``mean()`` of the scaled outputs in it
-(:func:`pycalib_r._rbins.bin_means`).
+(:func:`pycalib_r.binned._rbins.bin_means`).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import numbers
 
 import numpy as np
 
-from .._binning import equal_mass_edges, find_bins
-from .._calibration_error import input_problems
-from .._checks import (
+from ..binned._binning import equal_mass_edges, find_bins
+from ..binned._calibration_error import input_problems
+from ..inputs._checks import (
     ProbcalError,
     _as_matrix,
     add_note,
@@ -24,7 +24,7 @@ from .._checks import (
     is_matrix,
     match_arg,
 )
-from .._rbins import bin_means
+from ..binned._rbins import bin_means
 from ._base import MULTICLASS, Calibrator, as_character, format_call, new_calibrator, renormalize_rows
 from ._seeding import seeded_stream
 
@@ -46,7 +46,7 @@ def _fit_scaler(method, p, y):
     """The scaling step fitted on probabilities ``p`` against 0/1 ``y`` (None: identity)."""
     if method == "none":
         return None
-    from .._metrics import logit
+    from ..binned._metrics import logit
 
     if method == "logistic":
         from ._platt import _platt_calibrator, design_matrix, glm_binomial
@@ -67,7 +67,7 @@ def _scale(scaler, method, p):
     if scaler is None:
         return np.asarray(p, dtype=np.float64)
     if method in ("logistic", "platt", "temperature"):
-        from .._metrics import logit
+        from ..binned._metrics import logit
 
         eps = _AUTHORS_EPS if method == "logistic" else np.finfo(np.float64).eps
         return np.asarray(scaler._predict(logit(p, eps=eps)), dtype=np.float64)
@@ -166,7 +166,7 @@ def _parts(n, split, seed, rng):
 
 def _problems(p, y, type):
     """``(kind, problems, labels)``: the checked binary problems of the input
-    (:func:`~pycalib_r._calibration_error.input_problems`), each with both classes."""
+    (:func:`~pycalib_r.binned._calibration_error.input_problems`), each with both classes."""
     if is_matrix(p):
         type = match_arg(type, SB_TYPES, arg="type")
     kind, problems, labels = input_problems(p, y, type, require_both=True)

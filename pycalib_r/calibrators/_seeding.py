@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import warnings
 
-from .. import _rng, _warn
+from .. import _rng
+from ..rbase import _warn
 
 __all__ = ["seeded_stream"]
 
@@ -27,7 +28,7 @@ def seeded_stream(seed, rng):
     kinds = _DEFAULT_KINDS if base is None else tuple(base.rng_kind())
     if kinds == _DEFAULT_KINDS:
         return _rng.RRandom(seed)
-    # The package's warnings are collected per call (pycalib_r._warn); this
+    # The package's warnings are collected per call (pycalib_r.rbase._warn); this
     # collection is dropped, not flushed.
     with _warn.collect(), warnings.catch_warnings():
         warnings.simplefilter("ignore")

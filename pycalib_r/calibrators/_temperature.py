@@ -8,8 +8,8 @@ import numbers
 import numpy as np
 
 from .. import _jit
-from .._rarith import JIT_MIN_SIZE, expect_elementwise
-from .._checks import (
+from ..rbase._rarith import JIT_MIN_SIZE, expect_elementwise
+from ..inputs._checks import (
     as_numeric_vector,
     check_binary_y,
     check_logit_matrix,
@@ -18,8 +18,8 @@ from .._checks import (
     is_matrix,
     multiclass_labels,
 )
-from .._errors import ProbcalError
-from .._logit_input import warn_if_probabilities
+from ..rbase._errors import ProbcalError
+from ..inputs._logit_input import warn_if_probabilities
 from ._base import (
     MULTICLASS,
     Calibrator,

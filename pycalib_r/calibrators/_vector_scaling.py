@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import check_logit_matrix, check_newdata_columns, multiclass_labels
-from .._logit_input import warn_if_probabilities
+from ..inputs._checks import check_logit_matrix, check_newdata_columns, multiclass_labels
+from ..inputs._logit_input import warn_if_probabilities
 from ._base import (
     MULTICLASS,
     Calibrator,

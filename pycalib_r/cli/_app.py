@@ -92,7 +92,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Run ``pycalib-r`` with ``argv`` (default: the process's); return the exit status."""
     args = build_parser().parse_args(argv)
     file_after_columns(args)
-    from .._errors import ProbcalError
+    from ..rbase._errors import ProbcalError
 
     # The library's warnings (R's, and the Python-side ones such as
     # temperature scaling on probabilities) as one readable line each, not

@@ -132,7 +132,7 @@ def run(args) -> int:
     p = probs[0] if len(models) == 1 else {name: q for (name, _), q in zip(models, probs)}
     import matplotlib.pyplot as plt
 
-    from .._diagnostics import reliability_diagram
+    from ..diagnostics._diagnostics import reliability_diagram
 
     _check_image_size(args, fmt, matplotlib)
     fig = reliability_diagram(p, y, bins=args.bins, show_ece=not args.no_ece,

@@ -20,7 +20,7 @@ from ._faults import PROG
 def add(sub) -> None:
     import inspect
 
-    from .._ece_interval import EDGES, TYPES, ece_ci
+    from ..inference._ece_interval import EDGES, TYPES, ece_ci
 
     defaults = {name: p.default for name, p in inspect.signature(ece_ci).parameters.items()}
     e = subparser(sub, "ece-ci", "ece_ci(): interval for the squared l2 ECE (Sun et al. 2024; "

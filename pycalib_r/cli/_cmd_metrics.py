@@ -68,8 +68,8 @@ def _metric_calls(args):
 
 
 def run(args) -> int:
-    from .._errors import ProbcalError
-    from .._format import format_r
+    from ..rbase._errors import ProbcalError
+    from ..rbase._format import format_r
     from ._app import flag_message
 
     p, y = read_csv(args.csv, args.p, args.y, args.sep)

@@ -3,7 +3,7 @@ probcal, as JSON: ``rms::val.prob``, ``ResourceSelection::hoslem.test`` and
 the calibration intercept and slope with their intervals.
 
 The command reads the CSV and prints
-:func:`pycalib_r._validation.validate_report` as JSON; nothing is computed
+:func:`pycalib_r.diagnostics._validation.validate_report` as JSON; nothing is computed
 here.
 
 R equivalent: ``val.prob(p, y)``, ``hoslem.test(y, p, g)`` and
@@ -33,7 +33,7 @@ def add(sub) -> None:
 
 
 def run(args) -> int:
-    from .._validation import validate_report
+    from ..diagnostics._validation import validate_report
 
     p, y = read_csv(args.csv, args.p, args.y, args.sep)
     report = validate_report(p, y, g=args.g, conf_level=args.conf_level, profile=not args.no_profile)

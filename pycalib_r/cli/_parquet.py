@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 
 from ._source import CsvError
-from ._table import Column, LineMap, Table, header_listing, not_a_number
+from ._columns import Column, LineMap, Table, header_listing, not_a_number
 
 
 def _open(path: str, columns: Sequence[str]):

@@ -21,11 +21,11 @@ import math
 
 import numpy as np
 
-from .._align import check_column_order
-from .._binning import STRATEGIES, find_bins, seq01
-from .._checks import check_bins, check_eps, match_arg
-from .._logit_input import warn_if_probabilities
-from .._rarith import _ld_seq_sum
+from ..inputs._align import check_column_order
+from ..binned._binning import STRATEGIES, find_bins, seq01
+from ..inputs._checks import check_bins, check_eps, match_arg
+from ..inputs._logit_input import warn_if_probabilities
+from ..rbase._rarith import _ld_seq_sum
 from ..calibrators._base import _warn, clip_eps, format_call, new_calibrator, plogis, r_log, r_log1p
 from ..calibrators._beta import beta_calibrator
 from ..calibrators._histogram import _fill_empty_bins, histogram_fit

@@ -18,15 +18,15 @@ from typing import Callable, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from .._checks import (
+from ..inputs._checks import (
     _abort,
     _class_codes,
     check_binary_y,
     check_prob_matrix,
     _checked_vector,
 )
-from .._align import check_column_order
-from .._errors import ProbcalError
+from ..inputs._align import check_column_order
+from ..rbase._errors import ProbcalError
 
 _LD = np.longdouble
 # Chunk answers merged per task of the reduction tree, and the most answers

@@ -1,6 +1,6 @@
 """The in-memory Python face on pycalib_r.dask's functions: the same hints on R's errors.
 
-:func:`pycalib_r._hints.hints_for` writes the notes the in-memory functions
+:func:`pycalib_r.inputs._hints.hints_for` writes the notes the in-memory functions
 add to R's messages (0-based class codes, string labels, a two-column
 binary matrix, ...). It reads the arguments' types and shapes, and a few
 values of ``y``; here it is given each Dask argument's metadata (an empty
@@ -15,8 +15,8 @@ from __future__ import annotations
 import functools
 import inspect
 
-from .._errors import ProbcalError
-from .._hints import add_note, hints_for
+from ..rbase._errors import ProbcalError
+from ..inputs._hints import add_note, hints_for
 
 __all__ = ["dask_face"]
 

@@ -17,12 +17,12 @@ import math
 
 import numpy as np
 
-from .._checks import check_bandwidth, match_arg
-from .._errors import ProbcalError
-from .._block_test import block_statistics, check_blocksize
-from .._inference import BLOCK_METHOD, CalTest, _TARGETS, block_result, cal_test_arguments
-from .._kernel import ESTIMATORS, SKCE_TYPES, canonical_pair_terms, canonical_residuals, scalar_pair_terms
-from .._rarith import pnorm_upper
+from ..inputs._checks import check_bandwidth, match_arg
+from ..rbase._errors import ProbcalError
+from ..inference._block_test import block_statistics, check_blocksize
+from ..inference._inference import BLOCK_METHOD, CalTest, _TARGETS, block_result, cal_test_arguments
+from ..kernel._skce import ESTIMATORS, SKCE_TYPES, canonical_pair_terms, canonical_residuals, scalar_pair_terms
+from ..rbase._rarith import pnorm_upper
 from ._collect import is_array, is_matrix_input, map_reduce, pair_inputs
 from ._pass import checked_chunk, problems, spec_for, unpaired, verdict
 from ._refusals import refuse
@@ -244,7 +244,7 @@ def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical"):
     per = [_mean(m) for m in moments]
     if len(per) == 1:
         return per[0]
-    from .._rarith import r_mean
+    from ..rbase._rarith import r_mean
 
     return float(r_mean(per))
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._binning import equal_width_bins, find_bins, seq01, type8_combine, type8_positions
-from .._checks import check_bins, check_count, match_arg
-from .._diagnostics import _check_strategy, _nonempty, classwise_panels, with_interval
-from .._errors import ProbcalError
-from .._forms import MULTICLASS_TYPES
-from .._metrics import LENGTH_OUT_NA, BinnedMetric, bin_frame, binned_error, check_ece_flags, is_contract_call
+from ..binned._binning import equal_width_bins, find_bins, seq01, type8_combine, type8_positions
+from ..inputs._checks import check_bins, check_count, match_arg
+from ..diagnostics._diagnostics import _check_strategy, _nonempty, classwise_panels, with_interval
+from ..rbase._errors import ProbcalError
+from ..inputs._forms import MULTICLASS_TYPES
+from ..binned._metrics import LENGTH_OUT_NA, BinnedMetric, bin_frame, binned_error, check_ece_flags, is_contract_call
 from ._collect import map_reduce, pair_inputs
 from ._pass import checked_chunk, problems, spec_for, unpaired, verdict
 from ._select import keys_of, order_statistics, select_chunk

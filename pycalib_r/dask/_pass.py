@@ -7,7 +7,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from .._checks import _abort, _plural
+from ..inputs._checks import _abort, _plural
 from ._collect import (
     Pairs,
     Rank,

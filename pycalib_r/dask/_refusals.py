@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict, Tuple
 
-from .._errors import ProbcalError
+from ..rbase._errors import ProbcalError
 
 __all__ = ["DaskRefusal", "REFUSED", "refused", "refuse"]
 

@@ -2,7 +2,7 @@
 
 ``ece(strategy = "equal_freq")`` and ``cal_histogram(strategy = "equal_freq")``
 cut at R's type-8 quantiles, each the interpolation of two order statistics
-``X(j)`` and ``X(j + 1)`` (:func:`pycalib_r._binning.type8_positions`). Those
+``X(j)`` and ``X(j + 1)`` (:func:`pycalib_r.binned._binning.type8_positions`). Those
 are found without sorting or gathering the data:
 
 * a probability ``v >= 0`` is ordered like the unsigned integer of its bits

@@ -19,8 +19,8 @@ import math
 
 import numpy as np
 
-from .._hoslem import group_codes, hoslem_breaks, hoslem_ranks, hoslem_result
-from .._rarith import pnorm_upper
+from ..diagnostics._hoslem import group_codes, hoslem_breaks, hoslem_ranks, hoslem_result
+from ..rbase._rarith import pnorm_upper
 from ._collect import map_reduce, pair_inputs
 from ._metrics import _select_chunk
 from ._pass import checked_chunk, spec_for, unpaired, verdict
@@ -132,7 +132,7 @@ def hoslem_test(x, y, g=10, *, data_name="x, y"):
 
     R: ``hoslem.test(y, p, g = 10)`` on the same data prints the same line.
     """
-    from .._errors import ProbcalError
+    from ..rbase._errors import ProbcalError
 
     if g < 2:
         raise ProbcalError("Argument g must be at least 2.")

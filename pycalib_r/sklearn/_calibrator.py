@@ -9,7 +9,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import column_or_1d
 
-from .._rnames import python_names
+from ..rbase._rnames import python_names
 from ..calibrators import (
     cal_beta,
     cal_cv,

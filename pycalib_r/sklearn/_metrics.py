@@ -8,10 +8,11 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils.validation import check_array, column_or_1d
 
-from .._checks import masked_as_na
-from .. import _kernel, _metrics
-from .._errors import ProbcalError
-from .._hints import add_note
+from ..inputs._checks import masked_as_na
+from ..kernel import _skce as _kernel
+from ..binned import _metrics
+from ..rbase._errors import ProbcalError
+from ..inputs._hints import add_note
 from ._validation import _labels_to_index
 
 __all__ = [

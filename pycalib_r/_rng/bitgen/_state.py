@@ -24,7 +24,7 @@ R equivalent: ``RNGkind()``, ``set.seed()``, ``.Random.seed`` (R 4.2.2,
 from __future__ import annotations
 
 
-from ... import _warn as _warnings
+from ...rbase import _warn as _warnings
 from ._bitgens import KINDS, NORMAL_KINDS, SAMPLE_KINDS, _check_seed
 from ..nmath._snorm import NormRand
 from ._unif_index import unif_index

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from ..._errors import ProbcalError
+from ...rbase._errors import ProbcalError
 from .._args import _check_nonneg_int
 from ... import _jit
 from ..bitgen._mt import (_CHUNK, _INDEX_CHUNK, _INT_MAX, _LITTLE, _Cursor, _index_bits, _words32,

@@ -10,7 +10,7 @@ Two forms of each algorithm:
   position of a block of uniforms (length, value, acceptance).
 
 Operations are in C's order, and every ``log``/``exp`` is glibc's
-(:mod:`pycalib_r._rarith`), so values are R's bit for bit. nmath keeps some
+(:mod:`pycalib_r.rbase._rarith`), so values are R's bit for bit. nmath keeps some
 constants in C statics between calls; they are functions of the parameters
 only, so recomputing them changes nothing.
 
@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from ..._rarith import r_exp, r_log
+from ...rbase._rarith import r_exp, r_log
 from ._qnorm import _A_DEN, _A_NUM, _B_DEN, _B_NUM, _C_DEN, _C_NUM, _qnorm_open
 
 _BIG = 134217728.0  # 2^27, norm_rand's INVERSION

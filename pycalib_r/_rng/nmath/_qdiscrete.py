@@ -8,7 +8,7 @@ One uniform per draw; the value is the quantile.
 
 ``qhyper`` is ported operation for operation (``lfastchoose`` through
 ``lbeta``, ``lgammacor``, ``gammafn`` and ``chebyshev_eval``; C's ``log`` and
-``exp`` from :mod:`pycalib_r._rarith`); its running sum, a sequential C
+``exp`` from :mod:`pycalib_r.rbase._rarith`); its running sum, a sequential C
 loop, is evaluated in blocks with sequential accumulations, which add in C's
 order.
 
@@ -29,8 +29,8 @@ import math
 
 import numpy as np
 
-from ... import _warn
-from ..._rarith import r_exp, r_log, special as _special
+from ...rbase import _warn
+from ...rbase._rarith import r_exp, r_log, special as _special
 from ._dists import qnorm_open1
 from ._toms708 import bratio_w
 

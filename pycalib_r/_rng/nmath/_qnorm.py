@@ -3,7 +3,7 @@
 The inversion that ``norm_rand`` (``INVERSION``) and the discrete quantiles
 use, operation for operation as R 4.2.2's C code, so values are R's bit for
 bit. Every logarithm that decides a value is glibc's (see
-:func:`pycalib_r._rarith.r_log`).
+:func:`pycalib_r.rbase._rarith.r_log`).
 
 R equivalent: ``src/nmath/qnorm.c`` (AS 241).
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._rarith import r_log as _libm_log
+from ...rbase._rarith import r_log as _libm_log
 
 __all__ = []
 

@@ -4,7 +4,7 @@ Each function takes uniforms (already drawn, in R's order) and returns what
 R 4.2.2's C code returns for them, operation for operation, so the stream
 class only decides how many uniforms an algorithm consumes (inversion for
 ``n * min(p, 1 - p) < 30``, BTPE otherwise). Every logarithm that decides a
-draw is glibc's (see :func:`pycalib_r._rarith.r_log`).
+draw is glibc's (see :func:`pycalib_r.rbase._rarith.r_log`).
 
 R equivalent: ``src/nmath/rbinom.c``.
 
@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from ..._rarith import pow_di as _pow_di, r_log as _libm_log
+from ...rbase._rarith import pow_di as _pow_di, r_log as _libm_log
 
 __all__ = []
 

@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 
-from ..._errors import ProbcalError
+from ...rbase._errors import ProbcalError
 from .._args import (
     _as_double,
     _coerce_string,

@@ -22,10 +22,10 @@ import math
 
 import numpy as np
 
-from ... import _warn
-from ..._rnames import r_keyword_args
-from ..._errors import ProbcalError
-from ..._rarith import r_exp, r_log
+from ...rbase import _warn
+from ...rbase._rnames import r_keyword_args
+from ...rbase._errors import ProbcalError
+from ...rbase._rarith import r_exp, r_log
 from .._args import _as_double, _na_warning, _result_length, quiet_numpy, r_integer_result
 from ..bitgen._mt import _CHUNK, _INT_MAX
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._errors import ProbcalError
+from ...rbase._errors import ProbcalError
 from .._args import _check_nonneg_int
 from ._front import StreamFront
 from ._front_dists import DistributionsFront

@@ -11,8 +11,8 @@ import threading
 
 import numpy as np
 
-from ..._rcalls import ArgumentError
-from ..._rnames import r_keyword_args
+from ...rbase._rcalls import ArgumentError
+from ...rbase._rnames import r_keyword_args
 from ._front_dists import _MISSING
 from ._generator import GeneratorStream
 from ._stream import RRandom

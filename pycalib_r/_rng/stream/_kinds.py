@@ -29,8 +29,8 @@ import sys
 
 import numpy as np
 
-from ... import _warn
-from ..._errors import ProbcalError
+from ...rbase import _warn
+from ...rbase._errors import ProbcalError
 from .. import bitgen as K
 from ..nmath._snorm import _ahrens_dieter, _kinderman_ramage
 from .._args import _check_nonneg_int, as_seed, is_r_null

@@ -16,7 +16,7 @@ import secrets
 
 import numpy as np
 
-from ..._errors import ProbcalError
+from ...rbase._errors import ProbcalError
 from .._args import _check_nonneg_int, as_seed, is_r_null
 from ._front import StreamFront
 from ._front_dists import DistributionsFront
@@ -32,7 +32,7 @@ from ..bitgen._mt import (
     _unif_from_words,
 )
 from ..nmath import _rbinom, _qnorm
-from ..._rarith import pow_di_vec as _pow_di_vec
+from ...rbase._rarith import pow_di_vec as _pow_di_vec
 from ..nmath._rbinom import _BinomSetup, _btpe_try, _inversion_try
 from ..do_sample._sample import SamplingMixin
 from ..nmath._cursor import UnifCursor

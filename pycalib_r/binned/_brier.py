@@ -1,0 +1,136 @@
+"""The Brier score (mean-squared error) and its calibration/sharpness decomposition.
+
+Python-only (probcal has no counterpart): the trade-off Kumar, Liang & Ma
+(2019) discuss between the calibration error and the mean-squared error.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ._calibration_error import check_ce_bins, input_problems, problem_bins
+from ..inputs._checks import match_arg
+
+__all__ = ["brier_score", "BrierScore", "BRIER_TYPES"]
+
+BRIER_TYPES = ("marginal", "top")
+
+
+class BrierScore(NamedTuple):
+    """:func:`brier_score`'s result: ``brier = calibration + sharpness + within``.
+
+    Attributes
+    ----------
+    brier : float
+        The mean-squared error.
+    calibration : float
+        The plug-in squared l2 calibration error of the bins (reliability).
+    sharpness : float
+        ``sum_b (n_b / n) acc_b (1 - acc_b)``, the binned estimate of
+        ``E[Var(Y | f(X))]``, equal to ``uncertainty - resolution``.
+    within : float
+        What the bins leave out (the spread and label covariance of the
+        predictions inside each bin); 0 for a binned model with ``bins="unique"``.
+    resolution, uncertainty : float
+        Murphy's (1973) terms: ``sum_b (n_b / n) (acc_b - ybar)^2`` and
+        ``ybar (1 - ybar)`` (summed over classes for the marginal form).
+    """
+
+    brier: float
+    calibration: float
+    sharpness: float
+    within: float
+    resolution: float
+    uncertainty: float
+
+    def __str__(self) -> str:
+        return (f"Brier score {self.brier:.7g} = calibration {self.calibration:.7g}"
+                f" + sharpness {self.sharpness:.7g} + within-bin {self.within:.7g}\n"
+                f"(resolution {self.resolution:.7g}, uncertainty {self.uncertainty:.7g})")
+
+
+def brier_score(p, y, type="marginal", bins="unique", strategy="equal_mass") -> BrierScore:
+    r"""Brier score (mean-squared error) with the decomposition Kumar et al. use.
+
+    Python-only: probcal has no counterpart.
+
+    Binary: :math:`\mathrm{MSE} = \frac1n \sum_i (p_i - y_i)^2`. Multiclass
+    (``type="marginal"``): Brier's (1950) score :math:`\frac1n \sum_i
+    \sum_k (p_{ik} - [y_i = k])^2`, the sum of the one-vs-rest scores (the
+    authors' ``eval_marginal_mse`` is half of it); ``type="top"``: the
+    binary score of the top-label probability against correctness (their
+    ``eval_top_mse``). Rows need not sum to one.
+
+    With bins of each binary problem holding :math:`n_b` predictions of
+    mean :math:`\bar r_b` and label mean :math:`\bar c_b`,
+
+    .. math:: \mathrm{MSE} = \underbrace{\sum_b \tfrac{n_b}{n} (\bar r_b - \bar c_b)^2}_{\text{calibration}}
+              + \underbrace{\sum_b \tfrac{n_b}{n} \bar c_b (1 - \bar c_b)}_{\text{sharpness}}
+              + \text{within},
+
+    the sample form of :math:`\mathrm{MSE} = \mathrm{CE}^2 + E[\mathrm{Var}(Y
+    \mid f(X))]` (the paper's Section 2); ``within`` collects what the bins
+    average away and is 0 for a binned model with ``bins="unique"``.
+
+    Parameters
+    ----------
+    p : array_like
+        A probability vector, or a matrix with one column per class.
+    y : array_like
+        0/1 labels, or class codes ``1..K`` or a pandas Categorical.
+    type : {"marginal", "top"}
+        Multiclass form; ignored for a vector ``p``.
+    bins, strategy
+        The bins of the decomposition, as in :func:`calibration_error`. The
+        default ``"unique"`` is exact for a binned model (scaling-binning,
+        histogram binning); for continuous predictions pass a number of
+        bins (with ``"unique"`` every prediction is its own bin, so the
+        calibration term is the whole score).
+
+    Returns
+    -------
+    BrierScore
+
+    References
+    ----------
+    Brier, G. W. (1950). Verification of forecasts expressed in terms of
+    probability. *Monthly Weather Review*, 78(1), 1-3.
+
+    Murphy, A. H. (1973). A new vector partition of the probability score.
+    *Journal of Applied Meteorology*, 12(4), 595-600.
+
+    Kumar, A., Liang, P., & Ma, T. (2019). Verified uncertainty calibration.
+    In *Advances in Neural Information Processing Systems 32* (NeurIPS 2019).
+
+    Examples
+    --------
+    >>> import pycalib_r as pc
+    >>> b = pc.brier_score([0.2, 0.2, 0.8, 0.8], [0, 1, 1, 1])
+    >>> print(f"{b.brier:.7g} = {b.calibration:.7g} + {b.sharpness:.7g} + {b.within:.1g}")
+    0.19 = 0.065 + 0.125 + 6e-17
+    """
+    type = match_arg(type, BRIER_TYPES, arg="type")
+    bins, strategy = check_ce_bins(bins, strategy)
+    _, problems, _ = input_problems(p, y, type)
+    total = np.zeros(6)
+    for r, c in problems:
+        total += _one(r, c, bins, strategy)
+    brier, cal, sharp, res, unc = total[0], total[1], total[2], total[3], total[4]
+    return BrierScore(float(brier), float(cal), float(sharp), float(brier - cal - sharp),
+                      float(res), float(unc))
+
+
+def _one(r, c, bins, strategy):
+    counts, conf, acc = problem_bins(r, c, bins, strategy)
+    w = counts / counts.sum()
+    ybar = float(np.mean(c))
+    return np.array([
+        float(np.mean((r - c) ** 2)),
+        float(np.sum(w * (conf - acc) ** 2)),
+        float(np.sum(w * acc * (1 - acc))),
+        float(np.sum(w * (acc - ybar) ** 2)),
+        ybar * (1 - ybar),
+        0.0,
+    ])

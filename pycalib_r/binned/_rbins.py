@@ -1,0 +1,161 @@
+"""R's per-bin means, bit for bit: ``mean(p[bin == b])`` and ``mean(y[bin == b])``.
+
+probcal's binned metrics (``bin_stats`` in 0.1.0, the contract's bin table
+in 0.2.0) take, for every bin, R's ``mean()`` of the predictions in the bin
+and of the 0/1 labels in it. R's ``mean()`` of doubles sums in long double
+in the order of the observations, divides by the count, and adds the
+long-double mean of the deviations (a second pass); of integers it divides
+the long-double sum by the count and rounds once (``summary.c``). A sum of
+the bin's values in another order, or a double division ``sum / n``, is
+off by an ulp often enough to move a printed interval (a bin of ten 0.1's
+has mean 0.1 in R, 0.09999999999999999 from a double sum).
+
+The compiled path (``_rbin_kernels``, x87 assembly) does it in one pass
+over the observations with an 80-bit accumulator per bin; the twin below
+(numpy ``longdouble``, the same type) sorts the observations by bin, keeping
+their order within a bin, and sums each bin sequentially. Both give the
+same bits (tests/test_rbins.py).
+
+R equivalent: ``vapply(seq_len(B), function(b) mean(p[bin == b]), 0)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..rbase._rarith import _X87, JIT_MIN_SIZE
+
+__all__ = ["bin_means", "bin_means_rows"]
+
+_LD = np.longdouble
+# Bins up to this size are summed together in one padded block (one column
+# per bin, reduced along the leading axis: sequential per column).
+_PAD = 32
+_NO_IDX = np.empty(0, dtype=np.int64)
+
+
+def _kernels(work: int):
+    if not _X87 or work < _KERNEL_MIN:
+        return None
+    from .. import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
+
+    return _jit.kernels("pycalib_r.binned._rbin_kernels", saves=work * _SAVES)
+
+
+# Below this many observations the twin is as fast as a call into numba.
+_KERNEL_MIN = min(JIT_MIN_SIZE, 2_000)
+# Seconds the kernel saves per observation over the twin (about 129 against
+# 16 ns here): numba is loaded only where that pays for its load (_jit.worth).
+_SAVES = 1.1e-7
+
+
+def bin_means(ids, x, c, n_ids: int, idx=None):
+    """Per bin: ``(counts, conf, acc)`` as R computes them.
+
+    Parameters
+    ----------
+    ids : int array
+        0-based bin of each observation, in ``[0, n_ids)``.
+    x : float64 array
+        The predictions.
+    c : array of 0/1
+        The labels (R's integer vector).
+    n_ids : int
+    idx : int array, optional
+        0-based rows of a resample, in its order (R's ``p[idx]``); all rows
+        in order when omitted.
+
+    Returns
+    -------
+    counts : int64 array
+    conf : float64 array
+        R's ``mean()`` of the bin's ``x`` (NaN for an empty bin).
+    acc : float64 array
+        R's ``mean()`` of the bin's integer labels (NaN for an empty bin).
+    """
+    ids = np.ascontiguousarray(ids, dtype=np.int64)
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    c = np.ascontiguousarray(c, dtype=np.int64)
+    idx = _NO_IDX if idx is None else np.ascontiguousarray(idx, dtype=np.int64)
+    m = idx.size if idx.size else x.size
+    kern = _kernels(m)
+    counts = np.empty(n_ids, dtype=np.int64)
+    conf = np.empty(n_ids)
+    acc = np.empty(n_ids)
+    if kern is not None:
+        kern.bin_means(ids, x, c, idx, n_ids, counts, conf, acc)
+        return counts, conf, acc
+    if idx.size:
+        ids, x, c = ids[idx], x[idx], c[idx]
+    return _bin_means_numpy(ids, x, c, n_ids)
+
+
+def bin_means_rows(ids, x, c, n_ids: int, idx):
+    """:func:`bin_means` of each resample (row of ``idx``, 0-based): arrays
+    of shape (rows, n_ids). ``ids`` is one bin per observation, shared by
+    the resamples (equal-width bins), or one row of them per resample."""
+    ids = np.ascontiguousarray(np.atleast_2d(ids), dtype=np.int64)
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    c = np.ascontiguousarray(c, dtype=np.int64)
+    idx = np.ascontiguousarray(idx, dtype=np.int64)
+    rows = idx.shape[0]
+    counts = np.empty((rows, n_ids), dtype=np.int64)
+    conf = np.empty((rows, n_ids))
+    acc = np.empty((rows, n_ids))
+    if idx.shape[1] == 0:
+        conf[:] = acc[:] = np.nan
+        counts[:] = 0
+        return counts, conf, acc
+    kern = _kernels(idx.size)
+    if kern is not None:
+        kern.bin_means_rows(ids, x, c, idx, n_ids, counts, conf, acc)
+        return counts, conf, acc
+    for r in range(rows):
+        row_ids = ids[r] if ids.shape[0] > 1 else ids[0]
+        row = idx[r]
+        counts[r], conf[r], acc[r] = _bin_means_numpy(row_ids[row], x[row], c[row], n_ids)
+    return counts, conf, acc
+
+
+def _bin_means_numpy(ids, x, c, n_ids):
+    counts = np.bincount(ids, minlength=n_ids).astype(np.int64)
+    csum = np.bincount(ids, weights=c, minlength=n_ids)  # integers: exact in any order
+    conf = np.full(n_ids, np.nan)
+    acc = np.full(n_ids, np.nan)
+    full = counts > 0
+    acc[full] = (csum[full].astype(_LD) / counts[full].astype(_LD)).astype(np.float64)
+    order = np.argsort(ids, kind="stable")
+    xs = x[order]
+    starts = np.concatenate(([0], np.cumsum(counts)))
+    small = np.flatnonzero(full & (counts <= _PAD))
+    if small.size:
+        conf[small] = _padded_means(xs, starts[small], counts[small])
+    for b in np.flatnonzero(counts > _PAD):
+        conf[b] = _seq_mean(xs[starts[b]:starts[b + 1]])
+    return counts, conf, acc
+
+
+def _padded_means(xs, starts, counts):
+    """R's mean of every short run ``xs[starts[k] : starts[k] + counts[k]]``."""
+    width = int(counts.max())
+    rank = np.arange(width)[:, None]
+    inside = rank < counts[None, :]
+    pos = np.where(inside, starts[None, :] + rank, 0)
+    block = np.where(inside, xs[pos], 0.0).astype(_LD)
+    n = counts.astype(_LD)
+    # Reduced along the leading axis: one add per rank, in order (zeros
+    # after a run's end leave its sum as it is).
+    s = np.add.reduce(block, axis=0) / n
+    dev = np.where(inside, block - s[None, :], _LD(0))
+    t = np.add.reduce(dev, axis=0)
+    return (s + t / n).astype(np.float64)
+
+
+def _seq_mean(v):
+    """R ``mean()`` of a double vector (sequential long double, second pass)."""
+    from ..rbase._rarith import _ld_seq_sum  # noqa: PLC0415
+
+    n = _LD(v.size)
+    s = _ld_seq_sum(v) / n
+    t = _ld_seq_sum(v.astype(_LD) - s)
+    return float(s + t / n)

@@ -1,0 +1,152 @@
+"""A warning before an O(n^2) canonical kernel computation that will take long.
+
+``skce``, ``cal_test`` and ``cal_ci(metric = "skce")`` on a probability
+matrix use the canonical kernel, whose cost grows with the square of the
+rows (and, for the bootstrap, with ``n_boot`` as well). A binary problem
+passed as an n x 2 matrix takes that route too: ``cal_test`` at 100,000 rows
+would run for hours, where the binary form (``p[:, 1]`` with 0/1 labels) is
+O(n log n). R says nothing; here a :class:`UserWarning` gives the estimated
+time and the faster routes before the work starts. Nothing R computes
+changes.
+
+The cost model counts ordered pairs n^2 and uses per-pair rates timed on
+the development machine (2 cores shared with other jobs, load about 7, so
+the rates below are the timings divided by that load; see the constants).
+The estimate is an order of magnitude, not a promise: on a busy machine the
+work takes longer, on a fast one less.
+
+R equivalent: none.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+import numpy as np
+
+from ..rbase import _warn
+
+__all__ = ["quadratic_warning", "estimated_seconds", "WARN_SECONDS"]
+
+# Seconds per ordered pair (i, j) and class for one canonical kernel sum
+# (skce's uq/biased estimate; also the median bandwidth's pair distances):
+# skce at n = 6,000, K = 3 and n = 4,000, K = 10 gave 2.1e-7 and 1.8e-6 s per
+# pair on a machine loaded about 7-fold, 2.5e-8 * K unloaded.
+PAIR_SECONDS_PER_CLASS = 2.5e-8
+# Seconds per ordered pair and bootstrap replicate (the wild bootstrap's
+# weighted sums): cal_test and cal_ci(metric = "skce") with n_boot = 199 at
+# n = 6,000 (K = 3) and 4,000 (K = 10) gave 9.4e-9 to 1.6e-8 under the same
+# load, 1.5e-9 unloaded.
+REPLICATE_PAIR_SECONDS = 1.5e-9
+# "More than a few seconds".
+WARN_SECONDS = 5.0
+
+
+def _shape(p):
+    shape = getattr(p, "shape", None)
+    if shape is None:
+        try:
+            shape = np.shape(p)
+        except Exception:  # noqa: BLE001 - a ragged input is refused by the call itself
+            return None
+    return tuple(shape) if len(shape) == 2 else None
+
+
+def _count(value, default):
+    try:
+        return max(0, int(value))
+    except (TypeError, ValueError, OverflowError):
+        return default
+
+
+def estimated_seconds(function: str, n: int, k: int, args: dict) -> float:
+    """Estimated seconds of the canonical-kernel work of ``function`` on an n x k matrix."""
+    pairs = float(n) * float(n)
+    one_sum = PAIR_SECONDS_PER_CLASS * k * pairs
+    median = isinstance(args.get("bandwidth"), str)  # "median": the pair distances too
+    if function == "skce":
+        cost = 0.0 if str(args.get("estimator", "uq")).startswith("ul") else one_sum
+        return cost + (one_sum if median else 0.0)
+    n_boot = _count(args.get("n_boot", 999), 999)
+    if function == "cal_test":
+        # The asymptotic and the block test are O(n) and O(n B) (the block
+        # size is at most n; "block" is matched only when spelled out).
+        if str(args.get("method", "bootstrap")).startswith("a") or args.get("method") == "block":
+            return one_sum if median else 0.0
+        return one_sum * (2 if median else 1) + REPLICATE_PAIR_SECONDS * pairs * n_boot
+    # cal_ci(metric = "skce"): the estimate, then each replicate's weighted sum
+    # (or, with the median bandwidth, each replicate's own median and sum).
+    if str(args.get("estimator", "uq")).startswith("ul"):
+        return 0.0
+    if median:
+        return 2 * one_sum * (n_boot + 1)
+    return one_sum + REPLICATE_PAIR_SECONDS * pairs * n_boot
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} seconds"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} minutes"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} hours"
+    return f"{seconds / 86400:.0f} days"
+
+
+def _routes(function: str, k: int, args: dict) -> list:
+    routes = []
+    if k == 2:
+        routes.append("p[:, 1] (or p.iloc[:, 1]) with 0/1 labels, e.g. (y == 2).astype(int) for "
+                      "codes 1..2: the binary form, O(n log n) (its statistic is the binary "
+                      "SKCE, not the 2-class canonical one)")
+    if function == "cal_test":
+        routes.append('method="block" (the block estimator, O(n B), most of the bootstrap\'s power; '
+                      'Python-only)')
+        routes.append('method="asymptotic" (the linear estimator SKCE_ul, O(n))')
+        if k > 2:
+            routes.append('type="confidence" (the top-label form, O(n log n) per replicate)')
+    else:
+        routes.append('estimator="ul" (the linear unbiased estimator, O(n))')
+        if k > 2:
+            routes.append('type="confidence" or type="classwise" (scalar forms, O(n log n))')
+    if isinstance(args.get("bandwidth"), str):
+        routes.append("a numeric bandwidth (the median bandwidth computes every pair distance"
+                      + (" again in each replicate)" if function == "cal_ci" else ")"))
+    return routes
+
+
+def _is_canonical(function: str, args: dict) -> bool:
+    if function == "cal_ci" and args.get("metric", "ece") != "skce":
+        return False
+    kind = args.get("type", "canonical")
+    return isinstance(kind, str) and "canonical".startswith(kind) and kind != ""
+
+
+def quadratic_warning(fn):
+    """Wrap ``skce``/``cal_test``/``cal_ci``: warn when the canonical kernel will take long."""
+    sig = inspect.signature(fn)
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError:
+            return fn(*args, **kwargs)  # Python's own error for the call
+        given = dict(bound.arguments)
+        given.update(given.pop("kwargs", {}) or {})
+        shape = _shape(given.get("p"))
+        if shape is not None and shape[1] >= 2 and _is_canonical(name, given):
+            n, k = shape
+            seconds = estimated_seconds(name, n, k, given)
+            if seconds > WARN_SECONDS:
+                _warn.warn(  # at once, at the user's line: before the work starts
+                    f"{name}() on this {n} x {k} matrix uses the canonical kernel, whose work "
+                    f"grows as n^2 ({float(n) * n:.3g} pairs"
+                    + ("" if name == "skce" else " per resample")
+                    + f"): estimated {_duration(seconds)}. Faster: "
+                    + "; ".join(_routes(name, k, given)) + ".", UserWarning)
+        return fn(*args, **kwargs)
+
+    return wrapper
