@@ -16,7 +16,7 @@ tools/run_tests.sh: $1
 The test suite needs R >= 4.2 with the R packages cli and ggplot2, and Python
 with pip (the script then installs rpy2 >= 3.5, < 3.6, the pin for R 4.2, with
 the package's test extra). Install R from your system's packages, for example
-  Debian/Ubuntu:  apt-get install r-base-core r-base-dev r-cran-cli r-cran-ggplot2
+  Debian/Ubuntu:  apt-get install r-base-core r-base-dev r-cran-cli r-cran-ggplot2 r-cran-rms r-cran-mass chromium
   Fedora:         dnf install R-core R-core-devel, then in R: install.packages(c("cli", "ggplot2"))
   macOS:          brew install r, then in R: install.packages(c("cli", "ggplot2"))
 and run bash tools/run_tests.sh again.
@@ -34,6 +34,10 @@ else
   r_has ggplot2 || need_apt+=(r-cran-ggplot2)
   r_has rms || need_apt+=(r-cran-rms)
   r_has MASS || need_apt+=(r-cran-mass)
+fi
+# The docs check renders the built site in headless Chromium (Debian's).
+if ! command -v chromium >/dev/null 2>&1; then
+  need_apt+=(chromium)
 fi
 if [ "${#need_apt[@]}" -gt 0 ]; then
   SUDO=""
