@@ -243,14 +243,22 @@ def test_standard_input_read_once(files, name):
                                   pc.predict(fitted, pd.read_csv(apply)["prob"].to_numpy()))
 
 
+# The command runs under a small launcher that reports its child's peak:
+# Linux carries a process's peak RSS across fork and exec, so a child forked
+# straight from a large pytest process would report pytest's size.
+_LAUNCH = ("import resource, subprocess, sys\n"
+           "p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,"
+           " text=True)\n"
+           "sys.stderr.write(p.stderr)\n"
+           "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+           "sys.exit(p.returncode)\n")
+
+
 def _peak_child(args, stdin=None):
     """Exit status, stderr and peak memory (MB) of one run of the command."""
-    proc = subprocess.Popen(_cmd(*args), stdin=stdin, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=ORIGINAL_ENV)
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, err, usage.ru_maxrss / 1024
+    proc = subprocess.run([sys.executable, "-c", _LAUNCH, *_cmd(*args)], stdin=stdin,
+                          capture_output=True, text=True, env=ORIGINAL_ENV, check=False)
+    return proc.returncode, proc.stderr, int(proc.stdout.split()[-1]) / 1024
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
