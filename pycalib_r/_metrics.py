@@ -37,7 +37,7 @@ from ._forms import MULTICLASS_TYPES, Form, binary_inputs, confidence_pair, inpu
 from ._kernel import scalar_kernel_sum
 from ._rarith import quiet_fp, r_exp, seq_sum
 from ._rarith import special as _special
-from ._rbins import bin_means
+from ._rbins import WIDTH_KERNEL_MAX, bin_means, width_means
 
 __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table", "python_bins",
            "binned_error", "bin_frame", "BinnedMetric", "bind_metric", "bind_mmce", "mmce_value", "r_sums", "r_means", "r_means_masked",
@@ -145,6 +145,8 @@ def r_means(x: np.ndarray) -> np.ndarray:
 
 def _bin_stats(p: np.ndarray, y: np.ndarray, bins: int, strategy: str):
     """Every bin's edges, count, and R's means (a table of all bins: the diagram's data)."""
+    if strategy == "equal_width" and bins <= WIDTH_KERNEL_MAX:
+        return (histogram_breaks(p, bins, strategy),) + width_means(p, y, bins)
     breaks, n_bins, bin_idx = assign_bins(p, bins, strategy)
     counts, conf, acc = bin_means(bin_idx, p, y, n_bins)
     return breaks, counts, conf, acc
@@ -220,8 +222,11 @@ class BinnedMetric:
 
     def scalar_value(self, r: np.ndarray, c: np.ndarray) -> float:
         """The binary metric of one scalar problem."""
-        ids, n_ids = self.groups(r)
-        counts, conf, acc = bin_means(ids, r, c, n_ids)
+        if self.strategy == "equal_width" and not is_python_bins(self.bins) and self.bins <= WIDTH_KERNEL_MAX:
+            counts, conf, acc = width_means(r, c, self.bins)
+        else:
+            ids, n_ids = self.groups(r)
+            counts, conf, acc = bin_means(ids, r, c, n_ids)
         return float(binned_error(counts, conf, acc, self.kind, self.debiased))
 
     def combine(self, per_problem: np.ndarray) -> np.ndarray:

@@ -135,6 +135,67 @@ def _seg_dev(typingctx, dst, di, s, si, x, start, count):
     return (types.void(*args), _seg_codegen(_SEG_DEV, True)) if ok else None
 
 
+
+def _pair_codegen(text, n_slots):
+    # f(acc80, slot_0 .. slot_{n-1}, buf, lo_a, lo_b, count): the text runs
+    # with $0 = &buf[lo_a], $1 = &buf[lo_b], $2 = count (all three advanced
+    # by the loop) and $6 .. = &acc80[slot_k].
+    def codegen(context, builder, signature, llargs):
+        i64 = ir.IntType(64)
+        i8p = ir.IntType(8).as_pointer()
+
+        def ptr(k, idx):
+            ary = context.make_array(signature.args[k])(context, builder, llargs[k])
+            return builder.bitcast(builder.gep(ary.data, [idx]), i8p)
+
+        def wide(v):
+            return builder.sext(v, i64) if v.type.width < 64 else v
+
+        nb = 1 + n_slots
+        pa, pb = ptr(nb, llargs[nb + 1]), ptr(nb, llargs[nb + 2])
+        slots = [ptr(0, llargs[1 + k]) for k in range(n_slots)]
+        ins = [pa, pb, wide(llargs[nb + 3])] + slots
+        ret = ir.LiteralStructType([i8p, i8p, i64])
+        fnty = ir.FunctionType(ret, [v.type for v in ins])
+        cons = "=r,=r,=r,0,1,2" + ",r" * n_slots + \
+            ",~{dirflag},~{fpsr},~{flags},~{memory},~{st},~{st(1)},~{st(2)},~{st(3)},~{st(4)},~{st(5)}"
+        builder.call(ir.InlineAsm(fnty, text, cons, side_effect=True), ins)
+        return context.get_dummy_value()
+
+    return codegen
+
+
+# Two runs' sums at once: a ($6) += each of the count doubles at $0, b ($7)
+# += each at $1 (80-bit slots, each chain in its own order: two independent
+# x87 latency chains interleaved, twice the speed of one).
+_PAIR_SUM = ("fldt ($7)\n\tfldt ($6)\n\ttest $2, $2\n\tjz 2f\n1:\n\tfaddl ($0)\n\tfxch %st(1)\n\t"
+             "faddl ($1)\n\tfxch %st(1)\n\tadd $$8, $0\n\tadd $$8, $1\n\tdec $2\n\tjnz 1b\n2:\n\t"
+             "fstpt ($6)\n\tfstpt ($7)")
+# The same for the deviations: t_a ($6) += x - s_a ($8), t_b ($7) += x - s_b ($9).
+_PAIR_DEV = ("fldt ($9)\n\tfldt ($8)\n\tfldt ($7)\n\tfldt ($6)\n\ttest $2, $2\n\tjz 2f\n1:\n\t"
+             "fldl ($0)\n\tfsub %st(3), %st\n\tfaddp %st, %st(1)\n\t"
+             "fldl ($1)\n\tfsub %st(4), %st\n\tfaddp %st, %st(2)\n\t"
+             "add $$8, $0\n\tadd $$8, $1\n\tdec $2\n\tjnz 1b\n2:\n\t"
+             "fstpt ($6)\n\tfstpt ($7)\n\tfstp %st(0)\n\tfstp %st(0)")
+
+
+def _pair_ok(args, n_slots):
+    return (isinstance(args[0], types.Array) and isinstance(args[1 + n_slots], types.Array)
+            and all(isinstance(a, types.Integer) for k, a in enumerate(args) if k not in (0, 1 + n_slots)))
+
+
+@intrinsic
+def _pair_sum(typingctx, acc80, sa, sb, buf, lo_a, lo_b, count):
+    args = (acc80, sa, sb, buf, lo_a, lo_b, count)
+    return (types.void(*args), _pair_codegen(_PAIR_SUM, 2)) if _pair_ok(args, 2) else None
+
+
+@intrinsic
+def _pair_dev(typingctx, acc80, ta, tb, sa, sb, buf, lo_a, lo_b, count):
+    args = (acc80, ta, tb, sa, sb, buf, lo_a, lo_b, count)
+    return (types.void(*args), _pair_codegen(_PAIR_DEV, 4)) if _pair_ok(args, 4) else None
+
+
 @njit
 def bin_means(ids, x, c, idx, n_ids, counts, conf, acc):
     """R's per-bin means of the observations ``idx`` (0-based, in that order;
@@ -216,3 +277,97 @@ def _one(key, x, idx, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc
             conf[b] = np.nan
             acc[b] = np.nan
         lo = start[b]
+
+
+
+
+@njit
+def width_means(x, c, bins, counts, conf, acc):
+    """:func:`bin_means` of R's equal-width bins, found here (``x`` in
+    [0, 1], ``c`` 0/1, ``bins`` at most 65,536).
+
+    The bin of ``x[i]`` is the last ``k`` with ``k * (1 / bins) <= x[i]``
+    (R's ``seq(0, 1, length.out = bins + 1)`` edges, ``findInterval`` with
+    ``rightmost.closed`` and ``all.inside``): ``floor(x * bins)``, clipped,
+    then one step up or down against its neighbouring edges, as
+    ``_binning._uniform_bins`` corrects it. One step is enough: ``x * bins``
+    and ``k * (1 / bins)`` are within a few ulps of ``x bins`` and ``k /
+    bins``, far less than one bin apart for ``bins <= 2^16``. That pass has
+    no branch (it vectorises); the counts come from a histogram of ``2 bin +
+    label`` in four interleaved copies, the values are put in bin order (a
+    stable counting sort), and each bin's two long-double passes run in the
+    x87 registers over its contiguous run (R's sums, in R's order).
+    """
+    m = x.size
+    by = 1.0 / bins
+    top = bins - 1
+    bid = np.empty(m, dtype=np.uint16)
+    for i in range(m):
+        v = x[i]
+        g = min(np.int64(v * bins), top)  # v * bins >= 0: truncation is floor
+        g += np.int64((g < top) & ((g + 1) * by <= v))
+        g -= np.int64((g > 0) & (g * by > v))
+        bid[i] = g
+    w = 2 * bins
+    hist = np.zeros(4 * w, dtype=np.int64)
+    for i in range(m):
+        hist[(i & 3) * w + 2 * np.int64(bid[i]) + c[i]] += 1
+    csum = np.empty(bins, dtype=np.int64)
+    start = np.empty(bins, dtype=np.int64)
+    lo = 0
+    for b in range(bins):
+        k0 = hist[2 * b] + hist[w + 2 * b] + hist[2 * w + 2 * b] + hist[3 * w + 2 * b]
+        k1 = hist[2 * b + 1] + hist[w + 2 * b + 1] + hist[2 * w + 2 * b + 1] + hist[3 * w + 2 * b + 1]
+        counts[b] = k0 + k1
+        csum[b] = k1
+        start[b] = lo
+        lo += k0 + k1
+    buf = np.empty(m)
+    for i in range(m):
+        b = bid[i]
+        buf[start[b]] = x[i]
+        start[b] += 1
+    _runs_means(buf, counts, csum, bins, conf, acc)
+
+
+@njit
+def _runs_means(buf, counts, csum, n_ids, conf, acc):
+    # Each bin's R mean from its contiguous run of buf (the bins in order).
+    # Bins go in pairs, whose two sums (then two deviation sums) run as two
+    # interleaved chains over their common length; the longer run's rest is
+    # then added to its own chain (a dummy slot takes the other lane's
+    # additions). Every chain adds its bin's values in their order.
+    acc80 = np.zeros(4 * n_ids + 8)  # all bits zero: 80-bit +0.0
+    dummy = 4 * n_ids
+    lo = np.empty(n_ids + 1, dtype=np.int64)
+    lo[0] = 0
+    for b in range(n_ids):
+        lo[b + 1] = lo[b] + counts[b]
+    for b in range(0, n_ids, 2):
+        a2 = b + 1 if b + 1 < n_ids else b
+        ka = counts[b]
+        kb = counts[a2] if a2 != b else 0
+        common = min(ka, kb)
+        sa, sb = 4 * b, (4 * a2 if a2 != b else dummy)
+        _pair_sum(acc80, sa, sb, buf, lo[b], lo[a2], common)
+        if ka > common:
+            _pair_sum(acc80, sa, dummy, buf, lo[b] + common, lo[b] + common, ka - common)
+        elif kb > common:
+            _pair_sum(acc80, dummy, sb, buf, lo[a2] + common, lo[a2] + common, kb - common)
+        if ka > 0:
+            _ld_div(acc80, sa, acc80, sa, counts, b)
+        if kb > 0:
+            _ld_div(acc80, sb, acc80, sb, counts, a2)
+        _pair_dev(acc80, sa + 2, sb + 2, sa, sb, buf, lo[b], lo[a2], common)
+        if ka > common:
+            _pair_dev(acc80, sa + 2, dummy + 2, sa, dummy, buf, lo[b] + common, lo[b] + common, ka - common)
+        elif kb > common:
+            _pair_dev(acc80, dummy + 2, sb + 2, dummy, sb, buf, lo[a2] + common, lo[a2] + common,
+                      kb - common)
+    for b in range(n_ids):
+        if counts[b] > 0:
+            _ld_fin(conf, b, acc80, 4 * b, acc80, 4 * b + 2, counts, b)
+            _ld_ratio(acc, b, csum, b, counts, b)
+        else:
+            conf[b] = np.nan
+            acc[b] = np.nan
