@@ -281,7 +281,8 @@ def bind_metric(kind, p, y, bins=10, type="classwise", debiased=False, strategy=
         types = None
     if kind == "ece":
         strategy = check_ece_flags(debiased, strategy, contract)
-    form = input_form(p, y, type, types=types)
+    # The metrics only read the data: no copy of a float64 p or int64 y.
+    form = input_form(p, y, type, types=types, copy=False)
     if is_python_bins(bins):
         # Python-only: "unique" or a vector of edges (R's bins is a count).
         return BinnedMetric(kind, form, python_bins(bins), bool(debiased), strategy)

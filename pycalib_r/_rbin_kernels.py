@@ -281,6 +281,16 @@ def _one(key, x, idx, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc
 
 
 
+# Observations put in bin order at a time (a 512 KB buffer that stays in
+# the core's cache: no page faults, no pass through main memory), when the
+# bins are few enough for per-chunk bookkeeping to be small.
+_CHUNK = 1 << 16
+_CHUNK_BINS = _CHUNK // 16
+# Up to this many observations one run over the whole input is faster
+# (its buffer fits the shared cache; the bins are found once).
+_WHOLE = 1 << 21
+
+
 @njit
 def width_means(x, c, bins, counts, conf, acc):
     """:func:`bin_means` of R's equal-width bins, found here (``x`` in
@@ -296,78 +306,111 @@ def width_means(x, c, bins, counts, conf, acc):
     no branch (it vectorises); the counts come from a histogram of ``2 bin +
     label`` in four interleaved copies, the values are put in bin order (a
     stable counting sort), and each bin's two long-double passes run in the
-    x87 registers over its contiguous run (R's sums, in R's order).
+    x87 registers over its contiguous run (R's sums, in R's order). With few
+    bins this goes a chunk of observations at a time, each bin's 80-bit sum
+    carried from chunk to chunk (the same additions in the same order): a
+    first sweep for the sums, a second for the deviations from the means.
     """
     m = x.size
-    by = 1.0 / bins
-    top = bins - 1
-    bid = np.empty(m, dtype=np.uint16)
-    for i in range(m):
-        v = x[i]
-        g = min(np.int64(v * bins), top)  # v * bins >= 0: truncation is floor
-        g += np.int64((g < top) & ((g + 1) * by <= v))
-        g -= np.int64((g > 0) & (g * by > v))
-        bid[i] = g
+    chunk = _CHUNK if (m > _WHOLE and bins <= _CHUNK_BINS) else max(m, 1)
+    bid = np.empty(chunk, dtype=np.uint16)
+    buf = np.empty(chunk)
     w = 2 * bins
-    hist = np.zeros(4 * w, dtype=np.int64)
-    for i in range(m):
-        hist[(i & 3) * w + 2 * np.int64(bid[i]) + c[i]] += 1
-    csum = np.empty(bins, dtype=np.int64)
-    start = np.empty(bins, dtype=np.int64)
-    lo = 0
+    hist = np.empty(4 * w, dtype=np.int64)
+    local = np.empty(bins, dtype=np.int64)
+    csum = np.zeros(bins, dtype=np.int64)
+    acc80 = np.zeros(4 * bins + 8)  # all bits zero: 80-bit +0.0
     for b in range(bins):
-        k0 = hist[2 * b] + hist[w + 2 * b] + hist[2 * w + 2 * b] + hist[3 * w + 2 * b]
-        k1 = hist[2 * b + 1] + hist[w + 2 * b + 1] + hist[2 * w + 2 * b + 1] + hist[3 * w + 2 * b + 1]
-        counts[b] = k0 + k1
-        csum[b] = k1
-        start[b] = lo
-        lo += k0 + k1
-    buf = np.empty(m)
-    for i in range(m):
-        b = bid[i]
-        buf[start[b]] = x[i]
-        start[b] += 1
-    _runs_means(buf, counts, csum, bins, conf, acc)
-
-
-@njit
-def _runs_means(buf, counts, csum, n_ids, conf, acc):
-    # Each bin's R mean from its contiguous run of buf (the bins in order).
-    # Bins go in pairs, whose two sums (then two deviation sums) run as two
-    # interleaved chains over their common length; the longer run's rest is
-    # then added to its own chain (a dummy slot takes the other lane's
-    # additions). Every chain adds its bin's values in their order.
-    acc80 = np.zeros(4 * n_ids + 8)  # all bits zero: 80-bit +0.0
-    dummy = 4 * n_ids
-    lo = np.empty(n_ids + 1, dtype=np.int64)
-    lo[0] = 0
-    for b in range(n_ids):
-        lo[b + 1] = lo[b] + counts[b]
-    for b in range(0, n_ids, 2):
-        a2 = b + 1 if b + 1 < n_ids else b
-        ka = counts[b]
-        kb = counts[a2] if a2 != b else 0
-        common = min(ka, kb)
-        sa, sb = 4 * b, (4 * a2 if a2 != b else dummy)
-        _pair_sum(acc80, sa, sb, buf, lo[b], lo[a2], common)
-        if ka > common:
-            _pair_sum(acc80, sa, dummy, buf, lo[b] + common, lo[b] + common, ka - common)
-        elif kb > common:
-            _pair_sum(acc80, dummy, sb, buf, lo[a2] + common, lo[a2] + common, kb - common)
-        if ka > 0:
-            _ld_div(acc80, sa, acc80, sa, counts, b)
-        if kb > 0:
-            _ld_div(acc80, sb, acc80, sb, counts, a2)
-        _pair_dev(acc80, sa + 2, sb + 2, sa, sb, buf, lo[b], lo[a2], common)
-        if ka > common:
-            _pair_dev(acc80, sa + 2, dummy + 2, sa, dummy, buf, lo[b] + common, lo[b] + common, ka - common)
-        elif kb > common:
-            _pair_dev(acc80, dummy + 2, sb + 2, dummy, sb, buf, lo[a2] + common, lo[a2] + common,
-                      kb - common)
-    for b in range(n_ids):
+        counts[b] = 0
+    for sweep in range(2):
+        if sweep == 1:
+            for b in range(bins):
+                if counts[b] > 0:
+                    _ld_div(acc80, 4 * b, acc80, 4 * b, counts, b)
+        for s in range(0, m, chunk):
+            e = min(s + chunk, m)
+            # Slices, not offsets: x[s + i] would keep the loops from vectorising.
+            if sweep == 0 or chunk < m:  # one chunk: already in order
+                _chunk_order(x[s:e], c[s:e], bins, bid, hist, local, buf)
+            if sweep == 0:
+                for b in range(bins):
+                    counts[b] += local[b]
+                    csum[b] += hist[2 * b + 1] + hist[w + 2 * b + 1] + hist[2 * w + 2 * b + 1] + \
+                        hist[3 * w + 2 * b + 1]
+            _runs_pass(buf, local, bins, acc80, sweep)
+    for b in range(bins):
         if counts[b] > 0:
             _ld_fin(conf, b, acc80, 4 * b, acc80, 4 * b + 2, counts, b)
             _ld_ratio(acc, b, csum, b, counts, b)
         else:
             conf[b] = np.nan
             acc[b] = np.nan
+
+
+@njit
+def _chunk_order(x, c, bins, bid, hist, local, buf):
+    # x into buf in bin order (stable); local: each bin's count in it.
+    n = x.size
+    by = 1.0 / bins
+    top = bins - 1
+    for i in range(n):
+        v = x[i]
+        g = min(np.int64(v * bins), top)  # v * bins >= 0: truncation is floor
+        g += np.int64((g < top) & ((g + 1) * by <= v))
+        g -= np.int64((g > 0) & (g * by > v))
+        bid[i] = g
+    w = 2 * bins
+    hist[:] = 0
+    for i in range(n):
+        hist[(i & 3) * w + 2 * np.int64(bid[i]) + c[i]] += 1
+    lo = 0
+    for b in range(bins):
+        k = 0
+        for q in range(8):
+            k += hist[(q >> 1) * w + 2 * b + (q & 1)]
+        local[b] = lo  # the run's start, for the scatter
+        lo += k
+    for i in range(n):
+        b = bid[i]
+        buf[local[b]] = x[i]
+        local[b] += 1
+    # local[b] is now the end of bin b's run: back to the counts.
+    prev = 0
+    for b in range(bins):
+        end = local[b]
+        local[b] = end - prev
+        prev = end
+
+
+@njit
+def _runs_pass(buf, counts, n_ids, acc80, sweep):
+    # Over the bins' contiguous runs of buf (the bins in order): sweep 0 adds
+    # each run to its bin's 80-bit sum (slot 4b), sweep 1 each deviation
+    # from its bin's mean (slot 4b, after the division) to slot 4b + 2.
+    # Bins go in pairs whose two chains run interleaved over their common
+    # length; the longer run's rest is then added to its own chain (a dummy
+    # slot takes the other lane's additions). Every chain adds its bin's
+    # values in their order.
+    dummy = 4 * n_ids
+    lo_a = 0
+    for b in range(0, n_ids, 2):
+        ka = counts[b]
+        kb = counts[b + 1] if b + 1 < n_ids else 0
+        lo_b = lo_a + ka
+        common = min(ka, kb)
+        sa, sb = 4 * b, (4 * (b + 1) if b + 1 < n_ids else dummy)
+        if sweep == 0:
+            _pair_sum(acc80, sa, sb, buf, lo_a, lo_b, common)
+            if ka > common:
+                _pair_sum(acc80, sa, dummy, buf, lo_a + common, lo_a + common, ka - common)
+            elif kb > common:
+                _pair_sum(acc80, dummy, sb, buf, lo_b + common, lo_b + common, kb - common)
+        else:
+            _pair_dev(acc80, sa + 2, sb + 2, sa, sb, buf, lo_a, lo_b, common)
+            if ka > common:
+                _pair_dev(acc80, sa + 2, dummy + 2, sa, dummy, buf, lo_a + common, lo_a + common,
+                          ka - common)
+            elif kb > common:
+                _pair_dev(acc80, dummy + 2, sb + 2, dummy, sb, buf, lo_b + common, lo_b + common,
+                          kb - common)
+        lo_a = lo_b + kb

@@ -114,6 +114,32 @@ def test_width_kernel_finds_r_bins_and_means():
         assert np.array_equal(acc, want[2], equal_nan=True)
 
 
+@pytest.mark.skipif(not _X87, reason="the compiled path is x87 assembly")
+def test_width_kernel_chunked_sweeps_keep_r_order():
+    # Beyond _WHOLE observations the kernel goes a chunk at a time, carrying
+    # each bin's 80-bit sums across chunks: still R's sums in R's order.
+    kern = kernels("pycalib_r._rbin_kernels")
+    if kern is None:
+        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+    from pycalib_r._binning import equal_width_bins
+
+    rng = np.random.default_rng(13)
+    n = kern._WHOLE + 70_001
+    x = rng.random(n)
+    x[::3] = np.round(x[::3], 1)  # long-double rounding matters in these sums
+    x[: n // 4] = 0.1
+    x[-1000:] = 1.0
+    c = rng.integers(0, 2, n)
+    for bins in (10, 7):
+        counts = np.empty(bins, np.int64)
+        conf, acc = np.empty(bins), np.empty(bins)
+        kern.width_means(x, c, bins, counts, conf, acc)
+        want = _rbins._bin_means_numpy(equal_width_bins(x, bins), x, c, bins)
+        assert np.array_equal(counts, want[0])
+        assert np.array_equal(conf, want[1], equal_nan=True)
+        assert np.array_equal(acc, want[2], equal_nan=True)
+
+
 def test_width_means_is_bin_means_of_equal_width_bins():
     # Whichever path runs (PYCALIB_R_JIT=0 or 1 in the suite's two runs).
     from pycalib_r._binning import equal_width_bins
