@@ -480,18 +480,20 @@ def _smallest_class_count(y: np.ndarray) -> int:
     return int(np.unique(y, return_counts=True)[1].min())
 
 
-def _as_matrix(x, arg: str, message: str) -> np.ndarray:
+def _as_matrix(x, arg: str, message: str, copy: bool = True) -> np.ndarray:
     if not is_matrix(x):
         _abort(message)
-    arr = _numeric_array(x, arg, message)
+    arr = _numeric_array(x, arg, message, copy)
     if arr.ndim != 2:
         _abort(message)
     return arr
 
 
-def check_prob_matrix(p, arg: str = "p", tolerance: float = 1e-6) -> np.ndarray:
-    """R ``check_prob_matrix()``: finite probabilities, >= 2 columns, rows summing to 1."""
-    arr = _as_matrix(p, arg, f"Argument `{arg}` must be a numeric matrix with one column per class.")
+def check_prob_matrix(p, arg: str = "p", tolerance: float = 1e-6, copy: bool = True) -> np.ndarray:
+    """R ``check_prob_matrix()``: finite probabilities, >= 2 columns, rows
+    summing to 1 (a float64 copy, or with ``copy=False`` a read-only view of
+    a float64 array)."""
+    arr = _as_matrix(p, arg, f"Argument `{arg}` must be a numeric matrix with one column per class.", copy)
     if arr.shape[1] < 2:
         _abort(f"Argument `{arg}` must have at least two columns, one per class.")
     if arr.shape[0] == 0:

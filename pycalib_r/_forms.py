@@ -118,14 +118,14 @@ def input_form(p, y, type="classwise", types: Optional[Sequence[str]] = MULTICLA
     metrics checks the labels against the columns and leaves the row count
     to the binary metric's ``check_same_length()``, as R's
     ``multiclass_calibration_error()`` does; ``same_rows=True`` (the kernel
-    functions) checks rows against labels directly. ``copy=False``: a
-    binary form may hold read-only views of the caller's arrays (callers
-    that only read them).
+    functions) checks rows against labels directly. ``copy=False``: the
+    form may hold read-only views of the caller's arrays (for callers that
+    only read them).
     """
     if not is_matrix(p):
         r, c = binary_inputs(p, y, copy)
         return Form("binary", r.size, r=r, c=c)
-    p_mat = check_prob_matrix(p, arg="p")
+    p_mat = check_prob_matrix(p, arg="p", copy=copy)
     if types is not None:
         type = match_arg(type, types)
     if type == "confidence":

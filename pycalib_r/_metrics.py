@@ -220,13 +220,18 @@ class BinnedMetric:
         breaks = histogram_breaks(r, self.bins, self.strategy)
         return occupied_bins(find_bins(r, breaks), breaks.size - 1)
 
-    def scalar_value(self, r: np.ndarray, c: np.ndarray) -> float:
-        """The binary metric of one scalar problem."""
-        if self.strategy == "equal_width" and not is_python_bins(self.bins) and self.bins <= WIDTH_KERNEL_MAX:
-            counts, conf, acc = width_means(r, c, self.bins)
+    def _width_kernel(self) -> bool:
+        # R's equal-width bins, found inside the per-bin means' kernel.
+        return self.strategy == "equal_width" and not is_python_bins(self.bins) \
+            and self.bins <= WIDTH_KERNEL_MAX
+
+    def scalar_value(self, r: np.ndarray, c: np.ndarray, label: int = 1) -> float:
+        """The binary metric of one scalar problem (the labels ``c == label``)."""
+        if self._width_kernel():
+            counts, conf, acc = width_means(r, c, self.bins, label)
         else:
             ids, n_ids = self.groups(r)
-            counts, conf, acc = bin_means(ids, r, c, n_ids)
+            counts, conf, acc = bin_means(ids, r, c if label == 1 else (c == label), n_ids)
         return float(binned_error(counts, conf, acc, self.kind, self.debiased))
 
     def combine(self, per_problem: np.ndarray) -> np.ndarray:
@@ -238,7 +243,12 @@ class BinnedMetric:
         return r_means(per_problem)
 
     def value(self) -> float:
-        per = np.array([self.scalar_value(r, c) for r, c in self.form.problems()])
+        form = self.form
+        if not form.scalar and self._width_kernel():
+            # Classwise: each column against its class's code, read in place.
+            per = np.array([self.scalar_value(form.p[:, j], form.codes, j + 1) for j in range(form.k)])
+        else:
+            per = np.array([self.scalar_value(r, c) for r, c in form.problems()])
         return float(self.combine(per))
 
 

@@ -119,12 +119,25 @@ _SEG_DEV = ("fldt ($5)\n\tfldz\n\ttest $1, $1\n\tjz 2f\n1:\n\tfldl ($0)\n\tfsub 
             "faddp %st, %st(1)\n\tadd $$8, $0\n\tdec $1\n\tjnz 1b\n2:\n\tfstpt ($4)\n\tfstp %st(0)")
 
 
-@intrinsic
-def _seg_sum(typingctx, dst, di, x, start, count):
-    args = (dst, di, x, start, count)
-    ok = isinstance(dst, types.Array) and isinstance(x, types.Array) and all(
-        isinstance(a, types.Integer) for a in (di, start, count))
-    return (types.void(*args), _seg_codegen(_SEG_SUM, False)) if ok else None
+# dst ($4, double) = (double) (long double 0 + each of the count doubles at $0):
+# R's rowSums() of one row, rounded once.
+_ROW_SUM = _SEG_SUM.replace("fstpt ($4)", "fstpl ($4)")
+
+
+def _seg_intrinsic(text):
+    """An intrinsic ``f(dst, di, x, start, count)`` running ``text`` with
+    ``$0 = &x[start]``, ``$1 = count`` and ``$4 = &dst[di]``."""
+    @intrinsic
+    def _impl(typingctx, dst, di, x, start, count):
+        args = (dst, di, x, start, count)
+        ok = isinstance(dst, types.Array) and isinstance(x, types.Array) and all(
+            isinstance(a, types.Integer) for a in (di, start, count))
+        return (types.void(*args), _seg_codegen(text, False)) if ok else None
+    return _impl
+
+
+_seg_sum = _seg_intrinsic(_SEG_SUM)
+_ld_row_sum = _seg_intrinsic(_ROW_SUM)
 
 
 @intrinsic
@@ -286,15 +299,18 @@ def _one(key, x, idx, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc
 # bins are few enough for per-chunk bookkeeping to be small.
 _CHUNK = 1 << 16
 _CHUNK_BINS = _CHUNK // 16
-# Up to this many observations one run over the whole input is faster
-# (its buffer fits the shared cache; the bins are found once).
-_WHOLE = 1 << 21
+# Beyond this many observations the kernel goes by chunks: a whole-input
+# buffer (8 bytes per observation, allocated per call) costs page faults and
+# shared-cache misses that vary with the allocator's state and the machine's
+# other work; the chunk's buffers stay in the core's cache.
+_WHOLE = _CHUNK
 
 
 @njit
-def width_means(x, c, bins, counts, conf, acc):
+def width_means(x, c, label, bins, counts, conf, acc):
     """:func:`bin_means` of R's equal-width bins, found here (``x`` in
-    [0, 1], ``c`` 0/1, ``bins`` at most 65,536).
+    [0, 1], the labels ``c == label``, ``bins`` at most 65,536; ``x`` may
+    be a column of a matrix, ``c`` class codes).
 
     The bin of ``x[i]`` is the last ``k`` with ``k * (1 / bins) <= x[i]``
     (R's ``seq(0, 1, length.out = bins + 1)`` edges, ``findInterval`` with
@@ -331,7 +347,7 @@ def width_means(x, c, bins, counts, conf, acc):
             e = min(s + chunk, m)
             # Slices, not offsets: x[s + i] would keep the loops from vectorising.
             if sweep == 0 or chunk < m:  # one chunk: already in order
-                _chunk_order(x[s:e], c[s:e], bins, bid, hist, local, buf)
+                _chunk_order(x[s:e], c[s:e], label, bins, bid, hist, local, buf)
             if sweep == 0:
                 for b in range(bins):
                     counts[b] += local[b]
@@ -348,7 +364,7 @@ def width_means(x, c, bins, counts, conf, acc):
 
 
 @njit
-def _chunk_order(x, c, bins, bid, hist, local, buf):
+def _chunk_order(x, c, label, bins, bid, hist, local, buf):
     # x into buf in bin order (stable); local: each bin's count in it.
     n = x.size
     by = 1.0 / bins
@@ -362,7 +378,7 @@ def _chunk_order(x, c, bins, bid, hist, local, buf):
     w = 2 * bins
     hist[:] = 0
     for i in range(n):
-        hist[(i & 3) * w + 2 * np.int64(bid[i]) + c[i]] += 1
+        hist[(i & 3) * w + 2 * np.int64(bid[i]) + np.int64(c[i] == label)] += 1
     lo = 0
     for b in range(bins):
         k = 0

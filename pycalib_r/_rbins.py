@@ -95,27 +95,30 @@ def bin_means(ids, x, c, n_ids: int, idx=None):
 WIDTH_KERNEL_MAX = 1 << 16
 
 
-def width_means(x, c, bins: int):
-    """:func:`bin_means` over R's equal-width bins of ``x`` in [0, 1]:
-    ``bin_means(equal_width_bins(x, bins), x, c, bins)``, the same bits.
+def width_means(x, c, bins: int, label: int = 1):
+    """:func:`bin_means` over R's equal-width bins of ``x`` in [0, 1], with
+    the 0/1 labels ``c == label``: ``bin_means(equal_width_bins(x, bins), x,
+    c == label, bins)``, the same bits (``c`` 0/1 with the default label, or
+    class codes with a class's label: a one-vs-rest problem, without an
+    indicator array; ``x`` may be a matrix column).
 
     Where the compiled kernels run (and ``bins <= WIDTH_KERNEL_MAX``) one
     kernel finds the bins and the means in a few passes at memory speed
-    (``_rbin_kernels.width_means``), with no int64 id array.
+    (``_rbin_kernels.width_means``), with no id array and no copies.
     """
-    x = np.ascontiguousarray(x, dtype=np.float64)
-    c = np.ascontiguousarray(c, dtype=np.int64)
-    kern = _kernels(x.size) if bins <= WIDTH_KERNEL_MAX else None
+    x = np.asarray(x, dtype=np.float64)
+    c = np.asarray(c, dtype=np.int64)
+    kern = _kernels(x.size) if bins <= WIDTH_KERNEL_MAX and x.ndim == c.ndim == 1 else None
     if kern is not None:
         counts = np.empty(bins, dtype=np.int64)
         conf = np.empty(bins)
         acc = np.empty(bins)
-        kern.width_means(x, c, bins, counts, conf, acc)
+        kern.width_means(x, c, label, bins, counts, conf, acc)
         return counts, conf, acc
     from ._binning import equal_width_bins, occupied_bins  # noqa: PLC0415
 
     ids, n_ids = occupied_bins(equal_width_bins(x, bins), bins)
-    return bin_means(ids, x, c, n_ids)
+    return bin_means(ids, x, c == label, n_ids)
 
 
 def bin_means_rows(ids, x, c, n_ids: int, idx):

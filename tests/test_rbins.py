@@ -105,7 +105,7 @@ def test_width_kernel_finds_r_bins_and_means():
     for x, c, bins in _width_cases():
         counts = np.empty(bins, np.int64)
         conf, acc = np.empty(bins), np.empty(bins)
-        kern.width_means(x, c, bins, counts, conf, acc)
+        kern.width_means(x, c, 1, bins, counts, conf, acc)
         ids = find_bins(x, seq01(bins + 1))
         assert np.array_equal(ids, equal_width_bins(x, bins))
         want = _rbins._bin_means_numpy(ids, x, c, bins)
@@ -133,7 +133,7 @@ def test_width_kernel_chunked_sweeps_keep_r_order():
     for bins in (10, 7):
         counts = np.empty(bins, np.int64)
         conf, acc = np.empty(bins), np.empty(bins)
-        kern.width_means(x, c, bins, counts, conf, acc)
+        kern.width_means(x, c, 1, bins, counts, conf, acc)
         want = _rbins._bin_means_numpy(equal_width_bins(x, bins), x, c, bins)
         assert np.array_equal(counts, want[0])
         assert np.array_equal(conf, want[1], equal_nan=True)
@@ -149,6 +149,25 @@ def test_width_means_is_bin_means_of_equal_width_bins():
         want = _rbins.bin_means(equal_width_bins(x, bins), x, c, bins)
         for g, w in zip(got, want):
             assert np.array_equal(g, w, equal_nan=True)
+
+
+def test_width_means_of_a_class_column_against_its_code():
+    # Classwise: a strided column of the matrix and the class codes with a
+    # class's label give the same bits as the contiguous column against the
+    # 0/1 indicator (the kernel, or the twin under PYCALIB_R_JIT=0).
+    from pycalib_r._binning import equal_width_bins
+
+    rng = np.random.default_rng(14)
+    for n in (3000, 200_000):
+        p = rng.dirichlet(np.ones(4), n)
+        p[::7, 0] = 0.1
+        codes = rng.integers(1, 5, n)
+        for j in range(4):
+            col = np.ascontiguousarray(p[:, j])
+            want = _rbins.bin_means(equal_width_bins(col, 10), col, (codes == j + 1).astype(np.int64), 10)
+            got = _rbins.width_means(p[:, j], codes, 10, label=j + 1)
+            for g, w in zip(got, want):
+                assert np.array_equal(g, w, equal_nan=True)
 
 
 def test_exactly_calibrated_bin_is_zero():
