@@ -261,3 +261,67 @@ def test_binary_temperature_terms_on_several_cores_same_bits(monkeypatch, pieces
     many = _temperature._binary_objective(z, y, jit=True)
     for t in (1e-3, 0.5, 1.0, 2.0000001, 37.25, 1e3):
         assert _bits(one(t)) == _bits(many(t))
+
+
+def _multiclass(n, k, seed, scale=3.0):
+    g = np.random.default_rng(seed)
+    z = g.normal(0, scale, (n, k))
+    if n > 3:
+        z[0, 0] = 700.0  # overflows over a small temperature: NaN terms, as numpy's
+        z[1, :] = -745.0
+        z[2, :] = 1e-300
+    return z, g.integers(1, k + 1, n)
+
+
+@pytest.mark.parametrize("n,k,seed,scale", [(3000, 3, 1, 3.0), (2000, 10, 2, 40.0), (1500, 5, 3, 0.01),
+                                            (120_001, 4, 4, 3.0)])
+def test_multiclass_temperature_objective_same_bits(n, k, seed, scale):
+    # One compiled pass per evaluation (rows in blocks, on several cores from
+    # 50,000 rows) against numpy's softmax and multiclass_log_loss.
+    from pycalib_r.rbase._rarith import _X87
+    from pycalib_r.calibrators._temperature import _multiclass_objective
+
+    if not _X87:
+        pytest.skip("the compiled objective uses the x87 unit")
+    z, codes = _multiclass(n, k, seed, scale)
+    fast = _multiclass_objective(z, codes, jit=True)
+    slow = _multiclass_objective(z, codes, jit=False)
+    for t in (1e-3, 0.0137, 0.5, 1.0, 1.9999999, 37.25, 999.0, 1e3):
+        a, b = fast(t), slow(t)
+        assert _bits(a) == _bits(b) or (np.isnan(a) and np.isnan(b))
+
+
+def test_multiclass_temperature_fit_same_bits(monkeypatch):
+    import pycalib_r as pc
+    from pycalib_r.calibrators import _temperature
+
+    z, codes = _multiclass(6000, 5, 5)
+    z[:3] = 0.0
+    monkeypatch.setattr(_temperature, "JIT_MIN_SIZE", 1)
+    fast = pc.cal_temperature(z, codes)
+    monkeypatch.setattr(_temperature, "JIT_MIN_SIZE", 10 ** 12)
+    slow = pc.cal_temperature(z, codes)
+    assert _bits(fast.temperature) == _bits(slow.temperature)
+    assert _bits(fast.value) == _bits(slow.value)
+
+
+@pytest.mark.parametrize("n,seed", [(5000, 1), (60_000, 2), (20_000, 3)])
+def test_isotonic_pooling_same_blocks_both_paths(monkeypatch, n, seed):
+    # The compiled pooling of isoreg's runs gives the Python loop's blocks,
+    # and cal_isotonic the same thresholds and values.
+    import pycalib_r as pc
+    from pycalib_r.calibrators import _isotonic
+
+    g = np.random.default_rng(seed)
+    p = np.round(g.random(n), 3 if seed == 3 else 12)
+    y = (g.random(n) < p ** 2).astype(np.int64)
+    order = np.lexsort((-y, p))
+    fast = _isotonic._pava_binary(y[order])
+    fit_fast = pc.cal_isotonic(p, y)
+    monkeypatch.setattr(_isotonic, "_PAVA_MIN_RUNS", 10 ** 12)
+    slow = _isotonic._pava_binary(y[order])
+    fit_slow = pc.cal_isotonic(p, y)
+    for a, b in zip(fast, slow):
+        assert np.array_equal(a, b)
+    assert _bits(fit_fast.x_thresholds).tolist() == _bits(fit_slow.x_thresholds).tolist()
+    assert _bits(fit_fast.y_calibrated).tolist() == _bits(fit_slow.y_calibrated).tolist()

@@ -75,6 +75,101 @@ def test_compiled_and_twin_give_the_same_bits():
             assert np.array_equal(g[r], w, equal_nan=True)
 
 
+def _width_cases(seed=11):
+    rng = np.random.default_rng(seed)
+    for bins in (1, 2, 3, 7, 10, 15, 100, 1000, 65535, 1 << 16):
+        n = int(rng.integers(1, 5000))
+        x = rng.random(n)
+        # Every inner edge as R's seq() rounds it, its neighbours one ulp
+        # away, the quotients k / bins (0.3, 0.6, 0.7 for ten bins), 0 and 1.
+        k = rng.integers(1, bins, 200) if bins > 1 else np.zeros(0, np.int64)
+        edges = k * (1.0 / bins)
+        extra = np.concatenate([edges, np.nextafter(edges, 0), np.nextafter(edges, 1), k / bins,
+                                [0.0, 1.0, np.nextafter(1.0, 0), 5e-324]])
+        x = np.concatenate([x, np.clip(extra, 0, 1)])
+        rng.shuffle(x)
+        if bins == 10:
+            x[: x.size // 2] = 0.1
+        yield x, rng.integers(0, 2, x.size), bins
+
+
+@pytest.mark.skipif(not _X87, reason="the compiled path is x87 assembly")
+def test_width_kernel_finds_r_bins_and_means():
+    # The kernel that finds the equal-width bins itself gives bin_means of
+    # findInterval over seq(0, 1, length.out = bins + 1), bit for bit.
+    from pycalib_r.binned._binning import equal_width_bins, find_bins, seq01
+
+    kern = kernels("pycalib_r.binned._rbin_kernels")
+    if kern is None:
+        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+    for x, c, bins in _width_cases():
+        counts = np.empty(bins, np.int64)
+        conf, acc = np.empty(bins), np.empty(bins)
+        kern.width_means(x, c, 1, bins, counts, conf, acc)
+        ids = find_bins(x, seq01(bins + 1))
+        assert np.array_equal(ids, equal_width_bins(x, bins))
+        want = _rbins._bin_means_numpy(ids, x, c, bins)
+        assert np.array_equal(counts, want[0])
+        assert np.array_equal(conf, want[1], equal_nan=True)
+        assert np.array_equal(acc, want[2], equal_nan=True)
+
+
+@pytest.mark.skipif(not _X87, reason="the compiled path is x87 assembly")
+def test_width_kernel_chunked_sweeps_keep_r_order():
+    # Beyond _WHOLE observations the kernel goes a chunk at a time, carrying
+    # each bin's 80-bit sums across chunks: still R's sums in R's order.
+    kern = kernels("pycalib_r.binned._rbin_kernels")
+    if kern is None:
+        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+    from pycalib_r.binned._binning import equal_width_bins
+
+    rng = np.random.default_rng(13)
+    n = kern._WHOLE + 70_001
+    x = rng.random(n)
+    x[::3] = np.round(x[::3], 1)  # long-double rounding matters in these sums
+    x[: n // 4] = 0.1
+    x[-1000:] = 1.0
+    c = rng.integers(0, 2, n)
+    for bins in (10, 7):
+        counts = np.empty(bins, np.int64)
+        conf, acc = np.empty(bins), np.empty(bins)
+        kern.width_means(x, c, 1, bins, counts, conf, acc)
+        want = _rbins._bin_means_numpy(equal_width_bins(x, bins), x, c, bins)
+        assert np.array_equal(counts, want[0])
+        assert np.array_equal(conf, want[1], equal_nan=True)
+        assert np.array_equal(acc, want[2], equal_nan=True)
+
+
+def test_width_means_is_bin_means_of_equal_width_bins():
+    # Whichever path runs (PYCALIB_R_JIT=0 or 1 in the suite's two runs).
+    from pycalib_r.binned._binning import equal_width_bins
+
+    for x, c, bins in _width_cases(seed=12):
+        got = _rbins.width_means(x, c, bins)
+        want = _rbins.bin_means(equal_width_bins(x, bins), x, c, bins)
+        for g, w in zip(got, want):
+            assert np.array_equal(g, w, equal_nan=True)
+
+
+def test_width_means_of_a_class_column_against_its_code():
+    # Classwise: a strided column of the matrix and the class codes with a
+    # class's label give the same bits as the contiguous column against the
+    # 0/1 indicator (the kernel, or the twin under PYCALIB_R_JIT=0).
+    from pycalib_r.binned._binning import equal_width_bins
+
+    rng = np.random.default_rng(14)
+    for n in (3000, 200_000):
+        p = rng.dirichlet(np.ones(4), n)
+        p[::7, 0] = 0.1
+        codes = rng.integers(1, 5, n)
+        for j in range(4):
+            col = np.ascontiguousarray(p[:, j])
+            want = _rbins.bin_means(equal_width_bins(col, 10), col, (codes == j + 1).astype(np.int64), 10)
+            got = _rbins.width_means(p[:, j], codes, 10, label=j + 1)
+            for g, w in zip(got, want):
+                assert np.array_equal(g, w, equal_nan=True)
+
+
 def test_exactly_calibrated_bin_is_zero():
     # Ten 0.1's: R's mean is 0.1 (long double), a double sum gives 0.09999999999999999.
     assert pc.ece(np.full(10, 0.1), [1] + [0] * 9) == 0.0

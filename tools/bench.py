@@ -17,6 +17,11 @@ several runs (``--repeat`` for Python; R is repeated while a run is short).
 
 Usage:  python tools/bench.py [--quick] [--no-r] [--readme] [--only-stream] [--only-corp] [--only-csv]
 
+The peers section (``tools/bench_peers.py``) times relplot, scikit-learn and
+uncertainty-calibration on the same data in the same run (netcal needs torch:
+"not installed, skipped"), and the R-cold lines time ``Rscript -e
+'library(probcal); ...'`` against a new Python process on the same data file.
+
 ``--readme`` rewrites the speed table of docs/evidence/speed.md (between its
 ``bench:start`` and ``bench:end`` markers) from this run. The exit status is
 1 if any target failed.
@@ -478,6 +483,13 @@ def main(argv=None) -> int:
     from bench_sklearn import bench_sklearn_overhead
 
     rep.failed += bench_sklearn_overhead(args.quick, rep.line)
+
+    # -- the Python peers on the same data, and whole new processes against Rscript ---------------
+    from bench_peers import peer_lines, r_cold_lines
+
+    peer_lines(rep.line, args.quick, target=rep.target)  # each line counts through rep.target
+    if COLD:
+        r_cold_lines(rep.line)
 
     rep.machine.append(machine_note(rr))
     rep.line(f"machine at the end: {rep.machine[1]}")

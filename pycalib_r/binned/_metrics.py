@@ -37,7 +37,7 @@ from ..inputs._forms import MULTICLASS_TYPES, Form, binary_inputs, confidence_pa
 from ..kernel._skce import scalar_kernel_sum
 from ..rbase._rarith import quiet_fp, r_exp, r_log, seq_sum
 from ..rbase._rarith import special as _special
-from ._rbins import bin_means
+from ._rbins import WIDTH_KERNEL_MAX, bin_means, width_means
 
 __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table", "python_bins",
            "binned_error", "bin_frame", "BinnedMetric", "bind_metric", "bind_mmce", "mmce_value", "r_sums", "r_means", "r_means_masked",
@@ -145,6 +145,8 @@ def r_means(x: np.ndarray) -> np.ndarray:
 
 def _bin_stats(p: np.ndarray, y: np.ndarray, bins: int, strategy: str):
     """Every bin's edges, count, and R's means (a table of all bins: the diagram's data)."""
+    if strategy == "equal_width" and bins <= WIDTH_KERNEL_MAX:
+        return (histogram_breaks(p, bins, strategy),) + width_means(p, y, bins)
     breaks, n_bins, bin_idx = assign_bins(p, bins, strategy)
     counts, conf, acc = bin_means(bin_idx, p, y, n_bins)
     return breaks, counts, conf, acc
@@ -218,10 +220,18 @@ class BinnedMetric:
         breaks = histogram_breaks(r, self.bins, self.strategy)
         return occupied_bins(find_bins(r, breaks), breaks.size - 1)
 
-    def scalar_value(self, r: np.ndarray, c: np.ndarray) -> float:
-        """The binary metric of one scalar problem."""
-        ids, n_ids = self.groups(r)
-        counts, conf, acc = bin_means(ids, r, c, n_ids)
+    def _width_kernel(self) -> bool:
+        # R's equal-width bins, found inside the per-bin means' kernel.
+        return self.strategy == "equal_width" and not is_python_bins(self.bins) \
+            and self.bins <= WIDTH_KERNEL_MAX
+
+    def scalar_value(self, r: np.ndarray, c: np.ndarray, label: int = 1) -> float:
+        """The binary metric of one scalar problem (the labels ``c == label``)."""
+        if self._width_kernel():
+            counts, conf, acc = width_means(r, c, self.bins, label)
+        else:
+            ids, n_ids = self.groups(r)
+            counts, conf, acc = bin_means(ids, r, c if label == 1 else (c == label), n_ids)
         return float(binned_error(counts, conf, acc, self.kind, self.debiased))
 
     def combine(self, per_problem: np.ndarray) -> np.ndarray:
@@ -233,7 +243,12 @@ class BinnedMetric:
         return r_means(per_problem)
 
     def value(self) -> float:
-        per = np.array([self.scalar_value(r, c) for r, c in self.form.problems()])
+        form = self.form
+        if not form.scalar and self._width_kernel():
+            # Classwise: each column against its class's code, read in place.
+            per = np.array([self.scalar_value(form.p[:, j], form.codes, j + 1) for j in range(form.k)])
+        else:
+            per = np.array([self.scalar_value(r, c) for r, c in form.problems()])
         return float(self.combine(per))
 
 
@@ -276,7 +291,8 @@ def bind_metric(kind, p, y, bins=10, type="classwise", debiased=False, strategy=
         types = None
     if kind == "ece":
         strategy = check_ece_flags(debiased, strategy, contract)
-    form = input_form(p, y, type, types=types)
+    # The metrics only read the data: no copy of a float64 p or int64 y.
+    form = input_form(p, y, type, types=types, copy=False)
     if is_python_bins(bins):
         # Python-only: "unique" or a vector of edges (R's bins is a count).
         return BinnedMetric(kind, form, python_bins(bins), bool(debiased), strategy)

@@ -119,12 +119,25 @@ _SEG_DEV = ("fldt ($5)\n\tfldz\n\ttest $1, $1\n\tjz 2f\n1:\n\tfldl ($0)\n\tfsub 
             "faddp %st, %st(1)\n\tadd $$8, $0\n\tdec $1\n\tjnz 1b\n2:\n\tfstpt ($4)\n\tfstp %st(0)")
 
 
-@intrinsic
-def _seg_sum(typingctx, dst, di, x, start, count):
-    args = (dst, di, x, start, count)
-    ok = isinstance(dst, types.Array) and isinstance(x, types.Array) and all(
-        isinstance(a, types.Integer) for a in (di, start, count))
-    return (types.void(*args), _seg_codegen(_SEG_SUM, False)) if ok else None
+# dst ($4, double) = (double) (long double 0 + each of the count doubles at $0):
+# R's rowSums() of one row, rounded once.
+_ROW_SUM = _SEG_SUM.replace("fstpt ($4)", "fstpl ($4)")
+
+
+def _seg_intrinsic(text):
+    """An intrinsic ``f(dst, di, x, start, count)`` running ``text`` with
+    ``$0 = &x[start]``, ``$1 = count`` and ``$4 = &dst[di]``."""
+    @intrinsic
+    def _impl(typingctx, dst, di, x, start, count):
+        args = (dst, di, x, start, count)
+        ok = isinstance(dst, types.Array) and isinstance(x, types.Array) and all(
+            isinstance(a, types.Integer) for a in (di, start, count))
+        return (types.void(*args), _seg_codegen(text, False)) if ok else None
+    return _impl
+
+
+_seg_sum = _seg_intrinsic(_SEG_SUM)
+_ld_row_sum = _seg_intrinsic(_ROW_SUM)
 
 
 @intrinsic
@@ -133,6 +146,67 @@ def _seg_dev(typingctx, dst, di, s, si, x, start, count):
     ok = all(isinstance(a, types.Array) for a in (dst, s, x)) and all(
         isinstance(a, types.Integer) for a in (di, si, start, count))
     return (types.void(*args), _seg_codegen(_SEG_DEV, True)) if ok else None
+
+
+
+def _pair_codegen(text, n_slots):
+    # f(acc80, slot_0 .. slot_{n-1}, buf, lo_a, lo_b, count): the text runs
+    # with $0 = &buf[lo_a], $1 = &buf[lo_b], $2 = count (all three advanced
+    # by the loop) and $6 .. = &acc80[slot_k].
+    def codegen(context, builder, signature, llargs):
+        i64 = ir.IntType(64)
+        i8p = ir.IntType(8).as_pointer()
+
+        def ptr(k, idx):
+            ary = context.make_array(signature.args[k])(context, builder, llargs[k])
+            return builder.bitcast(builder.gep(ary.data, [idx]), i8p)
+
+        def wide(v):
+            return builder.sext(v, i64) if v.type.width < 64 else v
+
+        nb = 1 + n_slots
+        pa, pb = ptr(nb, llargs[nb + 1]), ptr(nb, llargs[nb + 2])
+        slots = [ptr(0, llargs[1 + k]) for k in range(n_slots)]
+        ins = [pa, pb, wide(llargs[nb + 3])] + slots
+        ret = ir.LiteralStructType([i8p, i8p, i64])
+        fnty = ir.FunctionType(ret, [v.type for v in ins])
+        cons = "=r,=r,=r,0,1,2" + ",r" * n_slots + \
+            ",~{dirflag},~{fpsr},~{flags},~{memory},~{st},~{st(1)},~{st(2)},~{st(3)},~{st(4)},~{st(5)}"
+        builder.call(ir.InlineAsm(fnty, text, cons, side_effect=True), ins)
+        return context.get_dummy_value()
+
+    return codegen
+
+
+# Two runs' sums at once: a ($6) += each of the count doubles at $0, b ($7)
+# += each at $1 (80-bit slots, each chain in its own order: two independent
+# x87 latency chains interleaved, twice the speed of one).
+_PAIR_SUM = ("fldt ($7)\n\tfldt ($6)\n\ttest $2, $2\n\tjz 2f\n1:\n\tfaddl ($0)\n\tfxch %st(1)\n\t"
+             "faddl ($1)\n\tfxch %st(1)\n\tadd $$8, $0\n\tadd $$8, $1\n\tdec $2\n\tjnz 1b\n2:\n\t"
+             "fstpt ($6)\n\tfstpt ($7)")
+# The same for the deviations: t_a ($6) += x - s_a ($8), t_b ($7) += x - s_b ($9).
+_PAIR_DEV = ("fldt ($9)\n\tfldt ($8)\n\tfldt ($7)\n\tfldt ($6)\n\ttest $2, $2\n\tjz 2f\n1:\n\t"
+             "fldl ($0)\n\tfsub %st(3), %st\n\tfaddp %st, %st(1)\n\t"
+             "fldl ($1)\n\tfsub %st(4), %st\n\tfaddp %st, %st(2)\n\t"
+             "add $$8, $0\n\tadd $$8, $1\n\tdec $2\n\tjnz 1b\n2:\n\t"
+             "fstpt ($6)\n\tfstpt ($7)\n\tfstp %st(0)\n\tfstp %st(0)")
+
+
+def _pair_ok(args, n_slots):
+    return (isinstance(args[0], types.Array) and isinstance(args[1 + n_slots], types.Array)
+            and all(isinstance(a, types.Integer) for k, a in enumerate(args) if k not in (0, 1 + n_slots)))
+
+
+@intrinsic
+def _pair_sum(typingctx, acc80, sa, sb, buf, lo_a, lo_b, count):
+    args = (acc80, sa, sb, buf, lo_a, lo_b, count)
+    return (types.void(*args), _pair_codegen(_PAIR_SUM, 2)) if _pair_ok(args, 2) else None
+
+
+@intrinsic
+def _pair_dev(typingctx, acc80, ta, tb, sa, sb, buf, lo_a, lo_b, count):
+    args = (acc80, ta, tb, sa, sb, buf, lo_a, lo_b, count)
+    return (types.void(*args), _pair_codegen(_PAIR_DEV, 4)) if _pair_ok(args, 4) else None
 
 
 @njit
@@ -216,3 +290,143 @@ def _one(key, x, idx, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc
             conf[b] = np.nan
             acc[b] = np.nan
         lo = start[b]
+
+
+
+
+# Observations put in bin order at a time (a 512 KB buffer that stays in
+# the core's cache: no page faults, no pass through main memory), when the
+# bins are few enough for per-chunk bookkeeping to be small.
+_CHUNK = 1 << 16
+_CHUNK_BINS = _CHUNK // 16
+# Beyond this many observations the kernel goes by chunks: a whole-input
+# buffer (8 bytes per observation, allocated per call) costs page faults and
+# shared-cache misses that vary with the allocator's state and the machine's
+# other work; the chunk's buffers stay in the core's cache.
+_WHOLE = _CHUNK
+
+
+@njit
+def width_means(x, c, label, bins, counts, conf, acc):
+    """:func:`bin_means` of R's equal-width bins, found here (``x`` in
+    [0, 1], the labels ``c == label``, ``bins`` at most 65,536; ``x`` may
+    be a column of a matrix, ``c`` class codes).
+
+    The bin of ``x[i]`` is the last ``k`` with ``k * (1 / bins) <= x[i]``
+    (R's ``seq(0, 1, length.out = bins + 1)`` edges, ``findInterval`` with
+    ``rightmost.closed`` and ``all.inside``): ``floor(x * bins)``, clipped,
+    then one step up or down against its neighbouring edges, as
+    ``_binning._uniform_bins`` corrects it. One step is enough: ``x * bins``
+    and ``k * (1 / bins)`` are within a few ulps of ``x bins`` and ``k /
+    bins``, far less than one bin apart for ``bins <= 2^16``. That pass has
+    no branch (it vectorises); the counts come from a histogram of ``2 bin +
+    label`` in four interleaved copies, the values are put in bin order (a
+    stable counting sort), and each bin's two long-double passes run in the
+    x87 registers over its contiguous run (R's sums, in R's order). With few
+    bins this goes a chunk of observations at a time, each bin's 80-bit sum
+    carried from chunk to chunk (the same additions in the same order): a
+    first sweep for the sums, a second for the deviations from the means.
+    """
+    m = x.size
+    chunk = _CHUNK if (m > _WHOLE and bins <= _CHUNK_BINS) else max(m, 1)
+    bid = np.empty(chunk, dtype=np.uint16)
+    buf = np.empty(chunk)
+    w = 2 * bins
+    hist = np.empty(4 * w, dtype=np.int64)
+    local = np.empty(bins, dtype=np.int64)
+    csum = np.zeros(bins, dtype=np.int64)
+    acc80 = np.zeros(4 * bins + 8)  # all bits zero: 80-bit +0.0
+    for b in range(bins):
+        counts[b] = 0
+    for sweep in range(2):
+        if sweep == 1:
+            for b in range(bins):
+                if counts[b] > 0:
+                    _ld_div(acc80, 4 * b, acc80, 4 * b, counts, b)
+        for s in range(0, m, chunk):
+            e = min(s + chunk, m)
+            # Slices, not offsets: x[s + i] would keep the loops from vectorising.
+            if sweep == 0 or chunk < m:  # one chunk: already in order
+                _chunk_order(x[s:e], c[s:e], label, bins, bid, hist, local, buf)
+            if sweep == 0:
+                for b in range(bins):
+                    counts[b] += local[b]
+                    csum[b] += hist[2 * b + 1] + hist[w + 2 * b + 1] + hist[2 * w + 2 * b + 1] + \
+                        hist[3 * w + 2 * b + 1]
+            _runs_pass(buf, local, bins, acc80, sweep)
+    for b in range(bins):
+        if counts[b] > 0:
+            _ld_fin(conf, b, acc80, 4 * b, acc80, 4 * b + 2, counts, b)
+            _ld_ratio(acc, b, csum, b, counts, b)
+        else:
+            conf[b] = np.nan
+            acc[b] = np.nan
+
+
+@njit
+def _chunk_order(x, c, label, bins, bid, hist, local, buf):
+    # x into buf in bin order (stable); local: each bin's count in it.
+    n = x.size
+    by = 1.0 / bins
+    top = bins - 1
+    for i in range(n):
+        v = x[i]
+        g = min(np.int64(v * bins), top)  # v * bins >= 0: truncation is floor
+        g += np.int64((g < top) & ((g + 1) * by <= v))
+        g -= np.int64((g > 0) & (g * by > v))
+        bid[i] = g
+    w = 2 * bins
+    hist[:] = 0
+    for i in range(n):
+        hist[(i & 3) * w + 2 * np.int64(bid[i]) + np.int64(c[i] == label)] += 1
+    lo = 0
+    for b in range(bins):
+        k = 0
+        for q in range(8):
+            k += hist[(q >> 1) * w + 2 * b + (q & 1)]
+        local[b] = lo  # the run's start, for the scatter
+        lo += k
+    for i in range(n):
+        b = bid[i]
+        buf[local[b]] = x[i]
+        local[b] += 1
+    # local[b] is now the end of bin b's run: back to the counts.
+    prev = 0
+    for b in range(bins):
+        end = local[b]
+        local[b] = end - prev
+        prev = end
+
+
+@njit
+def _runs_pass(buf, counts, n_ids, acc80, sweep):
+    # Over the bins' contiguous runs of buf (the bins in order): sweep 0 adds
+    # each run to its bin's 80-bit sum (slot 4b), sweep 1 each deviation
+    # from its bin's mean (slot 4b, after the division) to slot 4b + 2.
+    # Bins go in pairs whose two chains run interleaved over their common
+    # length; the longer run's rest is then added to its own chain (a dummy
+    # slot takes the other lane's additions). Every chain adds its bin's
+    # values in their order.
+    dummy = 4 * n_ids
+    lo_a = 0
+    for b in range(0, n_ids, 2):
+        ka = counts[b]
+        kb = counts[b + 1] if b + 1 < n_ids else 0
+        lo_b = lo_a + ka
+        common = min(ka, kb)
+        sa, sb = 4 * b, (4 * (b + 1) if b + 1 < n_ids else dummy)
+        if sweep == 0:
+            _pair_sum(acc80, sa, sb, buf, lo_a, lo_b, common)
+            if ka > common:
+                _pair_sum(acc80, sa, dummy, buf, lo_a + common, lo_a + common, ka - common)
+            elif kb > common:
+                _pair_sum(acc80, dummy, sb, buf, lo_b + common, lo_b + common, kb - common)
+        else:
+            _pair_dev(acc80, sa + 2, sb + 2, sa, sb, buf, lo_a, lo_b, common)
+            if ka > common:
+                _pair_dev(acc80, sa + 2, dummy + 2, sa, dummy, buf, lo_a + common, lo_a + common,
+                          ka - common)
+            elif kb > common:
+                _pair_dev(acc80, dummy + 2, sb + 2, dummy, sb, buf, lo_b + common, lo_b + common,
+                          kb - common)
+        lo_a = lo_b + kb

@@ -30,6 +30,20 @@ class IsoregFit(RList):
         return f"<IsoregFit: n = {self.x.size}, {self.iKnots.size} knots>"
 
 
+# Runs from which the compiled pooling is used, and the seconds it saves
+# per run over the Python loop (about 1.4 us against 10 ns).
+_PAVA_MIN_RUNS = 2_000
+_PAVA_SAVES = 1.4e-6
+
+
+def _pava_kernels(runs: int):
+    if runs < _PAVA_MIN_RUNS:
+        return None
+    from .. import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
+
+    return _jit.kernels("pycalib_r.calibrators._isotonic_kernels", saves=runs * _PAVA_SAVES)
+
+
 def _pava_binary(y: np.ndarray):
     """Blocks of the antitonic-violator pooling for 0/1 data, in exact integer arithmetic.
 
@@ -43,6 +57,13 @@ def _pava_binary(y: np.ndarray):
     starts = np.concatenate(([0], change))
     lengths = np.diff(np.concatenate((starts, [y.size])))
     values = y[starts]
+    kern = _pava_kernels(values.size)
+    if kern is not None:
+        sums_arr = np.empty(values.size, dtype=np.int64)
+        counts_arr = np.empty(values.size, dtype=np.int64)
+        top = kern.pava_runs(values.astype(np.int64), lengths.astype(np.int64), sums_arr, counts_arr)
+        counts_arr = counts_arr[:top].copy()
+        return np.cumsum(counts_arr), sums_arr[:top].copy(), counts_arr
     for v, length in zip(values.tolist(), lengths.tolist()):
         s = v * length
         c = length

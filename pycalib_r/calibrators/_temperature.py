@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 
 from .. import _jit
-from ..rbase._rarith import JIT_MIN_SIZE, expect_elementwise
+from ..rbase._rarith import _X87, JIT_MIN_SIZE, expect_elementwise, r_mean
 from ..inputs._checks import (
     as_numeric_vector,
     check_binary_y,
@@ -46,6 +46,9 @@ _SPLIT_MIN = 50_000
 # (Brent's 20-30 evaluations; measured at 200,000 rows).
 _LOSS_SAVES = 6e-8
 
+# Seconds the compiled multiclass objective saves per logit over a whole
+# fit (Brent's 20-30 evaluations of several numpy passes each).
+_MC_SAVES = 3e-7
 # probcal's search interval for the temperature.
 _LOWER = 1e-3
 _UPPER = 1e3
@@ -305,16 +308,54 @@ def _binary_objective(z: np.ndarray, y_arr: np.ndarray, jit=None):
     return objective
 
 
+def _multiclass_objective(mat: np.ndarray, codes: np.ndarray, jit=None):
+    """``T -> multiclass_log_loss(softmax(mat / T), codes)`` as R evaluates it.
+
+    From ``JIT_MIN_SIZE`` elements (or ``jit=True``) one compiled pass per
+    evaluation (``_temperature_kernels``: row by row, no n x K temporaries,
+    the same bits) where numba calls glibc's libm and the x87 unit is there.
+    """
+    kern = None
+    if jit is None:
+        jit = mat.size >= JIT_MIN_SIZE
+    if jit and _X87:
+        kern = _jit.kernels("pycalib_r.calibrators._temperature_kernels", float_math=True,
+                            saves=mat.size * _MC_SAVES)
+    if kern is None:
+        def objective(temperature: float) -> float:
+            return multiclass_log_loss(softmax(mat / temperature), codes)
+
+        return objective
+    mat_c = np.ascontiguousarray(mat, dtype=np.float64)
+    codes_c = np.ascontiguousarray(codes, dtype=np.int64)
+    n = mat_c.shape[0]
+    terms = np.empty(n)
+    fill = kern.multiclass_temperature_terms
+    # Rows in pieces on the process's cores (each term is computed alone;
+    # the mean stays one sequential pass afterwards, in R's order).
+    k = _jit.parts() if n >= _SPLIT_MIN else 1
+    cuts = np.linspace(0, n, k + 1).astype(np.int64)
+    pieces = [(int(a), int(b), np.empty(mat_c.shape[1] * 512)) for a, b in zip(cuts[:-1], cuts[1:])]
+
+    def objective(temperature: float) -> float:
+        t = float(temperature)
+        _jit.run_parts([lambda q=q: fill(mat_c, codes_c, t, _LOSS_EPS, terms, q[2], q[0], q[1])
+                        for q in pieces])
+        res = np.empty(2)
+        kern.neg_r_mean(terms, res)
+        # A non-finite mean: R's mean() of the terms (its second pass is skipped then).
+        return float(res[0]) if res[1] else -r_mean(terms)
+
+    return objective
+
+
 def _cal_temperature_multiclass(logits, y) -> CalTemperature:
     mat = check_logit_matrix(logits, arg="logits")
     labels = multiclass_labels(mat, y, x_arg="logits")
     codes = labels.codes
     warn_if_probabilities(mat, "cal_temperature", matrix=True)
 
-    def objective(temperature: float) -> float:
-        return multiclass_log_loss(softmax(mat / temperature), codes)
-
-    temperature, value, convergence = _fit_temperature(objective)
+    temperature, value, convergence = _fit_temperature(_multiclass_objective(mat, codes))
     return new_calibrator(
         CalTemperature,
         method="multiclass temperature scaling",

@@ -249,11 +249,14 @@ def _is_scalar_bool(x) -> bool:
     return isinstance(x, (bool, np.bool_))
 
 
-def _numeric_array(x, arg: str, message: str) -> np.ndarray:
+def _numeric_array(x, arg: str, message: str, copy: bool = True) -> np.ndarray:
     """Convert to a float64 copy, refusing what R's ``is.numeric`` refuses.
 
     Logical input (bools) is not numeric in R, and neither are strings; a
     missing value (None, pandas NA) becomes NaN so the NA check reports it.
+    With ``copy=False`` a float64 ndarray comes back as a read-only view of
+    itself (no copy; a write through it raises instead of changing the
+    caller's data).
     """
     pd = _pandas()
     if x is None:
@@ -304,7 +307,16 @@ def _numeric_array(x, arg: str, message: str) -> np.ndarray:
         return out.reshape(arr.shape)
     if arr.dtype.kind not in "iuf":
         _abort(message)
+    if not copy and isinstance(x, np.ndarray) and arr.dtype == np.float64:
+        return readonly_view(arr)
     return _float_copy(arr)
+
+
+def readonly_view(arr: np.ndarray) -> np.ndarray:
+    """A view of ``arr`` that cannot be written through (``arr`` keeps its flags)."""
+    view = arr.view()
+    view.flags.writeable = False
+    return view
 
 
 def as_numeric_vector(x, arg: str = "x", finite: bool = True) -> np.ndarray:
@@ -317,8 +329,8 @@ def as_numeric_vector(x, arg: str = "x", finite: bool = True) -> np.ndarray:
 
 
 @_masked_aware
-def _checked_vector(x, arg: str, finite: bool = True):
-    arr = _numeric_array(x, arg, f"Argument `{arg}` must be a numeric vector.")
+def _checked_vector(x, arg: str, finite: bool = True, copy: bool = True):
+    arr = _numeric_array(x, arg, f"Argument `{arg}` must be a numeric vector.", copy)
     if arr.size == 0:
         _abort(f"Argument `{arg}` must not be empty.")
     scan = _scan(arr)
@@ -329,17 +341,19 @@ def _checked_vector(x, arg: str, finite: bool = True):
     return arr, scan
 
 
-def check_probability(p, arg: str = "p") -> np.ndarray:
-    """R ``check_probability()``: a numeric vector in ``[0, 1]``."""
-    arr, scan = _checked_vector(p, arg)
+def check_probability(p, arg: str = "p", copy: bool = True) -> np.ndarray:
+    """R ``check_probability()``: a numeric vector in ``[0, 1]`` (a float64
+    copy, or with ``copy=False`` a read-only view of a float64 array)."""
+    arr, scan = _checked_vector(p, arg, copy=copy)
     if scan.lo < 0 or scan.hi > 1:
         _abort(f"Argument `{arg}` must contain probabilities in `[0, 1]`.")
     return arr
 
 
 @_masked_aware
-def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
-    """R ``check_binary_y()``: labels 0/1 (numbers or bools), returned as int64."""
+def check_binary_y(y, arg: str = "y", require_both: bool = False, copy: bool = True) -> np.ndarray:
+    """R ``check_binary_y()``: labels 0/1 (numbers or bools), returned as int64
+    (with ``copy=False``, an int64 array as a read-only view of itself)."""
     pd = _pandas()
     wrong_type = f"Argument `{arg}` must contain binary labels `0` and `1`."
     # R keeps a logical NA through as.integer() and probcal then drops the
@@ -399,7 +413,7 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
         out = values.astype(np.int64)
         zero, one = not values.all(), values.any()
     elif values.dtype.kind in "iuf":
-        out, zero, one = _binary_codes(values, arg, missing)
+        out, zero, one = _binary_codes(values, arg, missing, copy or values is not y)
     else:
         _abort(wrong_type)
     if out.size == 0:
@@ -409,11 +423,13 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False) -> np.ndarray:
     return out
 
 
-def _binary_codes(values: np.ndarray, arg: str, missing: str):
+def _binary_codes(values: np.ndarray, arg: str, missing: str, copy: bool = True):
     """Numeric labels as int64 0/1, checked in blocks: R's missing/infinite
     message if any is NaN or infinite, else its binary message if any is
-    not 0 or 1. Also whether a 0 and a 1 occur."""
-    out = np.empty(values.size, dtype=np.int64)
+    not 0 or 1. Also whether a 0 and a 1 occur. Without ``copy``, int64
+    labels come back as a read-only view (nothing written)."""
+    view = not copy and values.dtype == np.int64 and values.ndim == 1
+    out = readonly_view(values) if view else np.empty(values.size, dtype=np.int64)
     binary, zero, one = True, False, False
     floating = values.dtype.kind == "f"
     for s in range(0, values.size, CHECK_BLOCK):
@@ -428,7 +444,8 @@ def _binary_codes(values: np.ndarray, arg: str, missing: str):
         elif not floating and (mn < 0 or mx > 1):
             binary = False
         else:
-            out[s:s + CHECK_BLOCK] = block
+            if not view:
+                out[s:s + CHECK_BLOCK] = block
             zero, one = zero or mn == 0, one or mx == 1
     if not binary:
         _abort(f"Argument `{arg}` must contain only binary labels `0` and `1`.")
@@ -564,19 +581,21 @@ def _smallest_class_count(y: np.ndarray) -> int:
     return int(np.unique(y, return_counts=True)[1].min())
 
 
-def _as_matrix(x, arg: str, message: str) -> np.ndarray:
+def _as_matrix(x, arg: str, message: str, copy: bool = True) -> np.ndarray:
     if not is_matrix(x):
         _abort(message)
-    arr = _numeric_array(x, arg, message)
+    arr = _numeric_array(x, arg, message, copy)
     if arr.ndim != 2:
         _abort(message)
     return arr
 
 
 @_masked_aware
-def check_prob_matrix(p, arg: str = "p", tolerance: float = 1e-6) -> np.ndarray:
-    """R ``check_prob_matrix()``: finite probabilities, >= 2 columns, rows summing to 1."""
-    arr = _as_matrix(p, arg, f"Argument `{arg}` must be a numeric matrix with one column per class.")
+def check_prob_matrix(p, arg: str = "p", tolerance: float = 1e-6, copy: bool = True) -> np.ndarray:
+    """R ``check_prob_matrix()``: finite probabilities, >= 2 columns, rows
+    summing to 1 (a float64 copy, or with ``copy=False`` a read-only view of
+    a float64 array)."""
+    arr = _as_matrix(p, arg, f"Argument `{arg}` must be a numeric matrix with one column per class.", copy)
     if arr.shape[1] < 2:
         _abort(f"Argument `{arg}` must have at least two columns, one per class.")
     if arr.shape[0] == 0:

@@ -81,10 +81,12 @@ class Form(NamedTuple):
             yield self.p[:, j], (self.labels.codes == j + 1).astype(np.int64)
 
 
-def binary_inputs(p, y):
-    """The checks of probcal's binary metrics, in R's order; returns float p and int y."""
-    p_arr = check_probability(p, arg="p")
-    y_arr = check_binary_y(y, arg="y")
+def binary_inputs(p, y, copy: bool = True):
+    """The checks of probcal's binary metrics, in R's order; returns float p
+    and int y (copies, or with ``copy=False`` read-only views of arrays
+    already of those types)."""
+    p_arr = check_probability(p, arg="p", copy=copy)
+    y_arr = check_binary_y(y, arg="y", copy=copy)
     check_same_length(p_arr.ravel(), y_arr, x_arg="p", y_arg="y")
     return p_arr.ravel(), y_arr
 
@@ -106,7 +108,7 @@ def confidence_pair(p_mat: np.ndarray, y):
 
 
 def input_form(p, y, type="classwise", types: Optional[Sequence[str]] = MULTICLASS_TYPES,
-               same_rows: bool = False) -> Form:
+               same_rows: bool = False, copy: bool = True) -> Form:
     """Check ``p`` and ``y`` for the form ``type`` asks, in R's order.
 
     A vector ``p`` is the binary form whatever ``type`` is (R never evaluates
@@ -116,12 +118,14 @@ def input_form(p, y, type="classwise", types: Optional[Sequence[str]] = MULTICLA
     metrics checks the labels against the columns and leaves the row count
     to the binary metric's ``check_same_length()``, as R's
     ``multiclass_calibration_error()`` does; ``same_rows=True`` (the kernel
-    functions) checks rows against labels directly.
+    functions) checks rows against labels directly. ``copy=False``: the
+    form may hold read-only views of the caller's arrays (for callers that
+    only read them).
     """
     if not is_matrix(p):
-        r, c = binary_inputs(p, y)
+        r, c = binary_inputs(p, y, copy)
         return Form("binary", r.size, r=r, c=c)
-    p_mat = check_prob_matrix(p, arg="p")
+    p_mat = check_prob_matrix(p, arg="p", copy=copy)
     if types is not None:
         type = match_arg(type, types)
     if type == "confidence":

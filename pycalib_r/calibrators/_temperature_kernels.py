@@ -1,0 +1,84 @@
+"""Multiclass temperature scaling's objective in one compiled pass (loaded
+through ``pycalib_r._jit.kernels`` with ``float_math``; x86 only).
+
+probcal evaluates ``multiclass_log_loss(softmax(logits / T), y)`` at each of
+Brent's steps: ``x / T`` elementwise, each row's maximum, ``exp(x - max)``
+(the C library's), ``rowSums()`` (a long-double sum over the columns, rounded
+once), the label's column divided by it, ``pmin(pmax(p, eps), 1 - eps)``,
+``log()`` (the C library's), and ``-mean()`` (long double, R's second pass).
+This kernel does it row by row with one row of scratch, with no n x K
+temporaries, operation for operation as the numpy path does (the row sums
+and the mean by the x87 unit, as in ``_rbin_kernels``), so the two give the
+same bits (tests/test_calibrator_kernels.py).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from pycalib_r._jit import njit
+from pycalib_r.binned._rbin_kernels import _ld_div, _ld_fin, _ld_row_sum, _seg_dev, _seg_sum
+
+
+# Rows handled per block: each libm function then runs in a loop of its own
+# over the block (about twice as fast as calls interleaved with other work),
+# and the block's scratch (K x _BLOCK doubles) stays in the core's cache.
+_BLOCK = 512
+
+
+@njit
+def multiclass_temperature_terms(mat, codes, temperature, eps, terms, row, first, last):
+    """``terms[i] = log(clip(softmax(mat / T)[i, codes[i]]))`` for the rows
+    ``first <= i < last`` (``codes`` 1-based; ``row`` scratch of at least
+    K x 512 doubles). Each row alone: pieces of rows can run on different
+    cores and give the same terms."""
+    k = mat.shape[1]
+    hi = 1.0 - eps
+    rs = np.empty(1)
+    for lo in range(first, last, _BLOCK):
+        up = min(lo + _BLOCK, last)
+        # x / T, then minus the row's maximum (exact in any order).
+        for i in range(lo, up):
+            base = (i - lo) * k
+            m = mat[i, 0] / temperature
+            row[base] = m
+            for j in range(1, k):
+                v = mat[i, j] / temperature
+                row[base + j] = v
+                if v > m:
+                    m = v
+            for j in range(k):
+                row[base + j] = row[base + j] - m
+        for q in range((up - lo) * k):
+            row[q] = math.exp(row[q])
+        for i in range(lo, up):
+            base = (i - lo) * k
+            _ld_row_sum(rs, 0, row, base, k)
+            p = row[base + codes[i] - 1] / rs[0]
+            # pmin(pmax(p, eps), 1 - eps), a NaN kept as numpy keeps it.
+            if p < eps:
+                p = eps
+            if p > hi:
+                p = hi
+            terms[i] = p
+        for i in range(lo, up):
+            terms[i] = math.log(terms[i])
+
+
+@njit
+def neg_r_mean(terms, res):
+    """``res[0] = -mean(terms)`` as R's ``mean()`` (long-double sum / n, then
+    the mean deviation added) when that is finite (``res[1] = 1``); else
+    ``res[1] = 0`` (R skips the second pass then: the caller takes it)."""
+    n = terms.size
+    acc80 = np.zeros(4)
+    cnt = np.empty(1, dtype=np.int64)
+    cnt[0] = n
+    _seg_sum(acc80, 0, terms, 0, n)
+    _ld_div(acc80, 0, acc80, 0, cnt, 0)
+    _seg_dev(acc80, 2, acc80, 0, terms, 0, n)
+    _ld_fin(res, 0, acc80, 0, acc80, 2, cnt, 0)
+    res[0] = -res[0]
+    res[1] = 1.0 if math.isfinite(res[0]) else 0.0

@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""pycalib_r against the Python peers on the same data, in the same run.
+
+Each line times pycalib_r and a peer doing the same work on the same arrays,
+alternating (ours, peer, ours, peer, ...) so that both see the same load,
+and keeps each side's minimum. On a shared machine the wall clock of a call
+longer than a scheduler slice includes other processes' turns, so every
+line gives both clocks: the wall-clock minimum and the CPU-time minimum
+(``time.process_time``: the work done, all threads); the target is judged
+on the CPU ratio and the wall ratio is printed beside it.
+
+Peers: relplot (``binnedECE``), scikit-learn (``_TemperatureScaling``, the
+temperature fit of ``CalibratedClassifierCV(method="temperature")``, and
+``IsotonicRegression``), uncertainty-calibration (``get_ece``). netcal needs
+torch, which cannot be installed here: its lines say "not installed,
+skipped", as any missing peer's do.
+
+The R-cold column (:func:`r_cold_lines`): the same work as a whole new
+process on each side, on the same data file (raw float64, read by
+``readBin`` in R and ``numpy.fromfile`` in Python): ``Rscript -e
+'library(probcal); ...'`` against ``python -c 'import pycalib_r; ...'``.
+
+Usage: python tools/bench_peers.py [--quick] [--rounds N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tools"))
+
+import pycalib_r as pc  # noqa: E402
+
+
+def _installed(name: str) -> bool:
+    return importlib.util.find_spec(name) is not None
+
+
+def alternate(ours, peer, rounds: int):
+    """(ours, peer) minima over ``rounds`` alternating runs: ((wall, cpu), (wall, cpu))."""
+    best = [[np.inf, np.inf], [np.inf, np.inf]]
+    for _ in range(rounds):
+        for side, fn in enumerate((ours, peer)):
+            w0, c0 = time.perf_counter(), time.process_time()
+            fn()
+            w, c = time.perf_counter() - w0, time.process_time() - c0
+            best[side][0] = min(best[side][0], w)
+            best[side][1] = min(best[side][1], c)
+    return tuple(tuple(b) for b in best)
+
+
+def _line(out, work, peer_name, times, need, target=None):
+    """One target: pycalib_r at most ``need`` times the peer's CPU time.
+    ``target``: bench.py's ``Report.target`` (its README rows), else printed."""
+    (ow, oc), (pw, pcpu) = times
+    ratio = oc / pcpu
+    ok = ratio <= need
+    ours = f"{ow * 1000:.1f} ms wall, {oc * 1000:.1f} ms CPU"
+    peer = f"{peer_name} {pw * 1000:.1f} ms wall, {pcpu * 1000:.1f} ms CPU"
+    verdict = f"{ratio:.2f}x the peer's CPU time ({ow / pw:.2f}x wall; target <= {need:g}x)"
+    if target is not None:
+        target(f"peer: {work}", ours, peer, verdict, ok)
+    else:
+        out(f"  {work}: pycalib_r {ours}; {peer}; {verdict}  {'PASS' if ok else 'FAIL'}")
+    return ok
+
+
+def _skip(out, work, peer):
+    out(f"  {work}: {peer} not installed, skipped")
+
+
+def logits_data(n: int, k: int, seed: int):
+    """Overconfident multiclass logits (temperature about 2) and labels 1..K."""
+    g = np.random.default_rng(seed)
+    z = g.normal(0, 1, (n, k)) * 3
+    z[np.arange(n), g.integers(0, k, n)] += 2
+    p = np.exp(z / 2 - (z / 2).max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    y = (g.random(n)[:, None] > np.cumsum(p, axis=1)).sum(axis=1) + 1
+    return z, np.minimum(y, k)
+
+
+def peer_lines(out=print, quick: bool = False, rounds: int = 7, target=None) -> int:
+    """The peers section; returns the number of missed targets (``target``: see :func:`_line`)."""
+    from bench import binary_data, binary_scores, multiclass_data
+
+    from pycalib_r import _jit
+
+    _jit._load()  # warm figures: a long session's (the gate has loaded numba)
+    out(f"peers (same data, same run, alternating; load average {os.getloadavg()[0]:.2f}"
+        f" on {os.cpu_count()} cores)")
+    missed = 0
+    sizes = (1_000_000,) if quick else (1_000_000, 10_000_000)
+    # -- binned ECE ----------------------------------------------------------------
+    for n in sizes:
+        p, y = binary_data(n, 21)
+        pc.ece(p, y)
+        work = f"binary `ece`, {n:,} rows, 10 bins"
+        if _installed("relplot"):
+            import relplot
+
+            relplot.metrics.binnedECE(p, y)
+            t = alternate(lambda: pc.ece(p, y), lambda: relplot.metrics.binnedECE(p, y, nbins=10), rounds)
+            missed += not _line(out, work, "relplot binnedECE", t, 1.5, target)
+        else:
+            _skip(out, work, "relplot")
+        if _installed("calibration"):
+            import calibration
+
+            two = np.column_stack([1 - p, p])
+            t = alternate(lambda: pc.ece(p, y), lambda: calibration.get_ece(two, y, num_bins=10),
+                          max(3, rounds // 2))
+            (ow, oc), (pw, pcpu) = t
+            out(f"    uncertainty-calibration get_ece (top-label ECE of the two columns, its own"
+                f" bins): {pw * 1000:.1f} ms wall / {pcpu * 1000:.1f} ms CPU; pycalib_r"
+                f" {oc / pcpu:.2f}x its CPU time")
+        else:
+            _skip(out, work, "uncertainty-calibration")
+        _skip(out, work, "netcal")
+        del p, y
+    # -- classwise = K binary passes ------------------------------------------------
+    k = 5
+    pm, ym = multiclass_data(1_000_000, k, 22)
+    cols = [(np.ascontiguousarray(pm[:, j]), (ym == j + 1).astype(np.int64)) for j in range(k)]
+    pc.ece(pm, ym)
+    t = alternate(lambda: pc.ece(pm, ym), lambda: [pc.ece(r, c) for r, c in cols], max(3, rounds // 2))
+    missed += not _line(out, f"classwise `ece`, K = {k}, 1,000,000 rows", f"{k} binary `ece` calls", t, 1.0,
+                        target)
+    del pm, ym, cols
+    # -- multiclass temperature -------------------------------------------------------
+    if _installed("sklearn"):
+        from sklearn.calibration import _TemperatureScaling
+
+        for n in ((100_000,) if quick else (100_000, 1_000_000)):
+            for k in (5, 10):
+                z, y = logits_data(n, k, 23)
+                work = f"multiclass `cal_temperature`, K = {k}, {n:,} rows"
+                t = alternate(lambda: pc.cal_temperature(z, y),
+                              lambda: _TemperatureScaling().fit(z, y - 1), 1 if n > 100_000 else 3)
+                missed += not _line(out, work, "scikit-learn _TemperatureScaling", t, 1.0, target)
+                _skip(out, work, "netcal")
+    else:
+        _skip(out, "multiclass `cal_temperature`", "scikit-learn")
+    # -- isotonic -------------------------------------------------------------------------
+    if _installed("sklearn"):
+        from sklearn.isotonic import IsotonicRegression
+
+        for n in ((100_000, 1_000_000) if quick else (100_000, 1_000_000, 10_000_000)):
+            pb, _, yb = binary_scores(n, 24)
+            work = f"`cal_isotonic`, {n:,} rows"
+            t = alternate(lambda: pc.cal_isotonic(pb, yb),
+                          lambda: IsotonicRegression(out_of_bounds="clip", y_min=0, y_max=1).fit(pb, yb),
+                          1 if n > 1_000_000 else 3)
+            missed += not _line(out, work, "scikit-learn IsotonicRegression", t, 1.0, target)
+            _skip(out, work, "netcal")
+    return missed
+
+
+# -- R-cold: a whole new process on each side ----------------------------------------------
+
+_R_COLD = {
+    # name: (R expression after reading p/y or L/y, Python statement after reading them)
+    "ece": ("probcal::ece(p, y)", "pc.ece(p, y)"),
+    "cal_temperature": ("probcal::cal_temperature(L, y)", "pc.cal_temperature(L, y)"),
+    "cal_isotonic": ("probcal::cal_isotonic(p, y)", "pc.cal_isotonic(p, y)"),
+}
+
+
+def _run(cmd, env=None) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True, env=env)
+    return time.perf_counter() - t0
+
+
+def r_cold_lines(out=print, n: int = 100_000, k: int = 5, rounds: int = 3) -> None:
+    """Whole-process times, R (``Rscript``) against Python, on the same files."""
+    if shutil.which("Rscript") is None:
+        out("R-cold: Rscript not found, skipped")
+        return
+    ok = subprocess.run(["Rscript", "-e", "library(probcal)"], capture_output=True).returncode == 0
+    if not ok:
+        out("R-cold: the probcal R package is not installed, skipped")
+        return
+    from bench import binary_data
+
+    p, y = binary_data(n, 25)
+    z, ym = logits_data(n, k, 26)
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    out(f"R-cold (a new process each side, data read from the same raw float64 files, {n:,} rows;"
+        f" minimum of {rounds}, alternating)")
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {"p": p, "y": y.astype(np.float64), "L": np.asfortranarray(z).ravel(order="F"),
+                 "yL": ym.astype(np.float64)}
+        for name, arr in files.items():
+            np.asarray(arr, dtype="<f8").tofile(os.path.join(tmp, name + ".bin"))
+
+        def r_read(f, size):
+            return f'readBin("{os.path.join(tmp, f + ".bin")}", "double", {size})'
+
+        def py_read(f):
+            return f'np.fromfile({os.path.join(tmp, f + ".bin")!r}, dtype="<f8")'
+
+        for name, (r_expr, py_stmt) in _R_COLD.items():
+            if name == "cal_temperature":
+                r_pre = f"L <- matrix({r_read('L', n * k)}, ncol = {k}); y <- {r_read('yL', n)}; "
+                py_pre = (f"L = {py_read('L')}.reshape(({n}, {k}), order='F'); "
+                          f"y = {py_read('yL')}.astype(np.int64); ")
+            else:
+                r_pre = f"p <- {r_read('p', n)}; y <- {r_read('y', n)}; "
+                py_pre = f"p = {py_read('p')}; y = {py_read('y')}.astype(np.int64); "
+            r_cmd = ["Rscript", "-e", f"suppressMessages(library(probcal)); {r_pre}invisible({r_expr})"]
+            py_cmd = [sys.executable, "-c", f"import numpy as np, pycalib_r as pc; {py_pre}{py_stmt}"]
+            _run(py_cmd, env)  # writes the bytecode and numba caches a fresh install lacks
+            t_r = t_py = np.inf
+            for _ in range(rounds):
+                t_r = min(t_r, _run(r_cmd))
+                t_py = min(t_py, _run(py_cmd, env))
+            out(f"  `{name}`, {n:,} rows{f', K = {k}' if name == 'cal_temperature' else ''}: R process"
+                f" {t_r:.2f} s, Python process {t_py:.2f} s ({t_r / t_py:.1f}x)")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="the smaller sizes only")
+    ap.add_argument("--rounds", type=int, default=7, help="alternating runs per line (minimum kept)")
+    ap.add_argument("--no-cold", action="store_true", help="skip the R-cold column")
+    args = ap.parse_args(argv)
+    missed = peer_lines(quick=args.quick, rounds=args.rounds)
+    if not args.no_cold:
+        r_cold_lines()
+    print("all peer targets met" if not missed else f"{missed} peer target(s) missed")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
