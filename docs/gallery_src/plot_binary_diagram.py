@@ -6,6 +6,7 @@ An over-confident model's reliability diagram, its ECE and a calibration
 test, then the same after Platt scaling fitted on a separate half.
 """
 import numpy as np
+import matplotlib.pyplot as plt
 import pycalib_r as pc
 
 pc.set_seed(2024)
@@ -22,4 +23,5 @@ fit = pc.cal_platt(p[: n // 2], y[: n // 2])
 p_cal = pc.predict(fit, p[n // 2:])
 print(f"ECE after Platt scaling (held-out half): {pc.ece(p_cal, y[n // 2:], bins=15):.4f}")
 
-pc.reliability_diagram({"raw": p[n // 2:], "Platt": p_cal}, y[n // 2:], bins=15)
+_ = pc.reliability_diagram({"raw": p[n // 2:], "Platt": p_cal}, y[n // 2:], bins=15)
+plt.show()

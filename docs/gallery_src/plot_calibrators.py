@@ -35,3 +35,4 @@ for name, fit in fits.items():
 ax.set_xlabel("model's probability")
 ax.set_ylabel("calibrated probability")
 ax.legend()
+plt.show()

@@ -10,6 +10,7 @@ import dask.array as da
 import numpy as np
 from distributed import Client, LocalCluster
 
+import matplotlib.pyplot as plt
 import pycalib_r as pc
 import pycalib_r.dask as pcd
 
@@ -28,4 +29,5 @@ with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
     calibrated = pc.predict(fit, dp).compute()
 print(f"ECE after Platt scaling: {pc.ece(calibrated, y):.4f}")
 
-pc.reliability_diagram({"raw": p, "Platt": calibrated}, y)
+_ = pc.reliability_diagram({"raw": p, "Platt": calibrated}, y)
+plt.show()

@@ -36,3 +36,4 @@ ax.bar(["ece_ci", "cal_ci bootstrap"], [np.mean(cover_set), np.mean(cover_boot)]
 ax.axhline(0.9, color="grey", ls="--")
 ax.set_ylim(0, 1)
 ax.set_ylabel("coverage")
+plt.show()

@@ -6,6 +6,7 @@ A 4-class model whose logits are twice what they should be, calibrated by
 temperature scaling (fitted on one half, checked on the other).
 """
 import numpy as np
+import matplotlib.pyplot as plt
 import pycalib_r as pc
 
 gen = np.random.default_rng(7)
@@ -23,4 +24,5 @@ print(fit)
 P_cal = pc.predict(fit, logits[n // 2:])
 print(f"confidence ECE after temperature scaling: {pc.ece(P_cal, y[n // 2:], type='confidence'):.4f}")
 
-pc.reliability_diagram(P_cal, y[n // 2:], type="confidence", bins=10)
+_ = pc.reliability_diagram(P_cal, y[n // 2:], type="confidence", bins=10)
+plt.show()

@@ -30,7 +30,7 @@ for n in sizes:
     for name, args in tests.items():
         power[name].append(np.mean([pc.cal_test(p, y, rng=i, **args).p_value < 0.05
                                     for i, (p, y) in enumerate(data)]))
-    print(n, {name: round(v[-1], 3) for name, v in power.items()})
+    print(n, {name: round(float(v[-1]), 3) for name, v in power.items()})
 
 fig, ax = plt.subplots(figsize=(6, 4))
 for name, values in power.items():
@@ -40,3 +40,4 @@ ax.set_xscale("log")
 ax.set_xlabel("n")
 ax.set_ylabel("rejection rate at 5%")
 ax.legend()
+plt.show()
