@@ -19,7 +19,7 @@ import numpy as np
 
 from ..inputs._checks import check_bandwidth, match_arg
 from ..rbase._errors import ProbcalError
-from ..inference._block_test import block_statistics, check_blocksize
+from ..inference._block_test import PairTerms, block_statistics, check_blocksize
 from ..inference._inference import BLOCK_METHOD, CalTest, _TARGETS, block_result, cal_test_arguments
 from ..kernel._skce import ESTIMATORS, SKCE_TYPES, canonical_pair_terms, canonical_residuals, scalar_pair_terms
 from ..rbase._rarith import pnorm_upper
@@ -128,26 +128,13 @@ def _ul(p, y, type, bandwidth, *, test):
     return n, _pair_moments(ans, spec, hs, n_prob)
 
 
-class _PairTerms:
-    """The ``pair_terms`` of one kernel problem's arrays (as the in-memory kernels')."""
-
-    def __init__(self, form, a, b, h):
-        self.form, self.a, self.b, self.h = form, a, b, h
-
-    def pair_terms(self, i, j):
-        return _terms(self.form, self.a, self.b, self.h, i, j)
-
-    def pair_arrays(self):
-        return (canonical_pair_terms if self.form == "canonical" else scalar_pair_terms), self.a, self.b
-
-
 def _block_chunk(pc, yc, spec, hs, blocksize):
     p, y, ans = checked_chunk(pc, yc, spec)
     if hs is None or p is None:
         return ans
     (a, b), = _kernel_problems(p, y, spec.form, spec.k)
     full = (p.shape[0] // blocksize) * blocksize
-    stats = block_statistics(_PairTerms(spec.form, a, b, hs[0]), full, blocksize)
+    stats = block_statistics(PairTerms.of_form(spec.form, a, b, hs[0]), full, blocksize)
     # The rows after the chunk's last whole block go to the client, which
     # forms blocks of them in chunk order (at most B - 1 rows per chunk).
     ans["blocks"] = ("cat", [(stats, a[full:].copy(), b[full:].copy())])
@@ -176,7 +163,7 @@ def _block(p, y, type, bandwidth, blocksize):
     rest_b = np.concatenate([b for _, _, b in parts])
     rest = (rest_a.shape[0] // blocksize) * blocksize
     stats = np.concatenate([s for s, _, _ in parts]
-                           + [block_statistics(_PairTerms(form, rest_a, rest_b, h), rest, blocksize)])
+                           + [block_statistics(PairTerms.of_form(form, rest_a, rest_b, h), rest, blocksize)])
     return form, blocksize, stats
 
 

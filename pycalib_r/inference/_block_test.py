@@ -15,13 +15,16 @@ approximation (see :func:`auto_blocksize`).
 from __future__ import annotations
 
 import math
+from typing import Callable, NamedTuple
 
 import numpy as np
 
+from ..kernel._canonical import canonical_pair_terms
+from ..kernel._scalar import scalar_pair_terms
 from ..rbase._errors import ProbcalError
 from ..rbase._rarith import pnorm_upper, r_mean, r_sd
 
-__all__ = ["auto_blocksize", "block_statistics", "block_z", "check_blocksize"]
+__all__ = ["PairTerms", "auto_blocksize", "block_statistics", "block_z", "check_blocksize"]
 
 # At least this many blocks under "auto": with the skewness correction the
 # level then stays within Monte Carlo error of 0.05 (tools/power_study.py).
@@ -63,7 +66,23 @@ def check_blocksize(blocksize, n: int) -> int:
     return blocksize
 
 
-def block_statistics(kern, n: int, blocksize: int) -> np.ndarray:
+class PairTerms(NamedTuple):
+    """A kernel's pair terms ``terms(a, b, h, i, j)`` on its arrays: ``(r, e)``
+    of the scalar kernel or ``(p, u)`` of the canonical one, in row order (the
+    block test needs no sorted kernel)."""
+
+    terms: Callable
+    a: np.ndarray
+    b: np.ndarray
+    h: float
+
+    @classmethod
+    def of_form(cls, form: str, a, b, h) -> "PairTerms":
+        terms = canonical_pair_terms if form == "canonical" else scalar_pair_terms
+        return cls(terms, a, b, float(h))
+
+
+def block_statistics(kern: PairTerms, n: int, blocksize: int) -> np.ndarray:
     """Per block b (rows bB .. bB + B - 1, the last n mod B rows dropped), the
     U-statistic sum_{i < j in b} h_ij / choose(B, 2).
 
@@ -73,7 +92,7 @@ def block_statistics(kern, n: int, blocksize: int) -> np.ndarray:
     slices [:, :B - d] and [:, d:], the same arithmetic as ``pair_terms``
     on gathered rows, without the gathers.
     """
-    terms, a, b = kern.pair_arrays()
+    terms, a, b, h = kern
     nb = n // blocksize
     out = np.empty(nb)
     step = max(1, _CHUNK_ELEMENTS // blocksize)
@@ -85,7 +104,7 @@ def block_statistics(kern, n: int, blocksize: int) -> np.ndarray:
         bv = b[rows].reshape((hi - lo, blocksize) + b.shape[1:])
         sums = np.zeros(hi - lo)
         for d in range(1, blocksize):
-            sums += terms(av, bv, kern.h, (every, slice(0, blocksize - d)),
+            sums += terms(av, bv, h, (every, slice(0, blocksize - d)),
                           (every, slice(d, blocksize))).sum(axis=1)
         out[lo:hi] = sums
     return out / (blocksize * (blocksize - 1) / 2.0)

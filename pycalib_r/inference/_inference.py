@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._block_test import block_statistics, block_z, check_blocksize
+from ._block_test import PairTerms, block_statistics, block_z, check_blocksize
 from ..binned._binning import (breaks_between, distinct_sorted, quantile_r, seq01, type8_combine,
                        type8_positions)
 from ..inputs._checks import (add_note, check_bandwidth, check_conf_level, check_count,
@@ -39,6 +39,7 @@ from ..kernel._skce import (
     KernelData,
     bind_skce,
     form_data,
+    kernel_arrays,
     kernel_data,
     kernels,
     r_mean,
@@ -479,12 +480,12 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
         # only after the input checks.
         n_boot = check_count(n_boot, "n_boot", _TEST_N_BOOT_NA, defer=True)
     data = kernel_data(p, y, type)
-    (kern,) = kernels(data, resolve_bandwidth(data, bandwidth))
+    h = resolve_bandwidth(data, bandwidth)
     target = _TARGETS[data.form]
-    n = data.n
-
     if method == BLOCK_METHOD:
-        return _block_test(data, kern, n, blocksize, shuffle, skew_correction, rng, data_name, target)
+        return _block_test(data, h, blocksize, shuffle, skew_correction, rng, data_name, target)
+    (kern,) = kernels(data, h)
+    n = data.n
 
     if method == "asymptotic":
         if n < 4:
@@ -546,7 +547,8 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     )
 
 
-def _block_test(data, kern, n, blocksize, shuffle, skew_correction, rng, data_name, target) -> CalTest:
+def _block_test(data, h, blocksize, shuffle, skew_correction, rng, data_name, target) -> CalTest:
+    n = data.n
     blocksize = check_blocksize(blocksize, n)
     if not isinstance(shuffle, (bool, np.bool_)):
         raise ProbcalError(f"`shuffle` must be TRUE or FALSE (True or False), not {shuffle!r}.")
@@ -554,8 +556,10 @@ def _block_test(data, kern, n, blocksize, shuffle, skew_correction, rng, data_na
         stream = resolve_rng(rng)
         with holding(stream):
             rows = stream.sample_int(n, n) - 1
-        (kern,) = kernels(resample_data(data, rows), kern.h)
-    return block_result(block_statistics(kern, n, blocksize), blocksize, skew_correction, data_name,
+        data = resample_data(data, rows)
+    # The pair terms on the rows in order: no sorted kernel is built.
+    pairs = PairTerms.of_form(data.form, *kernel_arrays(data), h)
+    return block_result(block_statistics(pairs, n, blocksize), blocksize, skew_correction, data_name,
                         target)
 
 

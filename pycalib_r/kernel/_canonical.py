@@ -320,11 +320,6 @@ class CanonicalKernel:
     def pair_terms(self, i, j) -> np.ndarray:
         return canonical_pair_terms(self.p, self.u, self.h, i, j)
 
-    def pair_arrays(self):
-        """``(terms, p, u)`` with ``pair_terms(i, j) = terms(p, u, h, i, j)``
-        (see :meth:`ScalarKernel.pair_arrays`)."""
-        return canonical_pair_terms, self.p, self.u
-
     def batch_rows(self, n_total: int, itemsize: int = 8) -> int:
         # itemsize is ignored: the tiles' products take float64 weights.
         # Bounded memory, and matrix products short enough (about 2^30

@@ -253,11 +253,6 @@ class ScalarKernel:
     def pair_terms(self, i, j) -> np.ndarray:
         return scalar_pair_terms(self._r_given, self._a_given, self.h, i, j)
 
-    def pair_arrays(self):
-        """``(terms, r, a)`` with ``pair_terms(i, j) = terms(r, a, h, i, j)``: the
-        block test slices ``r`` and ``a`` block by block instead of gathering."""
-        return scalar_pair_terms, self._r_given, self._a_given
-
     def batch_rows(self, n_total: int, itemsize: int = 8) -> int:
         # Weights of ``itemsize`` bytes (1: cal_test's int8 signs) take that
         # share of a block: more rows per numpy call in weighted_lower's

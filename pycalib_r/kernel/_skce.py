@@ -47,6 +47,7 @@ __all__ = [
     "ScalarKernel",
     "CanonicalKernel",
     "kernels",
+    "kernel_arrays",
     "estimate",
     "KernelData",
     "kernel_data",
@@ -68,12 +69,19 @@ SKCE_TYPES = ("canonical", "confidence", "classwise")
 
 def kernels(data: "KernelData", h) -> list:
     """The kernel of checked input: one, or K (one per class) for classwise."""
-    if data.form in ("binary", "confidence"):
-        return [ScalarKernel(data.r, data.c - data.r, h)]
     if data.form == "classwise":
         return [ScalarKernel(data.p[:, k], (data.codes == k + 1).astype(np.float64) - data.p[:, k], h[k])
                 for k in range(data.k)]
-    return [CanonicalKernel(data.p, canonical_residuals(data.p, data.codes), h)]
+    a, b = kernel_arrays(data)
+    return [(ScalarKernel if data.form in ("binary", "confidence") else CanonicalKernel)(a, b, h)]
+
+
+def kernel_arrays(data: "KernelData"):
+    """What the one kernel of a binary, confidence or canonical problem is
+    built on: ``(r, e)`` with e = c - r, or ``(p, u)`` with u = onehot(y) - p."""
+    if data.form in ("binary", "confidence"):
+        return data.r, data.c - data.r
+    return data.p, canonical_residuals(data.p, data.codes)
 
 
 # ---------------------------------------------------------------------------
