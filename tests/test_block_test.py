@@ -140,6 +140,8 @@ def test_bad_arguments():
         pc.cal_test(p, y, method="block", blocksize=5)
     with pytest.raises(pc.ProbcalError, match="shuffle"):
         pc.cal_test(p, y, method="block", blocksize=2, shuffle="yes")
+    with pytest.raises(pc.ProbcalError, match="skew_correction"):
+        pc.cal_test(p, y, method="block", blocksize=2, skew_correction="no")
     # "block" is matched only when spelled out: R's partial matching is unchanged.
     assert pc.cal_test(p, y, method="b", n_boot=9, progress=False).method.startswith("Bootstrap")
 
