@@ -17,6 +17,12 @@ R source                                 module
 ``toms708.c`` (``bratio``)               ``_toms708``
 ``qbinom.c``, ``qpois.c``, ``qnbinom.c``,  ``_qdiscrete``
 ``qhyper.c``, ``qnchisq.c``, ...
+``pgamma.c``, ``qgamma.c``, ``dgamma.c``  ``_gamma_dist`` (private scalar
+(``pchisq``, ``qchisq``)                   ``pchisq``/``qchisq``, used by the
+                                         validation statistics)
+``bd0.c`` (``ebd0``), ``stirlerr.c``,     ``_gamma_base``
+``dpois.c``, ``lgamma.c``, ``gamma.c``,
+``dnorm.c``, ``pnorm.c``, ``qnorm.c``
 =======================================  =================================
 
 Helpers: ``_cursor`` (scalar ``unif_rand()`` on any stream, rewound

@@ -313,6 +313,7 @@ def pchisq(q: float, df: float, lower_tail: bool = True, log_p: bool = False) ->
 
 def dgamma(x: float, shape: float, scale: float, give_log: bool) -> float:
     """R ``dgamma(x, shape, scale = scale, log = give_log)`` (``dgamma.c``)."""
+    x, shape, scale = float(x), float(shape), float(scale)
     if x != x or shape != shape or scale != scale:
         return x + shape + scale
     if shape < 0 or scale <= 0:
