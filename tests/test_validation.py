@@ -12,8 +12,8 @@
 Comparison (tests/_validation_cases.py ``TOLERANCE``): every val.prob
 statistic, hoslem's statistic and counts, lowess and the glm estimates,
 standard errors and Wald and profile bounds are compared bit for bit or to
-relative 1e-12 ("close"; measured: equal); the p-values ``1 - pchisq`` to
-relative 1e-12 or 4 ulps of 1 (scipy's incomplete gamma against R's pgamma).
+relative 1e-12 ("close"; measured: equal); the p-values ``1 - pchisq`` bit
+for bit (R's nmath pgamma ported: tests/test_nmath_gamma.py).
 val.prob's intercept and slope are lrm.fit's Newton iterate, which pycalib_r
 repeats step by step, so they are bit-equal rather than equal to R's
 tolerance (eps = 0.025 on the -2 log likelihood). Printed text byte for byte.

@@ -32,6 +32,7 @@ import numpy as np
 from ..binned._binning import quantile_r
 from ..inputs._checks import ProbcalError, add_note, check_binary_y, check_conf_level, check_probability
 from ..rbase._format import format_r_vec
+from .._rng.nmath._gamma_dist import qchisq
 from ._hoslem import one_minus_pchisq
 from ._lowess import Lowess, lowess
 from ..rbase._rarith import pnorm_upper, r_exp, r_log, r_mean, r_sum, seq_sum
@@ -787,12 +788,11 @@ def _profile_z(X: np.ndarray, y: np.ndarray, offset: np.ndarray, coef: np.ndarra
 
 def _profile_interval(X, y, offset, fit, se, i, conf_level) -> tuple:
     """MASS ``confint(fit, level)`` for coefficient ``i``: profile then spline inversion."""
-    from scipy.stats import chi2
     coef = np.array(list(fit.coefficients.values()))
     if math.isnan(coef[i]):  # an aliased coefficient is not profiled: NA
         return math.nan, math.nan
     alpha = (1 - conf_level) / 4
-    zmax = math.sqrt(float(chi2.ppf(1 - alpha, 1)))
+    zmax = math.sqrt(qchisq(1 - alpha, 1))
     bvals, zvals = _profile_z(X, y, offset, coef, se, fit.deviance, i, zmax)
     sx, sy = _spline(bvals, zvals)
     ax, ay = _regularize(sy, sx, True)
