@@ -135,6 +135,28 @@ def test_live_r_gamma_scale_and_pieces(r):
         assert bad == 0, (bad, worst, first)
 
 
+@pytest.mark.r_parity
+def test_live_r_normal_tails(r):
+    """pnorm (rbase's pnorm_both, which pnorm_upper also uses) and qnorm, every tail and scale."""
+    from pycalib_r.rbase._rarith import pnorm_upper
+    x = np.concatenate([np.linspace(-40, 40, 801), [-1e300, -1e170, -50, 1e-20, 0.0, 50, 1e300]])
+    p = np.concatenate([np.linspace(0, 1, 401), [1e-300, 1e-20, 1 - 1e-16]])
+    logp = np.concatenate([-np.logspace(-300, 6, 200), [-np.inf, 0.0]])
+    for lower in (True, False):
+        for log_p in (False, True):
+            ref = np.array(r.r(f"function(x) pnorm(x, lower.tail = {str(lower).upper()}, "
+                               f"log.p = {str(log_p).upper()})")(r.FloatVector(x)))
+            got = np.array([base.pnorm(float(v), lower, log_p) for v in x])
+            assert _compare(ref, got)[0] == 0, (lower, log_p, _compare(ref, got))
+            arg = logp if log_p else p
+            ref = np.array(r.r(f"function(p) qnorm(p, lower.tail = {str(lower).upper()}, "
+                               f"log.p = {str(log_p).upper()})")(r.FloatVector(arg)))
+            got = np.array([base.qnorm(float(v), lower, log_p) for v in arg])
+            assert _compare(ref, got)[0] == 0, (lower, log_p, _compare(ref, got))
+    ref = np.array(r.r("function(x) pnorm(x, lower.tail = FALSE)")(r.FloatVector(x)))
+    assert _compare(ref, np.array([pnorm_upper(float(v)) for v in x]))[0] == 0
+
+
 def test_edges():
     """dpq.h's edges: the boundaries of q and p, df = 0, bad arguments give NaN."""
     assert pchisq(0.0, 3) == 0.0 and pchisq(math.inf, 3) == 1.0

@@ -11,7 +11,7 @@ wrappers here reach glibc through scipy.special functions that call it
 directly. Everything that must equal R's last bit draws on this module.
 
 R equivalent: ``sum``, ``mean``, ``sd``, ``rowSums``, ``colSums``,
-``pnorm(lower.tail = FALSE)``, ``R_pow_di``, ``round`` (R 4.2.2).
+``pnorm`` (``pnorm_both``), ``R_pow_di``, ``round`` (R 4.2.2).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ __all__ = [
     "r_rowsums",
     "col_sums",
     "pnorm_upper",
+    "pnorm_both",
     "pow_di",
     "pow_di_vec",
     "r_round",
@@ -268,22 +269,33 @@ _M_1_SQRT_2PI = 0.398942280401432677939946059934
 _HALF_EPS = 2.220446049250313e-16 * 0.5
 
 
-def _do_del(x: float, temp: float):
+def _do_del(big_x: float, x: float, temp: float, lower: bool, upper: bool, log_p: bool):
     """R's ``do_del``: x^2 split so that exp() keeps its accuracy in the tail."""
-    xsq = math.trunc(x * 16) / 16
-    dl = (x - xsq) * (x + xsq)
-    cum = math.exp(-xsq * xsq * 0.5) * math.exp(-dl * 0.5) * temp
+    xsq = math.trunc(big_x * 16) / 16
+    dl = (big_x - xsq) * (big_x + xsq)
+    if log_p:
+        cum = (-xsq * (xsq * 0.5)) - dl * 0.5 + _c_log(temp)
+        ccum = math.nan
+        if (lower and x > 0.) or (upper and x <= 0.):
+            ccum = math.log1p(-math.exp(-xsq * (xsq * 0.5)) * math.exp(-dl * 0.5) * temp)
+        return cum, ccum
+    cum = math.exp(-xsq * (xsq * 0.5)) * math.exp(-dl * 0.5) * temp
     return cum, 1.0 - cum
 
 
-def pnorm_upper(x: float) -> float:
-    """R ``pnorm(x, lower.tail = FALSE)`` bit for bit: Cody's algorithm as in R's
-    ``pnorm_both`` (nmath/pnorm.c), so large z gives R's tiny tail (and R's 0
-    beyond 37.5193) rather than ``1 - pnorm(x)``."""
+def _c_log(x: float) -> float:
+    return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
+
+
+def pnorm_both(x: float, i_tail: int, log_p: bool = False):
+    """R's ``pnorm_both`` (nmath/pnorm.c, Cody's algorithm) bit for bit:
+    ``(cum, ccum)`` for ``i_tail`` 0 (lower), 1 (upper) or 2 (both), on the
+    log scale when ``log_p``; the tail not asked for may be NaN."""
     if math.isnan(x):
-        return x
-    if math.isinf(x):
-        return 0.0 if x > 0 else 1.0
+        return x, x
+    lower = i_tail != 1
+    upper = i_tail != 0
+    cum = ccum = math.nan
     y = abs(x)
     if y <= 0.67448975:
         if y > _HALF_EPS:
@@ -296,7 +308,16 @@ def pnorm_upper(x: float) -> float:
         else:
             xnum = xden = 0.0
         temp = x * (xnum + _A[3]) / (xden + _B[3])
-        return 0.5 - temp
+        if lower:
+            cum = 0.5 + temp
+        if upper:
+            ccum = 0.5 - temp
+        if log_p:
+            if lower:
+                cum = _c_log(cum)
+            if upper:
+                ccum = _c_log(ccum)
+        return cum, ccum
     if y <= _M_SQRT_32:
         xnum = _C[8] * y
         xden = y
@@ -304,8 +325,9 @@ def pnorm_upper(x: float) -> float:
             xnum = (xnum + _C[i]) * y
             xden = (xden + _D[i]) * y
         temp = (xnum + _C[7]) / (xden + _D[7])
-        cum, ccum = _do_del(y, temp)
-    elif -8.2924 < x < 37.5193:
+        cum, ccum = _do_del(y, x, temp, lower, upper, log_p)
+    elif ((log_p and y < 1e170) or (lower and -37.5193 < x < 8.2924)
+          or (upper and -8.2924 < x < 37.5193)):
         xsq = 1.0 / (x * x)
         xnum = _P[5] * xsq
         xden = xsq
@@ -314,11 +336,27 @@ def pnorm_upper(x: float) -> float:
             xden = (xden + _Q[i]) * xsq
         temp = xsq * (xnum + _P[4]) / (xden + _Q[4])
         temp = (_M_1_SQRT_2PI - temp) / y
-        cum, ccum = _do_del(x, temp)
+        cum, ccum = _do_del(x, x, temp, lower, upper, log_p)
     else:
+        d0, d1 = (-math.inf, 0.) if log_p else (0., 1.)
+        return (d1, d0) if x > 0 else (d0, d1)
+    if x > 0.:  # swap_tail
+        temp = cum
+        if lower:
+            cum = ccum
+        ccum = temp
+    return cum, ccum
+
+
+def pnorm_upper(x: float) -> float:
+    """R ``pnorm(x, lower.tail = FALSE)`` bit for bit: Cody's algorithm as in R's
+    ``pnorm_both`` (nmath/pnorm.c), so large z gives R's tiny tail (and R's 0
+    beyond 37.5193) rather than ``1 - pnorm(x)``."""
+    if math.isnan(x):
+        return x
+    if math.isinf(x):
         return 0.0 if x > 0 else 1.0
-    # cum is the tail below -|x|; the upper tail at x > 0 is that tail.
-    return cum if x > 0 else ccum
+    return pnorm_both(x, 1)[1]
 
 
 # --- R_pow_di and fround ------------------------------------------------------------

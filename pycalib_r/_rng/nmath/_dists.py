@@ -147,19 +147,29 @@ def _horner1(r, coef):
     return acc + coef[-1]
 
 
-def qnorm_open1(p, lower_tail=True):
-    """Scalar AS 241, ``qnorm(p, 0, 1, lower_tail, log_p = FALSE)`` for
-    ``0 < p < 1`` (see ``_qnorm._qnorm_open``), with nmath's roundings: the
-    upper tail works on ``p_ = 0.5 - p + 0.5`` but takes the logarithm of
-    ``p`` itself (``R_DT_CIv``), which is not ``1 - p_``."""
-    p_ = p if lower_tail else 0.5 - p + 0.5
+def qnorm_open1(p, lower_tail=True, log_p=False):
+    """Scalar AS 241, ``qnorm(p, 0, 1, lower_tail, log_p)`` for ``p`` inside
+    (0, 1) (``log_p``: inside (-Inf, 0)) (see ``_qnorm._qnorm_open``), with
+    nmath's roundings: the upper tail works on ``p_ = 0.5 - p + 0.5`` but
+    takes the logarithm of ``p`` itself (``R_DT_CIv``), which is not ``1 - p_``;
+    on the log scale the tail's ``r`` is ``p`` itself where ``p`` is that tail."""
+    if log_p:
+        p_ = math.exp(p) if lower_tail else -math.expm1(p)
+    else:
+        p_ = p if lower_tail else 0.5 - p + 0.5
     q = p_ - 0.5
     if abs(q) <= 0.425:
         r = 0.180625 - q * q
         val = q * _horner1(r, _A_NUM) / _horner1(r, _A_DEN)
     else:
-        other = 0.5 - p + 0.5 if lower_tail else p
-        r = math.sqrt(-math.log(other if q > 0 else p_))
+        if log_p and ((lower_tail and q <= 0) or (not lower_tail and q > 0)):
+            r = math.sqrt(-p)
+        else:
+            if log_p:
+                other = -math.expm1(p) if lower_tail else math.exp(p)
+            else:
+                other = 0.5 - p + 0.5 if lower_tail else p
+            r = math.sqrt(-math.log(other if q > 0 else p_))
         if r <= 5.0:
             rr = r + -1.6
             val = _horner1(rr, _B_NUM) / _horner1(rr, _B_DEN)

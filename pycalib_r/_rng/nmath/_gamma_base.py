@@ -1,6 +1,9 @@
 """nmath's building blocks of the gamma distribution: ``ebd0``, ``stirlerr``,
-``dpois_raw``, ``gammafn``/``lgammafn``, and the normal ``dnorm``, ``pnorm``
-and ``qnorm`` with ``lower_tail`` and ``log_p``, as scalar functions.
+``dpois_raw``, ``lgammafn``, and the normal ``dnorm``, ``pnorm`` and ``qnorm``
+with ``lower_tail`` and ``log_p``, as scalar functions (``pnorm`` on
+:func:`pycalib_r.rbase._rarith.pnorm_both`, ``qnorm`` on
+:func:`._dists.qnorm_open1`, ``gammafn`` and ``lgammacor`` from
+:mod:`._qdiscrete`).
 
 Each is R 4.2.2's C code operation for operation (C's operand order, the
 ``dpq.h`` macros written out), on glibc's ``exp``/``log``/``log1p``/``expm1``/
@@ -26,9 +29,9 @@ from __future__ import annotations
 
 import math
 
-from ...rbase._rarith import _A, _B, _C, _D, _P, _Q
-from ._qdiscrete import _GAMCS, chebyshev_eval, lgammacor
-from ._qnorm import _A_DEN, _A_NUM, _B_DEN, _B_NUM, _C_DEN, _C_NUM, _horner
+from ...rbase._rarith import pnorm_both
+from ._qdiscrete import gammafn, lgammacor
+from ._dists import qnorm_open1
 
 __all__ = []
 
@@ -38,9 +41,7 @@ DBL_MIN = 2.2250738585072014e-308
 DBL_MAX = 1.7976931348623157e308
 DBL_EPSILON = 2.220446049250313e-16
 M_LN2 = 0.693147180559945309417232121458
-M_SQRT2 = 1.41421356237309504880168872421
 M_2PI = 6.283185307179586476925286766559
-M_SQRT_32 = 5.656854249492380195206754896838
 M_LN_SQRT_2PI = 0.918938533204672741780329736406
 M_1_SQRT_2PI = 0.398942280401432677939946059934
 _M_SQRT_2PI = 2.50662827463100050241576528481104525301  # dpois.c's own define
@@ -108,38 +109,6 @@ def log1_exp(x: float) -> float:
 
 # --- gamma.c, lgamma.c, stirlerr.c -----------------------------------------------------
 
-def gammafn(x: float) -> float:
-    """nmath's ``gammafn`` for ``x > 0`` (``gamma.c``; no argument here is negative)."""
-    if x != x:
-        return x
-    if x <= 0:
-        raise ValueError("gammafn: the port covers x > 0")  # pragma: no cover
-    if x <= 10:
-        n = int(x)
-        y = x - n
-        n -= 1
-        value = chebyshev_eval(y * 2 - 1, _GAMCS) + .9375
-        if n == 0:
-            return value
-        if n < 0:  # 0 < x < 1
-            if y < 2.2474362225598545e-308:  # xsml: ML_WARNING(ME_RANGE) is silent
-                return INF
-            return value / x
-        for i in range(1, n + 1):
-            value *= (y + i)
-        return value
-    if x > 171.61447887182298:  # xmax
-        return INF
-    y = x
-    if y <= 50 and y == int(y):
-        value = 1.
-        for i in range(2, int(y)):
-            value *= i
-        return value
-    # C's ``(2*y == (int)2*y)`` is always true ((int) binds to the 2): stirlerr.
-    return c_exp((y - 0.5) * math.log(y) - y + M_LN_SQRT_2PI + stirlerr(y))
-
-
 def lgammafn(x: float) -> float:
     """nmath's ``lgammafn`` for ``x > 0`` (and ``NaN``; ``lgamma.c``)."""
     if x != x:
@@ -151,7 +120,7 @@ def lgammafn(x: float) -> float:
     y = x
     if y < 1e-306:
         return -math.log(y)
-    if y <= 10:
+    if y <= 10:  # _qdiscrete's gammafn: gamma.c for 0 < x <= 10
         return c_log(abs(gammafn(x)))
     if y > 2.5327372760800758e+305:
         return INF
@@ -483,78 +452,6 @@ def dnorm(x: float, give_log: bool) -> float:
     return M_1_SQRT_2PI / 1. * (math.exp(-0.5 * x1 * x1) * math.exp((-0.5 * x2 - x1) * x2))
 
 
-def pnorm_both(x: float, i_tail: int, log_p: bool):
-    """``pnorm_both``: ``(cum, ccum)`` for ``i_tail`` 0 (lower), 1 (upper) or 2 (both)."""
-    if x != x:
-        return x, x
-    lower = i_tail != 1
-    upper = i_tail != 0
-    cum = ccum = NAN
-    y = abs(x)
-    if y <= 0.67448975:
-        if y > DBL_EPSILON * 0.5:
-            xsq = x * x
-            xnum = _A[4] * xsq
-            xden = xsq
-            for i in range(3):
-                xnum = (xnum + _A[i]) * xsq
-                xden = (xden + _B[i]) * xsq
-        else:
-            xnum = xden = 0.0
-        temp = x * (xnum + _A[3]) / (xden + _B[3])
-        if lower:
-            cum = 0.5 + temp
-        if upper:
-            ccum = 0.5 - temp
-        if log_p:
-            if lower:
-                cum = c_log(cum)
-            if upper:
-                ccum = c_log(ccum)
-        return cum, ccum
-    if y <= M_SQRT_32:
-        xnum = _C[8] * y
-        xden = y
-        for i in range(7):
-            xnum = (xnum + _C[i]) * y
-            xden = (xden + _D[i]) * y
-        temp = (xnum + _C[7]) / (xden + _D[7])
-        cum, ccum = _do_del(y, x, temp, lower, upper, log_p)
-    elif ((log_p and y < 1e170) or (lower and -37.5193 < x < 8.2924)
-          or (upper and -8.2924 < x < 37.5193)):
-        xsq = 1.0 / (x * x)
-        xnum = _P[5] * xsq
-        xden = xsq
-        for i in range(4):
-            xnum = (xnum + _P[i]) * xsq
-            xden = (xden + _Q[i]) * xsq
-        temp = xsq * (xnum + _P[4]) / (xden + _Q[4])
-        temp = (M_1_SQRT_2PI - temp) / y
-        cum, ccum = _do_del(x, x, temp, lower, upper, log_p)
-    else:
-        d0, d1 = (-INF, 0.) if log_p else (0., 1.)
-        return (d1, d0) if x > 0 else (d0, d1)
-    if x > 0.:  # swap_tail
-        temp = cum
-        if lower:
-            cum = ccum
-        ccum = temp
-    return cum, ccum
-
-
-def _do_del(big_x, x, temp, lower, upper, log_p):
-    xsq = math.ldexp(math.trunc(math.ldexp(big_x, 4)), -4)
-    dl = (big_x - xsq) * (big_x + xsq)
-    if log_p:
-        cum = (-xsq * (xsq * 0.5)) - dl * 0.5 + c_log(temp)
-        ccum = NAN
-        if (lower and x > 0.) or (upper and x <= 0.):
-            ccum = c_log1p(-math.exp(-xsq * (xsq * 0.5)) * math.exp(-dl * 0.5) * temp)
-        return cum, ccum
-    cum = math.exp(-xsq * (xsq * 0.5)) * math.exp(-dl * 0.5) * temp
-    return cum, 1.0 - cum
-
-
 def pnorm(x: float, lower_tail: bool, log_p: bool) -> float:
     """``pnorm(x, 0, 1, lower_tail, log_p)`` (``pnorm5``)."""
     if x != x:
@@ -585,32 +482,7 @@ def qnorm(p: float, lower_tail: bool, log_p: bool) -> float:
             return -INF if lower_tail else INF
         if p == 1:
             return INF if lower_tail else -INF
-    p_ = dt_qiv(p, lower_tail, log_p)
-    q = p_ - 0.5
-    if abs(q) <= .425:
-        r = .180625 - q * q
-        return 0. + 1. * (q * _horner(r, _A_NUM) / _horner(r, _A_DEN))
-    if log_p and ((lower_tail and q <= 0) or (not lower_tail and q > 0)):
-        r = p
-    else:
-        if q > 0:
-            cp = (-c_expm1(p) if lower_tail else c_exp(p)) if log_p else \
-                ((0.5 - p + 0.5) if lower_tail else p)
-        else:
-            cp = p_
-        r = c_log(cp)
-    r = c_sqrt(-r)
-    if r <= 5.:
-        r += -1.6
-        val = _horner(r, _B_NUM) / _horner(r, _B_DEN)
-    elif r >= 816:
-        val = r * M_SQRT2
-    else:
-        r += -5.
-        val = _horner(r, _C_NUM) / _horner(r, _C_DEN)
-    if q < 0.0:
-        val = -val
-    return 0. + 1. * val
+    return qnorm_open1(p, lower_tail, log_p)
 
 
 def dt_qiv(p: float, lower_tail: bool, log_p: bool) -> float:

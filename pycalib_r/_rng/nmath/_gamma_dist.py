@@ -128,6 +128,11 @@ def _pd_upper_series(x: float, y: float, log_p: bool) -> float:
     return c_log(total) if log_p else total
 
 
+def _scaled_down(a1, b1, a2, b2):
+    """pgamma.c's ``NEEDED_SCALE`` body: divide by 2^256 (exact)."""
+    return a1 / _SCALEFACTOR, b1 / _SCALEFACTOR, a2 / _SCALEFACTOR, b2 / _SCALEFACTOR
+
+
 def _pd_lower_cf(y: float, d: float) -> float:
     """Continued fraction of the scaled upper tail (``pgamma.c``)."""
     f = 0.0
@@ -144,11 +149,8 @@ def _pd_lower_cf(y: float, d: float) -> float:
     b1 = 1.
     a2 = y
     b2 = d
-    while b2 > _SCALEFACTOR:
-        a1 /= _SCALEFACTOR
-        b1 /= _SCALEFACTOR
-        a2 /= _SCALEFACTOR
-        b2 /= _SCALEFACTOR
+    while b2 > _SCALEFACTOR:  # NEEDED_SCALE
+        a1, b1, a2, b2 = _scaled_down(a1, b1, a2, b2)
     i = 0.
     of = -1.
     while i < 200000:
@@ -164,11 +166,8 @@ def _pd_lower_cf(y: float, d: float) -> float:
         c4 += 2
         a2 = c4 * a1 + c3 * a2
         b2 = c4 * b1 + c3 * b2
-        if b2 > _SCALEFACTOR:
-            a1 /= _SCALEFACTOR
-            b1 /= _SCALEFACTOR
-            a2 /= _SCALEFACTOR
-            b2 /= _SCALEFACTOR
+        if b2 > _SCALEFACTOR:  # NEEDED_SCALE
+            a1, b1, a2, b2 = _scaled_down(a1, b1, a2, b2)
         if b2 != 0:
             f = a2 / b2
             if abs(f - of) <= DBL_EPSILON * max(f0, abs(f)):
