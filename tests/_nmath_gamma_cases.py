@@ -68,3 +68,11 @@ def groups():
             out.append(("pchisq", df, lower, log_p, q_grid(df, seed)))
             out.append(("qchisq", df, lower, log_p, p_grid(df, seed, log_p)))
     return out
+
+
+def r_values(ro, fn: str, df: float, lower: bool, log_p: bool, x: np.ndarray) -> np.ndarray:
+    """R's ``fn(x, df, lower.tail, log.p)`` as a float64 array, warnings suppressed
+    (a negative ``df`` gives NaN with R's "NaNs produced")."""
+    call = ro.r(f"function(x, df, lt, lg) suppressWarnings({fn}(x, df, lower.tail = lt, "
+                "log.p = lg))")
+    return np.array(call(ro.FloatVector(x), df, lower, log_p), dtype=np.float64)

@@ -94,11 +94,10 @@ def test_stored_r_values_bit_for_bit():
 @pytest.mark.r_parity
 def test_live_r_bit_for_bit(r):
     """Against R live through rpy2, on the same grid."""
-    from tools.make_nmath_gamma_fixture import r_values
     total = bad = 0
     report = []
     for fn, df, lo, lg, x, got in _groups_with_ours():
-        ref = r_values(r, fn, df, lo, lg, x)
+        ref = cases.r_values(r, fn, df, lo, lg, x)
         b, w, first = _compare(ref, got)
         total += len(ref)
         bad += b

@@ -26,6 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tests import _nmath_gamma_cases  # noqa: E402
+from tests._nmath_gamma_cases import r_values  # noqa: E402
 
 PATH = REPO / "reference" / "nmath" / "gamma_dist.json"
 
@@ -33,13 +34,6 @@ PATH = REPO / "reference" / "nmath" / "gamma_dist.json"
 def digest(x: np.ndarray) -> str:
     """SHA-256 of the arguments' little-endian float64 bytes."""
     return hashlib.sha256(np.asarray(x, dtype="<f8").tobytes()).hexdigest()
-
-
-def r_values(ro, fn: str, df: float, lower: bool, log_p: bool, x: np.ndarray) -> np.ndarray:
-    """R's ``fn(x, df, lower.tail, log.p)`` as a float64 array."""
-    call = ro.r(f"function(x, df, lt, lg) suppressWarnings({fn}(x, df, lower.tail = lt, "
-                "log.p = lg))")
-    return np.array(call(ro.FloatVector(x), df, lower, log_p), dtype=np.float64)
 
 
 def main() -> None:
