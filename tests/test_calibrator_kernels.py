@@ -291,6 +291,59 @@ def test_multiclass_temperature_objective_same_bits(n, k, seed, scale):
         assert _bits(a) == _bits(b) or (np.isnan(a) and np.isnan(b))
 
 
+def _adversarial_logits(k, seed):
+    # Rows the kernel treats specially: ties at the maximum (several exact
+    # zeros after the subtraction, each given exp's fast path and set to 1),
+    # constant rows, a row whose other entries underflow exp, integer logits
+    # (many ties), subnormal and signed-zero entries, one huge entry.
+    g = np.random.default_rng(seed)
+    rows = [np.zeros(k), np.full(k, -0.0), np.full(k, 5.0), np.full(k, 5e-324),
+            np.r_[[3.0] * (k - 1), 1.0], np.r_[1.0, [3.0] * (k - 1)], np.r_[0.0, [-800.0] * (k - 1)],
+            np.r_[-0.0, 0.0, [-1e-300] * (k - 2)], np.r_[700.0, [-700.0] * (k - 1)]]
+    ints = g.integers(-3, 4, (997, k)).astype(np.float64)
+    z = np.vstack([np.array(rows), ints, g.normal(0, 30, (1000, k))])
+    return z, g.integers(1, k + 1, z.shape[0])
+
+
+@pytest.mark.parametrize("k", [2, 3, 5, 10, 17])
+def test_multiclass_temperature_terms_adversarial_rows_same_bits(k):
+    # Term by term (not only the mean): the compiled kernel against numpy's
+    # softmax, clip and log, on rows built to hit its exact-zero handling.
+    from pycalib_r.calibrators._base import clip_eps, r_log, softmax
+    from pycalib_r.rbase._rarith import _X87
+
+    if not _X87:
+        pytest.skip("the compiled objective uses the x87 unit")
+    kern = _jit.kernels("pycalib_r.calibrators._temperature_kernels", float_math=True)
+    z, codes = _adversarial_logits(k, k)
+    n = z.shape[0]
+    for t in (1e-3, 0.37, 1.0, 3.0, 1e3):
+        fast = np.empty(n)
+        kern.multiclass_temperature_terms(z, codes, t, 1e-15, fast, np.empty(k * 512), 0, n)
+        with np.errstate(all="ignore"):
+            slow = r_log(clip_eps(softmax(z / t)[np.arange(n), codes - 1], 1e-15))
+        assert np.array_equal(_bits(fast), _bits(slow))
+
+
+@pytest.mark.parametrize("pieces", [2, 3])
+def test_multiclass_temperature_terms_on_several_cores_same_bits(monkeypatch, pieces):
+    # The package's thread setting (pieces of rows on the pool) changes no bit.
+    from pycalib_r.calibrators import _temperature
+    from pycalib_r.rbase._rarith import _X87
+
+    if not _X87:
+        pytest.skip("the compiled objective uses the x87 unit")
+    z, codes = _multiclass(20_011, 6, 12)
+    monkeypatch.setattr(_temperature, "_SPLIT_MIN", 1)
+    monkeypatch.setattr(_jit, "parts", lambda: 1)
+    one = _temperature._multiclass_objective(z, codes, jit=True)
+    monkeypatch.setattr(_jit, "parts", lambda: pieces)
+    many = _temperature._multiclass_objective(z, codes, jit=True)
+    for t in (1e-3, 0.5, 2.0000001, 37.25, 1e3):
+        a, b = one(t), many(t)
+        assert _bits(a) == _bits(b) or (np.isnan(a) and np.isnan(b))
+
+
 def test_multiclass_temperature_fit_same_bits(monkeypatch):
     import pycalib_r as pc
     from pycalib_r.calibrators import _temperature
