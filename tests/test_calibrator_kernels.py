@@ -358,23 +358,55 @@ def test_multiclass_temperature_fit_same_bits(monkeypatch):
     assert _bits(fast.value) == _bits(slow.value)
 
 
-@pytest.mark.parametrize("n,seed", [(5000, 1), (60_000, 2), (20_000, 3)])
+@pytest.mark.parametrize("n,seed", [(5000, 1), (60_000, 2), (20_000, 3), (45_000, 4), (30_000, 5)])
 def test_isotonic_pooling_same_blocks_both_paths(monkeypatch, n, seed):
-    # The compiled pooling of isoreg's runs gives the Python loop's blocks,
-    # and cal_isotonic the same thresholds and values.
+    # The compiled pooling of isoreg's runs (from the run arrays, or from the
+    # labels directly), the compiled isoreg outputs and tie runs, and the
+    # key sort give the Python/numpy paths' blocks and every component of
+    # cal_isotonic's fit, bit for bit.
     import pycalib_r as pc
+    from pycalib_r.binned._binning import stable_order
     from pycalib_r.calibrators import _isotonic
 
     g = np.random.default_rng(seed)
-    p = np.round(g.random(n), 3 if seed == 3 else 12)
+    p = np.round(g.random(n), {3: 3, 4: 2, 5: 12}.get(seed, 12))
+    if seed == 4:
+        p[:1000] = 0.0  # long tie runs at the ends, of both labels
+        p[-1000:] = 1.0
     y = (g.random(n) < p ** 2).astype(np.int64)
+    if seed == 5:
+        y[:7] = 1  # the first runs pool into the second block
     order = np.lexsort((-y, p))
     fast = _isotonic._pava_binary(y[order])
     fit_fast = pc.cal_isotonic(p, y)
     monkeypatch.setattr(_isotonic, "_PAVA_MIN_RUNS", 10 ** 12)
+    monkeypatch.setattr(_isotonic, "_FILL_MIN", 10 ** 12)
     slow = _isotonic._pava_binary(y[order])
     fit_slow = pc.cal_isotonic(p, y)
     for a, b in zip(fast, slow):
         assert np.array_equal(a, b)
-    assert _bits(fit_fast.x_thresholds).tolist() == _bits(fit_slow.x_thresholds).tolist()
-    assert _bits(fit_fast.y_calibrated).tolist() == _bits(fit_slow.y_calibrated).tolist()
+    for key in ("x_thresholds", "y_calibrated"):
+        assert np.array_equal(_bits(fit_fast[key]), _bits(fit_slow[key]))
+    for key in ("x", "y", "yf", "yc", "iKnots"):
+        assert fit_fast["fit"][key].dtype == fit_slow["fit"][key].dtype
+        assert np.array_equal(_bits(fit_fast["fit"][key]) if key != "iKnots" else fit_fast["fit"][key],
+                              _bits(fit_slow["fit"][key]) if key != "iKnots" else fit_slow["fit"][key])
+    assert fit_fast["fit"]["isOrd"] == fit_slow["fit"]["isOrd"]
+    # The key sort against R's stable order(p, -y).
+    o = stable_order(_isotonic._order_keys(p, y))
+    p_ord, y_ord = _isotonic._ordered(p, y)
+    assert np.array_equal(_bits(p_ord), _bits(p[o])) and np.array_equal(y_ord, y[o])
+
+
+def test_isotonic_negative_zero_keeps_its_sign():
+    # -0 is not in the sort key: those inputs take the stable argsort, so the
+    # thresholds keep R's -0.
+    import pycalib_r as pc
+
+    g = np.random.default_rng(9)
+    p = np.round(g.random(30_000), 2)
+    p[p == 0] = -0.0
+    p[:5] = -0.0
+    y = (g.random(p.size) < p).astype(np.int64)
+    fit = pc.cal_isotonic(p, y)
+    assert np.signbit(fit.x_thresholds[0]) and fit.x_thresholds[0] == 0
