@@ -344,6 +344,31 @@ def test_multiclass_temperature_terms_on_several_cores_same_bits(monkeypatch, pi
         assert _bits(a) == _bits(b) or (np.isnan(a) and np.isnan(b))
 
 
+def test_direct_libm_entries_are_the_wrappers_bits():
+    # The multiclass kernel calls glibc's __exp_finite/__log_finite (exp and
+    # log without the errno wrapper) only when they give the wrapper's bits;
+    # a different function is refused (the wrapper is used instead).
+    import ctypes
+    import ctypes.util
+    import math
+
+    from pycalib_r.calibrators import _temperature_kernels as tk
+
+    libm = ctypes.CDLL(ctypes.util.find_library("m"))
+    args = tk._check_args()
+    wrapper = ctypes.cast(libm.exp, ctypes.c_void_p).value
+    assert tk._libm_entry(libm, "exp", "__exp2_finite", args) == wrapper
+    assert tk._libm_entry(libm, "exp", "__no_such_symbol", args) == wrapper
+    addr = tk._libm_entry(libm, "exp", "__exp_finite", args)
+    if addr == wrapper:
+        pytest.skip("no direct exp entry in this C library")
+    proto = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)
+    direct = proto(addr)
+    g = np.random.default_rng(38)
+    for x in np.concatenate([g.normal(0, 20, 20_000), -g.exponential(30, 20_000)]).tolist():
+        assert direct(x) == math.exp(x)
+
+
 def test_multiclass_temperature_fit_same_bits(monkeypatch):
     import pycalib_r as pc
     from pycalib_r.calibrators import _temperature
