@@ -247,20 +247,29 @@ def test_dirichlet_fit_same_bits_with_compiled_bfgs(monkeypatch):
     assert (fast["value"], fast["lambda"], fast["convergence"]) == (slow["value"], slow["lambda"], slow["convergence"])
 
 
-@pytest.mark.parametrize("pieces", [2, 3, 4])
-def test_binary_temperature_terms_on_several_cores_same_bits(monkeypatch, pieces):
-    # The rows are cut into pieces run on different threads; the objective
-    # (and so Brent's iterates) must not depend on how many.
+@pytest.mark.parametrize("kind,pieces", [("binary", 2), ("binary", 3), ("binary", 4),
+                                         ("multiclass", 2), ("multiclass", 3)])
+def test_temperature_terms_on_several_cores_same_bits(monkeypatch, kind, pieces):
+    # The rows are cut into pieces run on different threads (the package's
+    # thread setting, _jit.parts); the objective (and so Brent's iterates)
+    # must not depend on how many.
     from pycalib_r.calibrators import _temperature
+    from pycalib_r.rbase._rarith import _X87
 
-    z, y = _binary(60_001, 11, 3.0)
+    if kind == "binary":
+        (x, y), make = _binary(60_001, 11, 3.0), _temperature._binary_objective
+    else:
+        if not _X87:
+            pytest.skip("the compiled objective uses the x87 unit")
+        (x, y), make = _multiclass(20_011, 6, 12), _temperature._multiclass_objective
     monkeypatch.setattr(_temperature, "_SPLIT_MIN", 1)
     monkeypatch.setattr(_jit, "parts", lambda: 1)
-    one = _temperature._binary_objective(z, y, jit=True)
+    one = make(x, y, jit=True)
     monkeypatch.setattr(_jit, "parts", lambda: pieces)
-    many = _temperature._binary_objective(z, y, jit=True)
+    many = make(x, y, jit=True)
     for t in (1e-3, 0.5, 1.0, 2.0000001, 37.25, 1e3):
-        assert _bits(one(t)) == _bits(many(t))
+        a, b = one(t), many(t)
+        assert _bits(a) == _bits(b) or (np.isnan(a) and np.isnan(b))
 
 
 def _multiclass(n, k, seed, scale=3.0):
@@ -323,25 +332,6 @@ def test_multiclass_temperature_terms_adversarial_rows_same_bits(k):
         with np.errstate(all="ignore"):
             slow = r_log(clip_eps(softmax(z / t)[np.arange(n), codes - 1], 1e-15))
         assert np.array_equal(_bits(fast), _bits(slow))
-
-
-@pytest.mark.parametrize("pieces", [2, 3])
-def test_multiclass_temperature_terms_on_several_cores_same_bits(monkeypatch, pieces):
-    # The package's thread setting (pieces of rows on the pool) changes no bit.
-    from pycalib_r.calibrators import _temperature
-    from pycalib_r.rbase._rarith import _X87
-
-    if not _X87:
-        pytest.skip("the compiled objective uses the x87 unit")
-    z, codes = _multiclass(20_011, 6, 12)
-    monkeypatch.setattr(_temperature, "_SPLIT_MIN", 1)
-    monkeypatch.setattr(_jit, "parts", lambda: 1)
-    one = _temperature._multiclass_objective(z, codes, jit=True)
-    monkeypatch.setattr(_jit, "parts", lambda: pieces)
-    many = _temperature._multiclass_objective(z, codes, jit=True)
-    for t in (1e-3, 0.5, 2.0000001, 37.25, 1e3):
-        a, b = one(t), many(t)
-        assert _bits(a) == _bits(b) or (np.isnan(a) and np.isnan(b))
 
 
 def test_direct_libm_entries_are_the_wrappers_bits():

@@ -14,29 +14,10 @@ from pycalib_r._jit import njit
 
 
 @njit
-def pava_runs(values, lengths, sums, counts):
-    """Pool the runs (label ``values[r]`` repeated ``lengths[r]`` times) into
-    blocks of strictly increasing means; fills ``sums`` and ``counts`` (room
-    for one block per run) and returns the number of blocks."""
-    top = 0
-    for r in range(values.size):
-        c = lengths[r]
-        s = values[r] * c
-        # Pool while the previous block's mean is >= this block's mean
-        # (integers: sums * counts stays below n^2).
-        while top > 0 and sums[top - 1] * c >= s * counts[top - 1]:
-            top -= 1
-            s += sums[top]
-            c += counts[top]
-        sums[top] = s
-        counts[top] = c
-        top += 1
-    return top
-
-
-@njit
 def _pool(v, c, sums, counts, top):
-    # pava_runs's step for one run (label v, length c); returns the new top.
+    # One run (label v, length c) onto the stack of blocks; returns the new top.
+    # Pool while the previous block's mean is >= this block's mean
+    # (integers: sums * counts stays below n^2).
     s = v * c
     while top > 0 and sums[top - 1] * c >= s * counts[top - 1]:
         top -= 1
@@ -45,6 +26,17 @@ def _pool(v, c, sums, counts, top):
     sums[top] = s
     counts[top] = c
     return top + 1
+
+
+@njit
+def pava_runs(values, lengths, sums, counts):
+    """Pool the runs (label ``values[r]`` repeated ``lengths[r]`` times) into
+    blocks of strictly increasing means; fills ``sums`` and ``counts`` (room
+    for one block per run) and returns the number of blocks."""
+    top = 0
+    for r in range(values.size):
+        top = _pool(values[r], lengths[r], sums, counts, top)
+    return top
 
 
 @njit
