@@ -335,14 +335,14 @@ def test_multiclass_temperature_terms_adversarial_rows_same_bits(k):
 
 
 def test_direct_libm_entries_are_the_wrappers_bits():
-    # The multiclass kernel calls glibc's __exp_finite/__log_finite (exp and
+    # Kernels (the multiclass temperature one) call glibc's __exp_finite/__log_finite (exp and
     # log without the errno wrapper) only when they give the wrapper's bits;
     # a different function is refused (the wrapper is used instead).
     import ctypes
     import ctypes.util
     import math
 
-    from pycalib_r.calibrators import _temperature_kernels as tk
+    from pycalib_r.rbase import _libm_kernels as tk
 
     libm = ctypes.CDLL(ctypes.util.find_library("m"))
     args = tk._check_args()
