@@ -78,15 +78,15 @@ def main(argv=None) -> int:
             for j in range(k):
                 r[j] = r[j] - m
 
-    @jit
-    def exp_wrapper(src, dst):
-        for q in range(src.size):
-            dst[q] = math.exp(src[q])
+    def elementwise(f):
+        @jit
+        def run(src, dst):
+            for q in range(src.size):
+                dst[q] = f(src[q])
+        return run
 
-    @jit
-    def exp_direct(src, dst):
-        for q in range(src.size):
-            dst[q] = glibc_exp(src[q])
+    exp_wrapper, exp_direct, log_direct = elementwise(math.exp), elementwise(glibc_exp), elementwise(glibc_log)
+    log_wrapper = _jit.kernels("pycalib_r.rbase._libm_kernels", float_math=True).log_into
 
     @jit
     def row_sums_x87(e, k, codes, out):
@@ -102,16 +102,6 @@ def main(argv=None) -> int:
             for j in range(k):
                 s += e[i * k + j]
             out[i] = e[i * k + codes[i] - 1] / s
-
-    @jit
-    def log_wrapper(src, dst):
-        for q in range(src.size):
-            dst[q] = math.log(src[q])
-
-    @jit
-    def log_direct(src, dst):
-        for q in range(src.size):
-            dst[q] = glibc_log(src[q])
 
     n, k, rep = args.rows, args.classes, args.repeats
     z, y = logits_data(n, k, 23)
