@@ -247,20 +247,29 @@ def test_dirichlet_fit_same_bits_with_compiled_bfgs(monkeypatch):
     assert (fast["value"], fast["lambda"], fast["convergence"]) == (slow["value"], slow["lambda"], slow["convergence"])
 
 
-@pytest.mark.parametrize("pieces", [2, 3, 4])
-def test_binary_temperature_terms_on_several_cores_same_bits(monkeypatch, pieces):
-    # The rows are cut into pieces run on different threads; the objective
-    # (and so Brent's iterates) must not depend on how many.
+@pytest.mark.parametrize("kind,pieces", [("binary", 2), ("binary", 3), ("binary", 4),
+                                         ("multiclass", 2), ("multiclass", 3)])
+def test_temperature_terms_on_several_cores_same_bits(monkeypatch, kind, pieces):
+    # The rows are cut into pieces run on different threads (the package's
+    # thread setting, _jit.parts); the objective (and so Brent's iterates)
+    # must not depend on how many.
     from pycalib_r.calibrators import _temperature
+    from pycalib_r.rbase._rarith import _X87
 
-    z, y = _binary(60_001, 11, 3.0)
+    if kind == "binary":
+        (x, y), make = _binary(60_001, 11, 3.0), _temperature._binary_objective
+    else:
+        if not _X87:
+            pytest.skip("the compiled objective uses the x87 unit")
+        (x, y), make = _multiclass(20_011, 6, 12), _temperature._multiclass_objective
     monkeypatch.setattr(_temperature, "_SPLIT_MIN", 1)
     monkeypatch.setattr(_jit, "parts", lambda: 1)
-    one = _temperature._binary_objective(z, y, jit=True)
+    one = make(x, y, jit=True)
     monkeypatch.setattr(_jit, "parts", lambda: pieces)
-    many = _temperature._binary_objective(z, y, jit=True)
+    many = make(x, y, jit=True)
     for t in (1e-3, 0.5, 1.0, 2.0000001, 37.25, 1e3):
-        assert _bits(one(t)) == _bits(many(t))
+        a, b = one(t), many(t)
+        assert _bits(a) == _bits(b) or (np.isnan(a) and np.isnan(b))
 
 
 def _multiclass(n, k, seed, scale=3.0):
@@ -291,6 +300,65 @@ def test_multiclass_temperature_objective_same_bits(n, k, seed, scale):
         assert _bits(a) == _bits(b) or (np.isnan(a) and np.isnan(b))
 
 
+def _adversarial_logits(k, seed):
+    # Rows the kernel treats specially: ties at the maximum (several exact
+    # zeros after the subtraction, each given exp's fast path and set to 1),
+    # constant rows, a row whose other entries underflow exp, integer logits
+    # (many ties), subnormal and signed-zero entries, one huge entry.
+    g = np.random.default_rng(seed)
+    rows = [np.zeros(k), np.full(k, -0.0), np.full(k, 5.0), np.full(k, 5e-324),
+            np.r_[[3.0] * (k - 1), 1.0], np.r_[1.0, [3.0] * (k - 1)], np.r_[0.0, [-800.0] * (k - 1)],
+            np.r_[-0.0, 0.0, [-1e-300] * (k - 2)], np.r_[700.0, [-700.0] * (k - 1)]]
+    ints = g.integers(-3, 4, (997, k)).astype(np.float64)
+    z = np.vstack([np.array(rows), ints, g.normal(0, 30, (1000, k))])
+    return z, g.integers(1, k + 1, z.shape[0])
+
+
+@pytest.mark.parametrize("k", [2, 3, 5, 10, 17])
+def test_multiclass_temperature_terms_adversarial_rows_same_bits(k):
+    # Term by term (not only the mean): the compiled kernel against numpy's
+    # softmax, clip and log, on rows built to hit its exact-zero handling.
+    from pycalib_r.calibrators._base import clip_eps, r_log, softmax
+    from pycalib_r.rbase._rarith import _X87
+
+    if not _X87:
+        pytest.skip("the compiled objective uses the x87 unit")
+    kern = _jit.kernels("pycalib_r.calibrators._temperature_kernels", float_math=True)
+    z, codes = _adversarial_logits(k, k)
+    n = z.shape[0]
+    for t in (1e-3, 0.37, 1.0, 3.0, 1e3):
+        fast = np.empty(n)
+        kern.multiclass_temperature_terms(z, codes, t, 1e-15, fast, np.empty(k * 512), 0, n)
+        with np.errstate(all="ignore"):
+            slow = r_log(clip_eps(softmax(z / t)[np.arange(n), codes - 1], 1e-15))
+        assert np.array_equal(_bits(fast), _bits(slow))
+
+
+def test_direct_libm_entries_are_the_wrappers_bits():
+    # Kernels (the multiclass temperature one) call glibc's __exp_finite/__log_finite (exp and
+    # log without the errno wrapper) only when they give the wrapper's bits;
+    # a different function is refused (the wrapper is used instead).
+    import ctypes
+    import ctypes.util
+    import math
+
+    from pycalib_r.rbase import _libm_kernels as tk
+
+    libm = ctypes.CDLL(ctypes.util.find_library("m"))
+    args = tk._check_args()
+    wrapper = ctypes.cast(libm.exp, ctypes.c_void_p).value
+    assert tk._libm_entry(libm, "exp", "__exp2_finite", args) == wrapper
+    assert tk._libm_entry(libm, "exp", "__no_such_symbol", args) == wrapper
+    addr = tk._libm_entry(libm, "exp", "__exp_finite", args)
+    if addr == wrapper:
+        pytest.skip("no direct exp entry in this C library")
+    proto = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)
+    direct = proto(addr)
+    g = np.random.default_rng(38)
+    for x in np.concatenate([g.normal(0, 20, 20_000), -g.exponential(30, 20_000)]).tolist():
+        assert direct(x) == math.exp(x)
+
+
 def test_multiclass_temperature_fit_same_bits(monkeypatch):
     import pycalib_r as pc
     from pycalib_r.calibrators import _temperature
@@ -305,23 +373,55 @@ def test_multiclass_temperature_fit_same_bits(monkeypatch):
     assert _bits(fast.value) == _bits(slow.value)
 
 
-@pytest.mark.parametrize("n,seed", [(5000, 1), (60_000, 2), (20_000, 3)])
+@pytest.mark.parametrize("n,seed", [(5000, 1), (60_000, 2), (20_000, 3), (45_000, 4), (30_000, 5)])
 def test_isotonic_pooling_same_blocks_both_paths(monkeypatch, n, seed):
-    # The compiled pooling of isoreg's runs gives the Python loop's blocks,
-    # and cal_isotonic the same thresholds and values.
+    # The compiled pooling of isoreg's runs (from the run arrays, or from the
+    # labels directly), the compiled isoreg outputs and tie runs, and the
+    # key sort give the Python/numpy paths' blocks and every component of
+    # cal_isotonic's fit, bit for bit.
     import pycalib_r as pc
+    from pycalib_r.binned._binning import stable_order
     from pycalib_r.calibrators import _isotonic
 
     g = np.random.default_rng(seed)
-    p = np.round(g.random(n), 3 if seed == 3 else 12)
+    p = np.round(g.random(n), {3: 3, 4: 2, 5: 12}.get(seed, 12))
+    if seed == 4:
+        p[:1000] = 0.0  # long tie runs at the ends, of both labels
+        p[-1000:] = 1.0
     y = (g.random(n) < p ** 2).astype(np.int64)
+    if seed == 5:
+        y[:7] = 1  # the first runs pool into the second block
     order = np.lexsort((-y, p))
     fast = _isotonic._pava_binary(y[order])
     fit_fast = pc.cal_isotonic(p, y)
     monkeypatch.setattr(_isotonic, "_PAVA_MIN_RUNS", 10 ** 12)
+    monkeypatch.setattr(_isotonic, "_FILL_MIN", 10 ** 12)
     slow = _isotonic._pava_binary(y[order])
     fit_slow = pc.cal_isotonic(p, y)
     for a, b in zip(fast, slow):
         assert np.array_equal(a, b)
-    assert _bits(fit_fast.x_thresholds).tolist() == _bits(fit_slow.x_thresholds).tolist()
-    assert _bits(fit_fast.y_calibrated).tolist() == _bits(fit_slow.y_calibrated).tolist()
+    for key in ("x_thresholds", "y_calibrated"):
+        assert np.array_equal(_bits(fit_fast[key]), _bits(fit_slow[key]))
+    for key in ("x", "y", "yf", "yc", "iKnots"):
+        assert fit_fast["fit"][key].dtype == fit_slow["fit"][key].dtype
+        assert np.array_equal(_bits(fit_fast["fit"][key]) if key != "iKnots" else fit_fast["fit"][key],
+                              _bits(fit_slow["fit"][key]) if key != "iKnots" else fit_slow["fit"][key])
+    assert fit_fast["fit"]["isOrd"] == fit_slow["fit"]["isOrd"]
+    # The key sort against R's stable order(p, -y).
+    o = stable_order(_isotonic._order_keys(p, y))
+    p_ord, y_ord = _isotonic._ordered(p, y)
+    assert np.array_equal(_bits(p_ord), _bits(p[o])) and np.array_equal(y_ord, y[o])
+
+
+def test_isotonic_negative_zero_keeps_its_sign():
+    # -0 is not in the sort key: those inputs take the stable argsort, so the
+    # thresholds keep R's -0.
+    import pycalib_r as pc
+
+    g = np.random.default_rng(9)
+    p = np.round(g.random(30_000), 2)
+    p[p == 0] = -0.0
+    p[:5] = -0.0
+    y = (g.random(p.size) < p).astype(np.int64)
+    fit = pc.cal_isotonic(p, y)
+    assert np.signbit(fit.x_thresholds[0]) and fit.x_thresholds[0] == 0

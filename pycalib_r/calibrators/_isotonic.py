@@ -36,6 +36,14 @@ _PAVA_MIN_RUNS = 2_000
 _PAVA_SAVES = 1.4e-6
 
 
+# Observations from which isoreg's outputs and the tie runs are filled by
+# compiled passes, and the seconds saved per observation (numpy's dozen
+# passes and n-sized temporaries against one pass into the outputs:
+# 0.13 s against 0.03 s at 10^6 rows, 2.3 s against 1.1 s at 10^7, CPU).
+_FILL_MIN = 20_000
+_FILL_SAVES = 1e-7
+
+
 def _pava_kernels(runs: int):
     if runs < _PAVA_MIN_RUNS:
         return None
@@ -44,12 +52,30 @@ def _pava_kernels(runs: int):
     return _jit.kernels("pycalib_r.calibrators._isotonic_kernels", saves=runs * _PAVA_SAVES)
 
 
+def _fill_kernels(n: int):
+    if n < _FILL_MIN:
+        return None
+    from .. import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
+
+    return _jit.kernels("pycalib_r.calibrators._isotonic_kernels", saves=n * _FILL_SAVES)
+
+
 def _pava_binary(y: np.ndarray):
     """Blocks of the antitonic-violator pooling for 0/1 data, in exact integer arithmetic.
 
     Returns block end positions (exclusive), block sums and block sizes;
     adjacent blocks have strictly increasing means.
     """
+    if y.size >= max(_FILL_MIN, _PAVA_MIN_RUNS) and y.dtype == np.int64:
+        kern = _fill_kernels(y.size)
+        if kern is not None:
+            # The runs found and pooled in the same pass (no run arrays), by
+            # pava_runs's arithmetic: the same blocks.
+            sums_arr = np.empty(y.size, dtype=np.int64)
+            counts_arr = np.empty(y.size, dtype=np.int64)
+            top = kern.pava_labels(y, sums_arr, counts_arr)
+            counts_arr = counts_arr[:top].copy()
+            return np.cumsum(counts_arr), sums_arr[:top].copy(), counts_arr
     sums: list = []
     counts: list = []
     # Adjacent equal labels always share a fitted value, so runs are pooled first.
@@ -89,17 +115,25 @@ def isoreg(x, y) -> IsoregFit:
     y_int = np.asarray(y, dtype=np.int64)
     n = y_int.size
     ends, sums, counts = _pava_binary(y_int)
-    yf = np.repeat(sums.astype(np.float64) / counts.astype(np.float64), counts)
-    yc = np.concatenate(([0.0], np.cumsum(y_int).astype(np.float64)))
-    # Touching points: prefix sum within a block lies on the block's line.
-    block_of = np.repeat(np.arange(ends.size), counts)
-    known = np.concatenate(([0], ends[:-1]))[block_of]
-    pos = np.arange(1, n + 1)
-    cy = np.cumsum(y_int)
-    cy_known = np.concatenate(([0], cy))[known]
-    touch = (cy - cy_known) * counts[block_of] == sums[block_of] * (pos - known)
-    iknots = pos[touch].astype(np.int64)
-    is_ord = bool(n < 2 or np.all(np.diff(x) > 0))
+    kern = _fill_kernels(n)
+    if kern is not None:
+        # The same numbers as the lines below, in one pass (tests/test_calibrator_kernels.py).
+        yf, yc, knots = np.empty(n), np.empty(n + 1), np.empty(n, dtype=np.int64)
+        m = kern.isoreg_fill(y_int, sums, counts, yf, yc, knots)
+        iknots = knots[:m].copy() if m < n // 2 else knots[:m]
+    else:
+        yf = np.repeat(sums.astype(np.float64) / counts.astype(np.float64), counts)
+        yc = np.concatenate(([0.0], np.cumsum(y_int).astype(np.float64)))
+        # Touching points: prefix sum within a block lies on the block's line.
+        block_of = np.repeat(np.arange(ends.size), counts)
+        known = np.concatenate(([0], ends[:-1]))[block_of]
+        pos = np.arange(1, n + 1)
+        cy = np.cumsum(y_int)
+        cy_known = np.concatenate(([0], cy))[known]
+        touch = (cy - cy_known) * counts[block_of] == sums[block_of] * (pos - known)
+        iknots = pos[touch].astype(np.int64)
+    # diff(x) > 0 exactly when x[i + 1] > x[i] (gradual underflow), without the temporary.
+    is_ord = bool(n < 2 or np.all(x[1:] > x[:-1]))
     ord_ = None if is_ord else np.arange(1, n + 1)
     return IsoregFit(x=x, y=y_int.astype(np.float64), yf=yf, yc=yc, iKnots=iknots,
                      isOrd=is_ord, ord=ord_, call="stats::isoreg(x = p_ordered, y = y_ordered)")
@@ -113,6 +147,33 @@ def _order_keys(p: np.ndarray, y: np.ndarray) -> np.ndarray:
     """
     bits = (p + 0.0).view(np.uint64)
     return (bits << np.uint64(1)) | (1 - y).astype(np.uint64)
+
+
+def _ordered(p: np.ndarray, y: np.ndarray):
+    """``p[o]`` and ``y[o]`` for ``o = order(p, -y)`` (R's stable order).
+
+    Observations with equal keys (:func:`_order_keys`) have the same ``p``
+    and the same label, so any order among them gives the same two arrays:
+    the keys themselves are sorted (numpy's unstable sort of uint64, much
+    cheaper than a stable argsort) and decoded, ``p`` from the upper 63 bits
+    (a non-negative double's bits) and the label from the lowest. A -0 in
+    ``p`` (its sign not in the key; R keeps it) takes the stable argsort.
+    """
+    if p.dtype != np.float64 or np.signbit(p).any():
+        order = stable_order(_order_keys(p, y))
+        return p[order], y[order]
+    keys = p.view(np.uint64) << np.uint64(1)
+    keys |= y == 0
+    keys.sort()
+    y_ord = (keys & np.uint64(1)).view(np.int64)
+    y_ord ^= 1
+    keys >>= np.uint64(1)
+    return keys.view(np.float64), y_ord
+
+
+def _trimmed(a: np.ndarray, size: int) -> np.ndarray:
+    """``a[:size]``, copied when that frees most of ``a``."""
+    return a[:size] if size > a.size // 2 else a[:size].copy()
 
 
 def _r_mean_runs(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -250,23 +311,32 @@ def cal_isotonic(p, y) -> CalIsotonic:
     p_arr = check_probability(p, arg="p").ravel()
     y_arr = check_binary_y(y, arg="y", require_both=True)
     check_same_length(p_arr, y_arr, x_arg="p", y_arg="y")
-    order = stable_order(_order_keys(p_arr, y_arr))
-    p_ord = p_arr[order]
-    y_ord = y_arr[order]
+    p_ord, y_ord = _ordered(p_arr, y_arr)
     fit = isoreg(p_ord, y_ord)
-    fitted = np.minimum(np.maximum(fit.yf, 0.0), 1.0)
-    # rle(): a run ends where the next value differs; R keeps each run's last value.
-    breaks = np.flatnonzero(p_ord[1:] != p_ord[:-1])
-    run_ends = np.concatenate((breaks, [p_ord.size - 1]))
-    run_starts = np.concatenate(([0], breaks + 1))
-    lengths = run_ends - run_starts + 1
-    y_fitted = _r_mean_runs(fitted, run_starts, lengths)
+    # R's pmin(pmax(yf, 0), 1): each yf is sums / counts with 0 <= sums <= counts,
+    # already in [0, 1] (never -0), so the clip leaves every bit as it is.
+    fitted = fit.yf
+    x_thresholds = y_fitted = None
+    kern = _fill_kernels(p_ord.size)
+    if kern is not None:
+        thresholds, values = np.empty(p_ord.size), np.empty(p_ord.size)
+        runs, n_varying = kern.tie_runs(p_ord, fitted, thresholds, values, np.empty(p_ord.size, dtype=np.int64))
+        if not n_varying:  # (a tie run is 1s then 0s, which PAVA pools: always)
+            x_thresholds, y_fitted = _trimmed(thresholds, runs), _trimmed(values, runs)
+    if x_thresholds is None:
+        # rle(): a run ends where the next value differs; R keeps each run's last value.
+        breaks = np.flatnonzero(p_ord[1:] != p_ord[:-1])
+        run_ends = np.concatenate((breaks, [p_ord.size - 1]))
+        run_starts = np.concatenate(([0], breaks + 1))
+        lengths = run_ends - run_starts + 1
+        y_fitted = _r_mean_runs(fitted, run_starts, lengths)
+        x_thresholds = p_ord[run_ends].copy()
     return new_calibrator(
         CalIsotonic,
         method="isotonic regression",
         n=y_arr.size,
         input="probabilities",
-        x_thresholds=p_ord[run_ends].copy(),
+        x_thresholds=x_thresholds,
         y_calibrated=y_fitted,
         fit=fit,
         call=format_call("cal_isotonic", ("p", "y")),

@@ -20,6 +20,8 @@ import numpy as np
 
 from pycalib_r._jit import njit
 from pycalib_r.binned._rbin_kernels import _ld_div, _ld_fin, _ld_row_sum, _seg_dev, _seg_sum
+from pycalib_r.rbase._libm_kernels import glibc_exp as _exp
+from pycalib_r.rbase._libm_kernels import glibc_log as _log
 
 
 # Rows handled per block: each libm function then runs in a loop of its own
@@ -31,40 +33,62 @@ _BLOCK = 512
 @njit
 def multiclass_temperature_terms(mat, codes, temperature, eps, terms, row, first, last):
     """``terms[i] = log(clip(softmax(mat / T)[i, codes[i]]))`` for the rows
-    ``first <= i < last`` (``codes`` 1-based; ``row`` scratch of at least
-    K x 512 doubles). Each row alone: pieces of rows can run on different
-    cores and give the same terms."""
+    ``first <= i < last`` (``mat`` C-contiguous, ``codes`` 1-based; ``row``
+    scratch of at least K x 512 doubles). Each row alone: pieces of rows can
+    run on different cores and give the same terms.
+
+    Every loop runs over a slice of the block (so LLVM sees indices from 0
+    and vectorises the division and the selects). The row's maximum minus
+    itself is an exact 0, and glibc's ``exp`` takes a branch of its own for
+    arguments that small, mispredicted at random positions: each exact zero
+    (of either sign) is given ``exp(-1)``'s fast path instead and its result
+    replaced by 1.0 afterwards, ``exp(+-0) = 1`` exactly (C99 Annex F.9.3.1),
+    so the bits are those of ``exp()`` on every element.
+    """
     k = mat.shape[1]
+    flat = mat.reshape(-1)
     hi = 1.0 - eps
     rs = np.empty(1)
+    zero = np.empty(k * _BLOCK, dtype=np.bool_)
     for lo in range(first, last, _BLOCK):
         up = min(lo + _BLOCK, last)
-        # x / T, then minus the row's maximum (exact in any order).
-        for i in range(lo, up):
-            base = (i - lo) * k
-            m = mat[i, 0] / temperature
-            row[base] = m
+        nr = up - lo
+        cnt = nr * k
+        src = flat[lo * k:up * k]
+        blk = row[:cnt]
+        for q in range(cnt):
+            blk[q] = src[q] / temperature
+        # Minus the row's maximum (exact in any order).
+        for i in range(nr):
+            r = blk[i * k:(i + 1) * k]
+            m = r[0]
             for j in range(1, k):
-                v = mat[i, j] / temperature
-                row[base + j] = v
-                if v > m:
-                    m = v
+                if r[j] > m:
+                    m = r[j]
             for j in range(k):
-                row[base + j] = row[base + j] - m
-        for q in range((up - lo) * k):
-            row[q] = math.exp(row[q])
-        for i in range(lo, up):
-            base = (i - lo) * k
-            _ld_row_sum(rs, 0, row, base, k)
-            p = row[base + codes[i] - 1] / rs[0]
+                r[j] = r[j] - m
+        for q in range(cnt):
+            v = blk[q]
+            z = v == 0.0
+            zero[q] = z
+            blk[q] = -1.0 if z else v
+        for q in range(cnt):
+            blk[q] = _exp(blk[q])
+        for q in range(cnt):
+            blk[q] = 1.0 if zero[q] else blk[q]
+        tb = terms[lo:up]
+        cb = codes[lo:up]
+        for i in range(nr):
+            _ld_row_sum(rs, 0, blk, i * k, k)
+            p = blk[i * k + cb[i] - 1] / rs[0]
             # pmin(pmax(p, eps), 1 - eps), a NaN kept as numpy keeps it.
             if p < eps:
                 p = eps
             if p > hi:
                 p = hi
-            terms[i] = p
-        for i in range(lo, up):
-            terms[i] = math.log(terms[i])
+            tb[i] = p
+        for i in range(nr):
+            tb[i] = _log(tb[i])
 
 
 @njit
