@@ -57,8 +57,9 @@ _LOESSWARN = {
 
 
 def _ehg184(s: str, xs) -> None:
-    # ehg184a: the label, then " %.5g" per number, then a newline.
-    warn(s + "".join(" " + _fmt_g5(float(x)) for x in xs) + "\n")
+    # ehg184a: the label, then " %.5g" per number, then a newline, which R's
+    # C-level warning() drops.
+    warn(s + "".join(" " + _fmt_g5(float(x)) for x in xs))
 
 
 def _fmt_g5(x: float) -> str:
@@ -452,7 +453,8 @@ def _ehg127(q: float, x: np.ndarray, xl: list, y: np.ndarray, rw: np.ndarray, nf
         warn(_LOESSWARN[182])
     tol = sigma[1] * (100 * _MACHEP)
     ratio = sigma[k] / sigma[1] if sigma[1] != 0.0 else math.nan
-    state.rcond = min(state.rcond, ratio) if not math.isnan(ratio) else ratio
+    if not math.isnan(ratio):  # gfortran's MIN keeps rcond when sigma(k)/sigma(1) is 0/0
+        state.rcond = min(state.rcond, ratio)
     if sigma[k] <= tol:
         state.sing += 1
         if state.sing == 1:
@@ -553,9 +555,9 @@ def _kd_tree(x: np.ndarray, fc: int, nvmax: int):
         if p <= ncmax + 1:
             l, u = lo[p], hi[p]
     if nvmax < nv + 1.0:
-        warn(f"k-d tree limited by memory; nvmax= {nvmax}\n")
+        warn(f"k-d tree limited by memory; nvmax= {nvmax}")
     elif ncmax < nc + 2:
-        warn(f"k-d tree limited by memory. ncmax= {ncmax}\n")
+        warn(f"k-d tree limited by memory. ncmax= {ncmax}")
     return (np.asarray(vert), np.asarray(a[:nc + 1]), np.asarray(xi[:nc + 1]),
             np.asarray(lo[:nc + 1]), np.asarray(hi[:nc + 1]), np.asarray(c1[:nc + 1]),
             np.asarray(c2[:nc + 1]), nv)
@@ -629,8 +631,12 @@ def loess_fitted(x, y, weights=None, span: float = 0.75, degree: int = 2,
     psi = list(range(n + 1))
     if surface == "direct":
         out = np.empty(n)
+        limit = max(nf - 1, 1)
         for i in range(n):
             out[i] = _ehg127(float(x[i]), x, None, y, rw, nf, span, degree, psi, state)[0]
+            # ehg136 (ihat = 1) looks for the point among psi(1:nf-1)
+            if (i + 1) not in psi[1:limit + 1]:
+                warn(_LOESSWARN[123])
         return out
     fc = _ifloor(n * (span * cell))
     tree = _kd_tree(x, fc, nvmax)
