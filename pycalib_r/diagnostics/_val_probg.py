@@ -25,7 +25,7 @@ import numpy as np
 
 from ..inputs._checks import ProbcalError, add_note
 from ..rbase._format import as_character_num, format_r_vec
-from ..rbase._rarith import r_exp, r_mean, r_round, r_sum
+from ..rbase._rarith import quiet_fp, r_exp, r_mean, r_round, r_sum
 from ..rbase._rmatrix import print_matrix
 from ..rbase._warn import warn
 from ._loess import loess_fitted
@@ -133,6 +133,8 @@ def _approx_linear(x: np.ndarray, y: np.ndarray, xout: np.ndarray, warn_ties: bo
 def wtd_quantile(x: np.ndarray, w: np.ndarray, probs, na_rm: bool = False) -> np.ndarray:
     """Hmisc ``wtd.quantile(x, weights, probs, normwt = FALSE)``, type ``"quantile"``."""
     probs = np.asarray(probs, dtype=np.float64)
+    if np.any((probs < 0) | (probs > 1)):
+        raise ProbcalError("Probabilities must be between 0 and 1 inclusive")
     keep = ~(np.isnan(w) | (w == 0))
     x, w = x[keep], w[keep]
     if na_rm:
@@ -277,6 +279,38 @@ class ValProbG:
     ``str(res)`` is R's ``print(res)`` (``print.val.prob``).
 
     R equivalent: the value of ``rms::val.prob(p, y, group = , weights = )``.
+
+    References
+    ----------
+    Harrell, F. E. (2015). *Regression Modeling Strategies*, 2nd ed., Springer.
+
+    Examples
+    --------
+    >>> import pycalib_r as pc
+    >>> pc.set_seed(1)
+    >>> p = pc.runif(200)
+    >>> y = pc.rbinom(200, 1, p ** 1.3)
+    >>> print(pc.val_prob(p, y, group=["a", "b"] * 100))
+              n  Pavg   Obs ChiSq ChiSq2  Eavg Eavg/P90 Med OR     C     B B ChiSq
+    a       100 0.534 0.500 0.670  0.818 0.034    0.040  1.228 0.814 0.175   0.013
+    b       100 0.501 0.430 2.814  3.477 0.078    0.096  1.519 0.843 0.165   0.541
+    Overall 200 0.518 0.465 3.121  3.911 0.054    0.064  1.318 0.831 0.170   0.361
+            B cal
+    a       0.173
+    b       0.157
+    Overall 0.166
+    <BLANKLINE>
+    Quantiles of Predicted Probabilities
+    <BLANKLINE>
+             0.01 0.025  0.05   0.1  0.25   0.5  0.75   0.9  0.95 0.975  0.99
+    a       0.023 0.049 0.084 0.146 0.311 0.545 0.755 0.881 0.935 0.961 0.985
+    b       0.058 0.068 0.098 0.142 0.285 0.487 0.734 0.878 0.903 0.945 0.992
+    Overall 0.023 0.062 0.084 0.142 0.294 0.505 0.742 0.881 0.927 0.961 0.992
+
+    R: ``set.seed(1); p <- runif(200); y <- rbinom(200, 1, p^1.3);
+    print(val.prob(p, y, group = rep(c("a", "b"), 100), pl = FALSE))`` prints
+    the same (and warns "NaNs produced" three times, from ``qlogis`` of
+    smoothed values beyond 1, as this call does).
     """
 
     def __init__(self, row_names, stats, curves, quantiles):
@@ -402,6 +436,7 @@ def _missing_group():
     raise err
 
 
+@quiet_fp
 def val_probg(p: np.ndarray, y: np.ndarray, codes: np.ndarray, levels, evaluate: int = 100,
               weights=None, normwt: bool = False, nmin: float = 0) -> ValProbG:
     """R's ``val.probg(p, y, group, evaluate, weights, normwt, nmin)`` on checked inputs."""
@@ -422,11 +457,12 @@ def val_probg(p: np.ndarray, y: np.ndarray, codes: np.ndarray, levels, evaluate:
         P, Y, wt = p[s], y[s], wts[s]
         lims = wtd_quantile(P, wt, Q_LIMITS)
         limits[i] = lims
-        n = r_sum(wt)
+        # numpy scalars: R's x / 0 is Inf or NaN, where Python floats raise.
+        n = np.float64(r_sum(wt))
         ev = Y == 1
-        n1 = r_sum(wt[ev])
+        n1 = np.float64(r_sum(wt[ev]))
         ranks = wtd_rank(P, wt)
-        c_index = (r_mean(ranks[ev]) - (n1 + 1) / 2) / (n - n1)
+        c_index = (np.float64(r_mean(ranks[ev])) - (n1 + 1) / 2) / (n - n1)
         fitted = loess_fitted(P, Y, wt, span=2 / 3, degree=1, cell=0.13333)
         if P.size > evaluate:
             grid = _seq_len_out(float(P.min()), float(P.max()), int(evaluate))
@@ -464,16 +500,19 @@ def val_probg(p: np.ndarray, y: np.ndarray, codes: np.ndarray, levels, evaluate:
         dl = np.array([r_sum((wt * ypp)[w]), r_sum(((wt * L) * ypp)[w])])
         v = np.array([[r_sum(pq[w]), r_sum(lppq[w])], [0.0, r_sum(((((wt * L) * L) * P) * (1 - P))[w])]])
         v[1, 0] = v[0, 1]
-        s_py = r_sum(wt * dpy)
-        chisq = (s_py * s_py) / r_sum(pq)
+        s_py = np.float64(r_sum(wt * dpy))
+        chisq = (s_py * s_py) / np.float64(r_sum(pq))
         inv = _dgesv_inverse(v)
         row = (0.0 + dl[0] * inv[0, 0]) + dl[1] * inv[1, 0], (0.0 + dl[0] * inv[0, 1]) + dl[1] * inv[1, 1]
         chisq2 = (0.0 + row[0] * dl[0]) + row[1] * dl[1]
         p90 = lims[8] - lims[2]
-        if ((cal < 0) | (cal > 1)).any():  # qlogis(cal.smooth) of a value outside [0, 1]
+        out01 = (cal <= 0) | (cal >= 1)
+        # ifelse() evaluates qlogis(cal.smooth) only when some value is inside
+        # (0, 1); it then warns for a value outside [0, 1].
+        if not out01.all() and ((cal < 0) | (cal > 1)).any():
             warn("NaNs produced")
         with np.errstate(divide="ignore", invalid="ignore"):
-            lcal = np.where((cal <= 0) | (cal >= 1), np.nan, _qlogis(cal))
+            lcal = np.where(out01, np.nan, _qlogis(cal))
         med = wtd_quantile(np.abs(L - lcal), wt, [0.5], na_rm=True)[0]
         odds = float(r_exp(np.array([med]))[0])
         stats[i] = [n, pred, obs, chisq, chisq2, eavg, eavg / p90, odds, c_index, b, bchisq, b_cal]
