@@ -33,6 +33,8 @@ import numpy as np
 from pycalib_r.diagnostics._loess import loess_fitted
 from pycalib_r.diagnostics._validation import val_prob
 
+from ._validation_cases import _num, _try as _caught
+
 # Relative tolerance of every number (measured: 0, the port is bit-equal).
 TOLERANCE = 0.0
 
@@ -103,17 +105,6 @@ def inputs_sha256(c: dict) -> str:
     return h.hexdigest()
 
 
-def _caught(fn):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            out = fn()
-        except Exception as exc:  # noqa: BLE001 - the message is compared
-            out = {"error": str(exc)}
-    out["warnings"] = [str(w.message) for w in caught]
-    return out
-
-
 def python_side(c: dict) -> dict:
     def run():
         r = val_prob(c["p"], c["y"], group=group_arg(c), weights=c["weights"],
@@ -139,16 +130,6 @@ def r_json(ro, c: dict) -> dict:
         FloatVector(c["p"]), FloatVector(c["y"]), kind, values, StrVector(c["levels"]),
         FloatVector(c["weights"]), bool(c["normwt"]), c["g_group"], c["evaluate"], c["nmin"])
     return json.loads(out[0])
-
-
-def _num(x):
-    if x is None or x in ("NA", "NaN"):
-        return math.nan
-    if x == "Inf":
-        return math.inf
-    if x == "-Inf":
-        return -math.inf
-    return float(x)
 
 
 def _rows(v):

@@ -15,7 +15,7 @@ import numpy as np
 from ..rbase._rarith import r_log, r_mean
 from ..rbase._warn import warn
 
-__all__ = ["_regularize", "_seq_len_out", "_approx1", "_qlogis"]
+__all__ = ["_regularize", "_seq_len_out", "_approx1", "_bracket", "_qlogis"]
 
 
 def _qlogis(p: np.ndarray) -> np.ndarray:
@@ -52,17 +52,23 @@ def _seq_len_out(start: float, end: float, n: int) -> np.ndarray:
     return out
 
 
-def _approx1(v: float, x: np.ndarray, y: np.ndarray) -> float:
-    """R's ``approx1`` (linear, rule 1: NA outside the range)."""
+def _bracket(v: float, x: np.ndarray):
+    """``approx1``'s bisection: ``(i, j)``, ``j = i + 1``, with ``x[i] <= v <= x[j]``."""
     i, j = 0, x.size - 1
-    if v < x[i] or v > x[j]:
-        return math.nan
     while i < j - 1:
         ij = (i + j) // 2
         if v < x[ij]:
             j = ij
         else:
             i = ij
+    return i, j
+
+
+def _approx1(v: float, x: np.ndarray, y: np.ndarray) -> float:
+    """R's ``approx1`` (linear, rule 1: NA outside the range)."""
+    if v < x[0] or v > x[-1]:
+        return math.nan
+    i, j = _bracket(v, x)
     if v == x[j]:
         return float(y[j])
     if v == x[i]:

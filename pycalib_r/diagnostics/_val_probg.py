@@ -29,7 +29,7 @@ from ..rbase._rarith import quiet_fp, r_exp, r_mean, r_round, r_sum
 from ..rbase._rmatrix import print_matrix
 from ..rbase._warn import warn
 from ._loess import loess_fitted
-from ._rstats import _approx1, _qlogis, _regularize, _seq_len_out
+from ._rstats import _approx1, _bracket, _qlogis, _regularize, _seq_len_out
 
 __all__ = ["ValProbG", "val_probg", "cut2_g", "STAT_NAMES", "Q_LIMITS"]
 
@@ -110,14 +110,9 @@ def _approx_const(x: np.ndarray, y: np.ndarray, xout: np.ndarray) -> np.ndarray:
         elif v > x[-1]:
             out[k] = y[-1]
         else:
-            i, j = 0, x.size - 1
-            while i < j - 1:
-                ij = (i + j) // 2
-                if v < x[ij]:
-                    j = ij
-                else:
-                    i = ij
-            out[k] = y[j] if v == x[j] else (y[i] if v == x[i] else y[j] * 1.0)
+            i, j = _bracket(v, x)
+            # approx1's constant rule with f = 1: y[j] (y[i] when v is x[i] itself)
+            out[k] = y[i] if v == x[i] and v != x[j] else y[j]
     return out
 
 
@@ -132,6 +127,8 @@ def _approx_linear(x: np.ndarray, y: np.ndarray, xout: np.ndarray, warn_ties: bo
 def wtd_quantile(x: np.ndarray, w: np.ndarray, probs, na_rm: bool = False) -> np.ndarray:
     """Hmisc ``wtd.quantile(x, weights, probs, normwt = FALSE)``, type ``"quantile"``."""
     probs = np.asarray(probs, dtype=np.float64)
+    if w.size == 0:  # no weights: quantile(x, probs), NA for an empty x (an empty group)
+        return np.full(probs.size, np.nan)
     if np.any((probs < 0) | (probs > 1)):
         raise ProbcalError("Probabilities must be between 0 and 1 inclusive")
     keep = ~(np.isnan(w) | (w == 0))
@@ -152,6 +149,8 @@ def wtd_quantile(x: np.ndarray, w: np.ndarray, probs, na_rm: bool = False) -> np
 
 def wtd_rank(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     """Hmisc ``wtd.rank(x, weights, normwt = FALSE)``: mid-ranks of the weighted table."""
+    if w.size == 0:  # no weights: rank(x), empty for an empty group
+        return np.empty(0)
     xv, freqs = _wtd_table(x, w)
     r = _ld_cumsum(freqs) - 0.5 * (freqs - 1)
     return _approx_linear(xv, r, x)
@@ -260,6 +259,23 @@ def cut2_g(x: np.ndarray, g: int):
 # The result and its print
 # ---------------------------------------------------------------------------
 
+def calibration_axes(ax, owner: str):
+    """``(ax, line width unit)``: the package's calibration panel with the ideal
+    line, on ``ax`` or a new 5 x 5 figure (matplotlib imported here)."""
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # pragma: no cover - exercised without matplotlib
+        raise ImportError(f"{owner}.plot() needs matplotlib: pip install matplotlib "
+                          "(or, from a pycalib_r checkout, pip install '.[plot]')") from exc
+    from ._diagnostics import _LINE_PT, _identity_line, _style_panel
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 5))
+    _style_panel(ax, True, True)
+    _identity_line(ax)
+    return ax, _LINE_PT
+
+
 class ValProbG:
     """Result of ``val_prob(p, y, group=...)``: R's ``val.probg`` value (class ``val.prob``).
 
@@ -359,19 +375,9 @@ class ValProbG:
         lazily): one line per group, ``Overall`` thicker; ``ax`` composes with
         other panels. Returns the Axes. R's statistics table on the plot is not drawn.
         """
-        try:
-            import matplotlib.pyplot as plt
-        except ImportError as exc:  # pragma: no cover - exercised without matplotlib
-            raise ImportError("ValProbG.plot() needs matplotlib: pip install matplotlib "
-                              "(or, from a pycalib_r checkout, pip install '.[plot]')") from exc
-        from ._diagnostics import _LINE_PT, _identity_line, _style_panel
-
-        if ax is None:
-            _, ax = plt.subplots(figsize=(5, 5))
-        _style_panel(ax, True, True)
-        _identity_line(ax)
+        ax, line_pt = calibration_axes(ax, "ValProbG")
         for name, (cx, cy) in self.cal_curves.items():
-            lw = (4 if name == "Overall" else 1) * _LINE_PT
+            lw = (4 if name == "Overall" else 1) * line_pt
             ax.plot(cx, cy, lw=lw, label=name)
         ax.set_xlabel("Predicted Probability")
         ax.set_ylabel("Actual Probability")
@@ -398,6 +404,7 @@ def group_levels(group, n: int, g_group: int):
         pd = None
     if pd is not None and isinstance(getattr(group, "dtype", None), pd.CategoricalDtype):
         cat = pd.Categorical(group)
+        _check_length(len(cat), n, "group")
         codes = np.asarray(cat.codes, dtype=np.int64)
         if (codes < 0).any():
             _missing_group()
@@ -405,11 +412,7 @@ def group_levels(group, n: int, g_group: int):
     arr = np.asarray(group)
     if arr.ndim != 1:
         raise ProbcalError("`group` must be a vector")
-    if arr.size != n:
-        err = ProbcalError("lengths of group and y do not agree")
-        add_note(err, f"`group` has {arr.size} values, `y` {n}: give one group per observation "
-                      "(R recycles or fails here; this package refuses).")
-        raise err
+    _check_length(arr.size, n, "group")
     if arr.dtype == bool:
         labels = np.where(arr, "TRUE", "FALSE")
         levels = sorted(set(labels.tolist()))
@@ -426,6 +429,14 @@ def group_levels(group, n: int, g_group: int):
     levels = sorted(set(vals))
     index = {v: k for k, v in enumerate(levels)}
     return np.array([index[v] for v in vals], dtype=np.int64), levels
+
+
+def _check_length(size: int, n: int, arg: str) -> None:
+    if size != n:
+        err = ProbcalError(f"lengths of {arg} and y do not agree")
+        add_note(err, f"`{arg}` has {size} values, `y` {n}: give one per observation "
+                      "(R recycles or fails here; this package refuses).")
+        raise err
 
 
 def _missing_group():
@@ -530,11 +541,7 @@ def grouped(p: np.ndarray, y: np.ndarray, group, weights, normwt: bool, g_group:
         wts = as_numeric_vector(weights, arg="weights", finite=False)
         if np.isnan(wts).any():
             raise ProbcalError("Argument `weights` must not contain missing values.")
-        if wts.size != n:
-            err = ProbcalError("lengths of weights and y do not agree")
-            add_note(err, f"`weights` has {wts.size} values, `y` {n}: give one weight per "
-                          "observation.")
-            raise err
+        _check_length(wts.size, n, "weights")
     codes, levels = group_levels(group, n, g_group)
     return val_probg(p, y, codes, levels, evaluate=evaluate, weights=wts, normwt=bool(normwt),
                      nmin=nmin)

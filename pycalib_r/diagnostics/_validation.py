@@ -33,7 +33,7 @@ from ..binned._binning import quantile_r
 from ..inputs._checks import ProbcalError, add_note, check_binary_y, check_conf_level, check_probability
 from ..rbase._format import format_r_vec
 from ._hoslem import one_minus_pchisq
-from ._val_probg import grouped
+from ._val_probg import calibration_axes, grouped
 from ._lowess import Lowess, lowess
 from ._rstats import _approx1, _qlogis, _regularize, _seq_len_out
 from ..rbase._rarith import pnorm_upper, r_exp, r_log, r_mean, r_sum, seq_sum
@@ -256,22 +256,12 @@ class ValProb:
         calibration curve and the lowess curve, as R draws them; ``ax``
         composes with other panels. Returns the Axes.
         """
-        try:
-            import matplotlib.pyplot as plt
-        except ImportError as exc:  # pragma: no cover - exercised without matplotlib
-            raise ImportError("ValProb.plot() needs matplotlib: pip install matplotlib "
-                              "(or, from a pycalib_r checkout, pip install '.[plot]')") from exc
-        from ._diagnostics import _LINE_PT, _identity_line, _style_panel
-
-        if ax is None:
-            _, ax = plt.subplots(figsize=(5, 5))
-        _style_panel(ax, True, True)
-        _identity_line(ax)
+        ax, line_pt = calibration_axes(ax, "ValProb")
         if logistic_cal and self.logistic is not None:
-            ax.plot(self.logistic[0], self.logistic[1], color="black", lw=2 * _LINE_PT,
+            ax.plot(self.logistic[0], self.logistic[1], color="black", lw=2 * line_pt,
                     label="Logistic calibration")
         if smooth and self.smooth is not None:
-            ax.plot(self.smooth.x, self.smooth.y, color="black", lw=2 * _LINE_PT, ls="--",
+            ax.plot(self.smooth.x, self.smooth.y, color="black", lw=2 * line_pt, ls="--",
                     label="Nonparametric")
         ax.set_xlabel("Predicted Probability")
         ax.set_ylabel("Actual Probability")
