@@ -12,12 +12,9 @@ list the differences: every statistic, quantile and curve point bit for bit
 (tolerance 0), printed text and warnings byte for byte.
 
 Not ported, hence left out of the comparison and counted apart
-(``Diffs.unported``): loess's statistics (``trace.hat``, ``one.delta``),
-whose "Chernobyl! trL<k"/"Chernobyl! trL>n" warnings and the "NaNs produced"
-of ``sqrt(sum.squares / one.delta)`` right after them (or, for n < 6, alone)
-R issues on tiny groups; and ``solve()``'s "system is computationally
-singular: reciprocal condition number = ..." (LAPACK's ``dgecon`` estimate),
-which R raises for near-singular 2 x 2 systems of tiny groups.
+(``Diffs.unported``): ``solve()``'s "system is computationally singular:
+reciprocal condition number = ..." (LAPACK's ``dgecon`` estimate), which R
+raises for near-singular 2 x 2 systems of tiny groups.
 """
 
 from __future__ import annotations
@@ -142,23 +139,6 @@ def _rows(v):
 _SINGULAR = "system is computationally singular: reciprocal condition number = "
 
 
-def r_warnings_ported(ws, n_small: bool = False):
-    """R's warnings without those of loess's unported statistics: (kept, dropped count)."""
-    out, dropped, after = [], 0, False
-    for w in ws:
-        if w.startswith("Chernobyl!"):
-            dropped += 1
-            after = True
-            continue
-        if w == "NaNs produced" and (after or n_small):
-            dropped += 1
-            after = False
-            continue
-        after = False
-        out.append(w)
-    return out, dropped
-
-
 class Diffs:
     def __init__(self):
         self.items = []
@@ -189,15 +169,7 @@ def compare(py: dict, r: dict, diffs: Diffs, label: str) -> None:
     if str(r.get("error", "")).startswith(_SINGULAR):
         diffs.unported += 1
         return
-    rw, dropped = r_warnings_ported(r["warnings"])
-    if dropped:
-        diffs.unported += 1
-        # the sqrt's "NaNs produced" of a Chernobyl-free fit cannot be told
-        # from qlogis's: compare the texts once each then
-        diffs.text(label + " warnings", [w for w in py["warnings"] if w != "NaNs produced"],
-                   [w for w in rw if w != "NaNs produced"])
-    else:
-        diffs.text(label + " warnings", py["warnings"], rw)
+    diffs.text(label + " warnings", py["warnings"], r["warnings"])
     if "error" in py or "error" in r:
         diffs.text(label + " error", py.get("error"), r.get("error"))
         return
@@ -266,9 +238,7 @@ def loess_sha256(c: dict) -> str:
 
 
 def compare_loess(py: dict, r: dict, diffs: Diffs, label: str) -> None:
-    rw, dropped = r_warnings_ported(r["warnings"], n_small=len(py.get("fitted", [])) < 6)
-    diffs.unported += bool(dropped)
-    diffs.text(label + " warnings", py["warnings"], rw)
+    diffs.text(label + " warnings", py["warnings"], r["warnings"])
     if "error" in py or "error" in r:
         diffs.text(label + " error", py.get("error"), r.get("error"))
         return

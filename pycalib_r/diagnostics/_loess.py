@@ -23,20 +23,28 @@ pseudo-inverse with R's tolerance. The BLAS calls (``ddot``, ``dnrm2``,
 fitted values are R's bit for bit (tests/test_loess.py compares them live).
 
 R's warnings from the Fortran (``loesswarn``, ``ehg183``, ``ehg184``) are
-issued with R's texts. Not ported: the statistics (trace of the hat matrix,
-``one.delta``, ``two.delta``) and therefore their "Chernobyl!" warnings;
-robustness iterations (``family = "symmetric"``); more than one predictor.
+issued with R's texts, those of the statistics included: the trace of the
+hat matrix as R's default ``statistics = "approximate"``, ``trace.hat =
+"exact"`` computes it (``ehg139``'s vertex influence, interpolated, for
+``"interpolate"``; ``ehg136``'s diagonal for ``"direct"``), ``lowesa``'s
+``ehg141`` ("Chernobyl! trL<k", "Chernobyl! trL>n", with the ``ehg176``
+correction) and ``simpleLoess``'s ``sqrt(sum.squares/one.delta)`` ("NaNs
+produced"). Not ported: the other outputs of ``loess`` (``trace.hat``,
+``one.delta``, ``two.delta`` are computed for the warnings, not returned),
+``trace.hat = "approximate"``, robustness iterations (``family =
+"symmetric"``) and more than one predictor.
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
 from ..calibrators._linpack import _axpy, _ddot, _dnrm2, _scal
 from ..inputs._checks import ProbcalError
-from ..rbase._rarith import quiet_fp, seq_sum
+from ..rbase._rarith import quiet_fp, r_sum, seq_sum
 from ..rbase._warn import warn
 
 __all__ = ["loess_fitted"]
@@ -430,20 +438,10 @@ def _ehg127(q: float, x: np.ndarray, xl: list, y: np.ndarray, rw: np.ndarray, nf
                 _axpy(t, b[l:, l], b[l:, j])
         qraux[l] = b[l, l]
         b[l, l] = -nrmxl
-    # dqrsl(..., job = 1000): eta <- Q^T eta.
-    ju = min(k, nf - 1)
-    for j in range(ju):
-        if qraux[j] == 0.0:
-            continue
-        temp = b[j, j]
-        b[j, j] = qraux[j]
-        t = -_ddot(b[j:, j], eta[j:]) / b[j, j]
-        if t != 0.0:
-            _axpy(t, b[j:, j], eta[j:])
-        b[j, j] = temp
-    # The Fortran reads eta(1:k) and b(1:k, 1:k) in its workspace, where eta
-    # is followed by b and then by zeros: with nf < k it reads past them.
-    ws = np.concatenate([eta, b.ravel(order="F"), np.zeros(k * k + k)])
+    # dqrsl(..., job = 1000): eta <- Q^T eta. The Fortran then reads eta(1:k)
+    # and b(1:k, 1:k) in its workspace, where eta is followed by b and then
+    # by zeros: with nf < k it reads past them.
+    ws = _qty(b, qraux, eta, k, nf)
     u = np.zeros((k + 1, k + 1))
     for i in range(1, k + 1):
         for j in range(i, k + 1):
@@ -471,7 +469,53 @@ def _ehg127(q: float, x: np.ndarray, xl: list, y: np.ndarray, rw: np.ndarray, nf
         dgamma[j] = _dot(u[1:k + 1, j].tolist(), etak) / sigma[j] if tol < sigma[j] else 0.0
     s0 = _dot(e[1, 1:k + 1].tolist(), dgamma[1:])
     s1 = _dot(e[2, 1:k + 1].tolist(), dgamma[1:]) if k > 1 else 0.0
-    return s0, s1
+    return s0, s1, _Fit(b, qraux, w, sigma, u, e, tol, k, nf)
+
+
+class _Fit(NamedTuple):
+    """What the hat-matrix rows of one local fit need (ehg127's b, qraux, w, sigma, U, V)."""
+
+    b: np.ndarray
+    qraux: np.ndarray
+    w: np.ndarray
+    sigma: np.ndarray
+    u: np.ndarray
+    e: np.ndarray
+    tol: float
+    k: int
+    nf: int
+
+
+def _qty(b: np.ndarray, qraux: np.ndarray, eta: np.ndarray, k: int, nf: int) -> np.ndarray:
+    """``dqrsl(b, ..., eta, job = 1000)``: ``eta <- Q^T eta`` in place; returns the
+    Fortran's view of ``eta(1:k)`` (past ``nf``: ``b`` then zeros, its workspace)."""
+    for j in range(min(k, nf - 1)):
+        if qraux[j] == 0.0:
+            continue
+        temp = b[j, j]
+        b[j, j] = qraux[j]
+        t = -_ddot(b[j:, j], eta[j:]) / b[j, j]
+        if t != 0.0:
+            _axpy(t, b[j:, j], eta[j:])
+        b[j, j] = temp
+    return np.concatenate([eta, b.ravel(order="F"), np.zeros(k * k + k)])
+
+
+def _hat_row(fit: _Fit, i: int):
+    """Value and slope of the local fit when y is the unit vector of neighbour
+    ``i`` (0-based): ``V Sigma^+ U^T Q^T W e_i`` (ehg139's vval2, ehg136's L)."""
+    k = fit.k
+    eta = np.zeros(fit.nf)
+    eta[i] = fit.w[i]
+    ws = _qty(fit.b, fit.qraux, eta, k, fit.nf)
+    etak = ws[:k].tolist()
+    dgamma = [0.0] * (k + 1)
+    for j in range(1, k + 1):
+        dgamma[j] = (_dot(fit.u[1:k + 1, j].tolist(), etak) / fit.sigma[j]
+                     if fit.tol < fit.sigma[j] else 0.0)
+    v0 = _dot(fit.e[1, 1:k + 1].tolist(), dgamma[1:])
+    v1 = _dot(fit.e[2, 1:k + 1].tolist(), dgamma[1:]) if k > 1 else 0.0
+    return v0, v1
 
 
 # ---------------------------------------------------------------------------
@@ -554,18 +598,81 @@ def _kd_tree(x: np.ndarray, fc: int, nvmax: int):
         p += 1
         if p <= ncmax + 1:
             l, u = lo[p], hi[p]
-    if nvmax < nv + 1.0:
-        warn(f"k-d tree limited by memory; nvmax= {nvmax}")
-    elif ncmax < nc + 2:
-        warn(f"k-d tree limited by memory. ncmax= {ncmax}")
     return (np.asarray(vert), np.asarray(a[:nc + 1]), np.asarray(xi[:nc + 1]),
             np.asarray(lo[:nc + 1]), np.asarray(hi[:nc + 1]), np.asarray(c1[:nc + 1]),
-            np.asarray(c2[:nc + 1]), nv)
+            np.asarray(c2[:nc + 1]), nv, pi, nc)
+
+
+def _ehg137(z: float, tree) -> list:
+    """The leaf cells whose closure holds ``z`` (both sons where ``z`` is the split)."""
+    a, xi, lo, hi = tree[1], tree[2], tree[3], tree[4]
+    leaves, stack, p = [], [], 1
+    while p > 0:
+        if a[p] == 0:
+            leaves.append(p)
+            p = stack.pop() if stack else 0
+        elif z == xi[p]:
+            stack.append(int(hi[p]))
+            p = int(lo[p])
+        else:
+            p = int(lo[p]) if z <= xi[p] else int(hi[p])
+    return leaves
+
+
+# ehg176: the fixed 1-d surface of ehg141's correction (a k-d tree of 10 vertices).
+_EHG176 = (np.array([0.0, -5.0e-3, 1.005, 0.3705, 0.2017, 0.5591, 0.1204, 0.2815, 0.4536,
+                     0.7132, 0.8751]),
+           np.array([0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0]),
+           np.array([0.0, 0.3705, 0.2017, 0.5591, 0.1204, 0.2815, 0.4536, 0.7132, 0, 0, 0, 0, 0,
+                     0, 0, 0.8751, 0, 0]),
+           np.array([0, 2, 4, 6, 8, 10, 12, 14, 0, 0, 0, 0, 0, 0, 0, 16, 0, 0]),
+           np.array([0, 3, 5, 7, 9, 11, 13, 15, 0, 0, 0, 0, 0, 0, 0, 17, 0, 0]),
+           np.array([0, 1, 1, 3, 1, 4, 3, 5, 1, 6, 4, 7, 3, 8, 5, 9, 9, 10]),
+           np.array([0, 2, 3, 2, 4, 3, 5, 2, 6, 4, 7, 3, 8, 5, 9, 2, 10, 2]), 10)
+_EHG176_VVAL = np.array([[0.0, -9.0572e-2, -1.0856e-2, -5.3718e-2, 2.6152e-2, -5.8387e-2,
+                          9.5807e-2, -3.1926e-2, -6.4170e-2, -2.0636e-2, 4.0172e-2],
+                         [0.0, 4.4844, -0.7736, -0.3495, -0.7286, 0.1611, -0.7978, -0.4457,
+                          3.2813e-2, 0.3350, -4.1032e-2]])
+# ehg141's coefficients c(1:48): for d = 1, degree 1 uses c(1:3) and c(25:27),
+# degree 2 c(13:15) and c(37:39).
+_EHG141_C = {(1, 1): (0.2971620, 0.3802660, 0.5886043), (1, 2): (0.2848308, 0.2254512, 0.2914126),
+             (2, 1): (0.1611761, 0.3091323, 0.4401023), (2, 2): (0.2075670, 0.2822574, 0.2369957)}
+
+
+def _ehg141(trl: float, n: int, deg: int, k: int, nsing: int):
+    """ehg141 for d = 1: its warnings and (delta1, delta2)."""
+    corx = math.sqrt(k / float(n))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = float((np.sqrt(np.float64(k) / np.float64(trl)) - corx) / (1 - corx))
+    if nsing == 0 and 1 < z:
+        _ehg184("Chernobyl! trL<k", [trl])
+    elif z < 0:
+        _ehg184("Chernobyl! trL>n", [trl])
+    z = min(1.0, max(0.0, z)) if not math.isnan(z) else 0.0  # gfortran's MAX drops a NaN
+    c4 = math.exp(float(_ehg128(np.array([z]), _EHG176, _EHG176_VVAL)[0]))
+    out = []
+    for which in (1, 2):
+        c1, c2, c3 = _EHG141_C[(deg, which)]
+        out.append(float(n) - trl * math.exp(((c1 * math.pow(z, c2)) * math.pow(1 - z, c3)) * c4))
+    return out
+
+
+def _statistics_warnings(trl: float, n: int, tau: int, nsing: int, y, fitted, w) -> None:
+    """lowesa's warnings (ehg141, twice) and simpleLoess's ``sqrt(sum.squares/one.delta)``."""
+    d1a, _ = _ehg141(trl, n, 1, tau, nsing)
+    d1b, _ = _ehg141(trl, n, 2, tau, nsing)
+    alpha = float(tau - 2) / float(3 - 2)
+    one_delta = (1 - alpha) * d1a + alpha * d1b
+    res = y - fitted
+    ss = np.float64(r_sum(w * (res * res)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if ss / np.float64(one_delta) < 0:
+            warn("NaNs produced")
 
 
 def _ehg128(z: np.ndarray, tree, vval: np.ndarray) -> np.ndarray:
     """Cubic Hermite interpolation in the leaf cell holding each ``z``."""
-    vert, a, xi, lo, hi, c1, c2, _ = tree
+    vert, a, xi, lo, hi, c1, c2 = tree[:7]
     j = np.ones(z.size, dtype=np.int64)
     depth = 1
     while True:
@@ -629,23 +736,55 @@ def loess_fitted(x, y, weights=None, span: float = 0.75, degree: int = 2,
         warn(_LOESSWARN[104])
     state = _State()
     psi = list(range(n + 1))
+    tau = 3 if degree == 2 else 2
     if surface == "direct":
+        # lowesf with ihat = 1 ("direct/approximate"): the fit and L's diagonal.
         out = np.empty(n)
-        limit = max(nf - 1, 1)
+        diag = np.empty(n)
         for i in range(n):
-            out[i] = _ehg127(float(x[i]), x, None, y, rw, nf, span, degree, psi, state)[0]
-            # ehg136 (ihat = 1) looks for the point among psi(1:nf-1)
-            if (i + 1) not in psi[1:limit + 1]:
-                warn(_LOESSWARN[123])
+            out[i], _, fit = _ehg127(float(x[i]), x, None, y, rw, nf, span, degree, psi, state)
+            pos = 1
+            while psi[pos] != i + 1:
+                pos += 1
+                if not pos < nf:
+                    warn(_LOESSWARN[123])
+                    break
+            diag[i] = _hat_row(fit, min(pos, nf) - 1)[0]
+        _statistics_warnings(_c_sum(diag), n, tau, state.sing, y, out, rw)
         return out
     fc = _ifloor(n * (span * cell))
     tree = _kd_tree(x, fc, nvmax)
-    vert, nv = tree[0], tree[7]
+    vert, nv, pi, nc = tree[0], tree[7], tree[8], tree[9]
+    lo, hi = tree[3], tree[4]
     vval = np.zeros((2, nv + 1))
+    diagl = np.zeros(n)
+    vval2 = np.zeros((2, nv + 1))
     for lv in range(1, nv + 1):
-        vval[0, lv], vval[1, lv] = _ehg127(float(vert[lv]), x, None, y, rw, nf, span, degree,
-                                           psi, state)
-    return _ehg128(x, tree, vval)
+        vval[0, lv], vval[1, lv], fit = _ehg127(float(vert[lv]), x, None, y, rw, nf, span,
+                                                degree, psi, state)
+        # ehg139 with trl != 0: each neighbour's contribution to its own fit
+        # through this vertex (L's diagonal), over the leaves touching it.
+        phi = {psi[i]: i for i in range(1, nf + 1)}
+        for leaf in _ehg137(float(vert[lv]), tree):
+            for ii in range(int(lo[leaf]), int(hi[leaf]) + 1):
+                i = phi.get(pi[ii], 0)
+                if i:
+                    vval2[0, lv], vval2[1, lv] = _hat_row(fit, i - 1)
+                    z = x[pi[ii] - 1]
+                    diagl[pi[ii] - 1] += float(_ehg128(np.array([z]), tree, vval2)[0])
+                    vval2[:, lv] = 0.0
+    if nvmax < nv + 1.0:
+        warn(f"k-d tree limited by memory; nvmax= {nvmax}")
+    elif nvmax < nc + 2:
+        warn(f"k-d tree limited by memory. ncmax= {nvmax}")
+    fitted = _ehg128(x, tree, vval)
+    _statistics_warnings(_c_sum(diagl), n, tau, state.sing, y, fitted, rw)
+    return fitted
+
+
+def _c_sum(v: np.ndarray) -> float:
+    # loess_raw: for (i = 0; i < n; i++) *trL = *trL + diagonal[i];
+    return seq_sum(v)
 
 
 def _ifloor(v: float) -> int:

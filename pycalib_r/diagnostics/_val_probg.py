@@ -353,7 +353,7 @@ class ValProbG:
 
     def __str__(self) -> str:
         def rows(m):
-            return [[None if math.isnan(v) else v for v in r_round(row, 3).tolist()] for row in m]
+            return [r_round(row, 3).tolist() for row in m]
 
         return (print_matrix(rows(self._stats), self.row_names, list(STAT_NAMES))
                 + "\n\nQuantiles of Predicted Probabilities\n\n"

@@ -9,8 +9,6 @@ R's ``src/main/printmatrix.c`` lays them out.
 
 from __future__ import annotations
 
-import math
-
 from ._format import format_r_vec
 
 __all__ = ["print_matrix"]
@@ -21,17 +19,16 @@ def print_matrix(values, row_names, col_names, digits: int = 7, width: int = 80)
 
     Examples
     --------
-    >>> print(print_matrix([[1.5, 2.0], [None, 0.25]], ["a", "bb"], ["x", "y"]))
-         x    y
-    a  1.5 2.00
-    bb  NA 0.25
+    >>> print(print_matrix([[1.5, 2.0], [None, float("nan")]], ["a", "bb"], ["x", "y"]))
+         x   y
+    a  1.5   2
+    bb  NA NaN
     """
     nr = len(row_names)
     nc = len(col_names)
     cols = []
     for j in range(nc):
-        col = [values[i][j] for i in range(nr)]
-        col = [None if v is None or (isinstance(v, float) and math.isnan(v)) else v for v in col]
+        col = [values[i][j] for i in range(nr)]  # None and R's NA_real_ print NA, NaN NaN
         cells = format_r_vec(col, digits=digits) if nr else []
         cols.append([c.strip() for c in cells])
     rlabw = max((len(r) for r in row_names), default=0)
