@@ -168,7 +168,6 @@ class Diffs:
 def compare(py: dict, r: dict, diffs: Diffs, label: str) -> None:
     if str(r.get("error", "")).startswith(_SINGULAR):
         diffs.unported += 1
-        return
     diffs.text(label + " warnings", py["warnings"], r["warnings"])
     if "error" in py or "error" in r:
         diffs.text(label + " error", py.get("error"), r.get("error"))

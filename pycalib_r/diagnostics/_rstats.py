@@ -9,13 +9,17 @@ intervals) and :mod:`._val_probg` (the grouped statistics).
 from __future__ import annotations
 
 import math
+import struct
 
 import numpy as np
 
 from ..rbase._rarith import r_log, r_mean
 from ..rbase._warn import warn
 
-__all__ = ["_regularize", "_seq_len_out", "_approx1", "_bracket", "_qlogis"]
+__all__ = ["_regularize", "_seq_len_out", "_approx1", "_bracket", "_qlogis", "R_NA"]
+
+# R's NA_real_ (a NaN with payload 1954): printed "NA", where a plain NaN prints "NaN".
+R_NA = struct.unpack("<d", struct.pack("<Q", 0x7FF00000000007A2))[0]
 
 
 def _qlogis(p: np.ndarray) -> np.ndarray:
@@ -65,9 +69,9 @@ def _bracket(v: float, x: np.ndarray):
 
 
 def _approx1(v: float, x: np.ndarray, y: np.ndarray) -> float:
-    """R's ``approx1`` (linear, rule 1: NA outside the range)."""
+    """R's ``approx1`` (linear, rule 1: NA outside the range, R's ``NA_real_``)."""
     if v < x[0] or v > x[-1]:
-        return math.nan
+        return R_NA
     i, j = _bracket(v, x)
     if v == x[j]:
         return float(y[j])

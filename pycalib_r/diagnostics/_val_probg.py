@@ -186,6 +186,19 @@ def _dgesv_inverse(v: np.ndarray) -> np.ndarray:
     return b
 
 
+def _check_rcond(a: np.ndarray, inv: np.ndarray) -> None:
+    """``La_solve``'s check: ``rcond = (1 / ||A^-1||_1) / ||A||_1`` (LAPACK's ``dgecon``
+    estimate, here the exact 1-norm of the 2 x 2 inverse) below ``DBL_EPSILON``
+    is R's "computationally singular" error."""
+    def norm1(m):
+        return max(abs(m[0, j]) + abs(m[1, j]) for j in range(2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rcond = (np.float64(1.0) / np.float64(norm1(inv))) / np.float64(norm1(a))
+    if rcond < 2.220446049250313e-16:
+        raise ProbcalError("system is computationally singular: reciprocal condition number = "
+                           + ("%g" % rcond))
+
+
 def _min_warn(values: np.ndarray) -> float:
     if values.size == 0:
         warn("no non-missing arguments to min; returning Inf")
@@ -513,6 +526,7 @@ def val_probg(p: np.ndarray, y: np.ndarray, codes: np.ndarray, levels, evaluate:
         s_py = np.float64(r_sum(wt * dpy))
         chisq = (s_py * s_py) / np.float64(r_sum(pq))
         inv = _dgesv_inverse(v)
+        _check_rcond(v, inv)
         row = (0.0 + dl[0] * inv[0, 0]) + dl[1] * inv[1, 0], (0.0 + dl[0] * inv[0, 1]) + dl[1] * inv[1, 1]
         chisq2 = (0.0 + row[0] * dl[0]) + row[1] * dl[1]
         p90 = lims[8] - lims[2]

@@ -24,7 +24,6 @@ code (:mod:`._lowess`).
 from __future__ import annotations
 
 import math
-import struct
 from typing import NamedTuple, Optional
 
 import numpy as np
@@ -35,7 +34,7 @@ from ..rbase._format import format_r_vec
 from ._hoslem import one_minus_pchisq
 from ._val_probg import calibration_axes, grouped
 from ._lowess import Lowess, lowess
-from ._rstats import _approx1, _qlogis, _regularize, _seq_len_out
+from ._rstats import R_NA, _approx1, _qlogis, _regularize, _seq_len_out
 from ..rbase._rarith import pnorm_upper, r_exp, r_log, r_mean, r_sum, seq_sum
 from ..rbase._warn import warn
 from ..calibrators._glm import design_matrix, glm_binomial
@@ -47,8 +46,6 @@ __all__ = ["val_prob", "ValProb", "cal_intercept_slope", "CalInterceptSlope", "V
 VAL_PROB_NAMES = ("Dxy", "C (ROC)", "R2", "D", "D:Chi-sq", "D:p", "U", "U:Chi-sq", "U:p", "Q",
                   "Brier", "Intercept", "Slope", "Emax", "E90", "Eavg", "S:z", "S:p")
 _NA_NAME = None  # R's NA name (printed <NA>)
-# R's NA_real_ (a NaN with payload 1954): printed "NA", where a plain NaN prints "NaN".
-R_NA = struct.unpack("<d", struct.pack("<Q", 0x7FF00000000007A2))[0]
 
 
 # ---------------------------------------------------------------------------
