@@ -11,10 +11,10 @@ above 1, degree 0/1/2, both surfaces). R's side is reference/r/validation.R
 list the differences: every statistic, quantile and curve point bit for bit
 (tolerance 0), printed text and warnings byte for byte.
 
-Not ported, hence left out of the comparison and counted apart
-(``Diffs.unported``): ``solve()``'s "system is computationally singular:
-reciprocal condition number = ..." (LAPACK's ``dgecon`` estimate), which R
-raises for near-singular 2 x 2 systems of tiny groups.
+``Diffs.singular`` counts the cases where R stops with ``solve()``'s "system
+is computationally singular: reciprocal condition number = ..." (LAPACK's
+``dgecon`` estimate, which the package takes as the exact 1-norm of the 2 x 2
+inverse): compared like the others.
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ class Diffs:
         self.items = []
         self.largest = 0.0
         self.numbers = 0
-        self.unported = 0
+        self.singular = 0
 
     def num(self, where, a, b):
         a, b = _num(a), _num(b)
@@ -167,7 +167,7 @@ class Diffs:
 
 def compare(py: dict, r: dict, diffs: Diffs, label: str) -> None:
     if str(r.get("error", "")).startswith(_SINGULAR):
-        diffs.unported += 1
+        diffs.singular += 1
     diffs.text(label + " warnings", py["warnings"], r["warnings"])
     if "error" in py or "error" in r:
         diffs.text(label + " error", py.get("error"), r.get("error"))

@@ -116,8 +116,8 @@ def test_programs_agree_with_r(validation_r):
     print(f"{COUNT} programs ({FIRST}..{FIRST + COUNT - 1}), {calls} calls: "
           f"{len(diffs.items) + len(grouped.items)} differences; largest relative differences "
           f"{diffs.largest}, grouped {grouped.largest} over {grouped.numbers} numbers "
-          f"({grouped.unported} grouped calls with unported loess statistics' warnings or "
-          f"solve()'s condition-number error set apart); "
+          f"({grouped.singular} grouped calls where R stops with solve()'s condition-number "
+          f"error, compared); "
           f"{diffs.skipped_profiles} profile intervals under separation not compared")
     items = diffs.items + grouped.items
     assert not items, "\n".join(items[:20])

@@ -10,9 +10,7 @@
 
 Every statistic, quantile and calibration-curve point is compared bit for bit
 (relative tolerance 0: measured, the port repeats R's arithmetic), the
-printed text and the warnings byte for byte; what is not ported (loess's
-trace statistics and their warnings, ``solve``'s condition-number error on
-tiny groups) is counted apart (tests/_val_probg_cases.py).
+printed text, the warnings and R's errors byte for byte.
 """
 
 from __future__ import annotations
@@ -37,7 +35,7 @@ LIVE_CASES = int(os.environ.get("PYCALIB_R_VAL_PROBG_CASES", "40"))
 
 def _report(diffs: gc.Diffs, what: str) -> None:
     print(f"{what}: {diffs.numbers} numbers, largest relative difference {diffs.largest}, "
-          f"{diffs.unported} with unported warnings/errors set apart")
+          f"{diffs.singular} where R stops with solve()'s condition-number error")
     assert not diffs.items, "\n".join(diffs.items[:20])
 
 
