@@ -23,7 +23,6 @@ import hashlib
 import json
 import math
 import random
-import warnings
 
 import numpy as np
 
@@ -211,14 +210,16 @@ def loess_case(cid: int) -> dict:
         x = np.array([g.gauss(0, 3) for _ in range(n)])
     y = np.array([g.gauss(0, 1) if g.random() < 0.5 else float(g.random() < 0.5) for _ in range(n)])
     w = np.ones(n) if g.random() < 0.5 else np.array([g.random() * 3 + 0.05 for _ in range(n)])
-    return {"id": cid, "x": x, "y": y, "w": w, "span": g.choice([2 / 3, 0.3, 0.75, 0.9, 1.0, 1.6]),
-            "degree": g.choice([0, 1, 1, 2]), "surface": g.choice(["interpolate", "interpolate", "direct"]),
+    return {"id": cid, "x": x, "y": y, "w": w,
+            "span": g.choice([2 / 3, 0.3, 0.75, 0.9, 1.0, 1.6]),
+            "degree": g.choice([0, 1, 1, 2]),
+            "surface": g.choice(["interpolate", "interpolate", "direct"]),
             "cell": g.choice([0.13333, 0.2])}
 
 
 def loess_python(c: dict) -> dict:
-    return _caught(lambda: {"fitted": list(loess_fitted(c["x"], c["y"], c["w"], c["span"], c["degree"],
-                                                         c["surface"], c["cell"]))})
+    return _caught(lambda: {"fitted": list(loess_fitted(c["x"], c["y"], c["w"], c["span"],
+                                                         c["degree"], c["surface"], c["cell"]))})
 
 
 def loess_r(ro, c: dict) -> dict:

@@ -38,7 +38,8 @@ def add(sub) -> None:
     e.add_argument("--weights", default=None,
                    help="column of observation weights for the grouped statistics")
     e.add_argument("--g-group", type=int, default=4,
-                   help="quantile groups for a numeric --group column (val.prob's g.group; default 4)")
+                   help="quantile groups for a numeric --group column "
+                        "(val.prob's g.group; default 4)")
 
 
 def run(args) -> int:

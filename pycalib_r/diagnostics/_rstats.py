@@ -8,7 +8,6 @@ intervals) and :mod:`._val_probg` (the grouped statistics).
 
 from __future__ import annotations
 
-import math
 import struct
 
 import numpy as np

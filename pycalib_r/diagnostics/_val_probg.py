@@ -521,13 +521,16 @@ def val_probg(p: np.ndarray, y: np.ndarray, codes: np.ndarray, levels, evaluate:
         ypp = Y - P
         lppq = ((wt * L) * P) * (1 - P)
         dl = np.array([r_sum((wt * ypp)[w]), r_sum(((wt * L) * ypp)[w])])
-        v = np.array([[r_sum(pq[w]), r_sum(lppq[w])], [0.0, r_sum(((((wt * L) * L) * P) * (1 - P))[w])]])
+        v = np.array([[r_sum(pq[w]), r_sum(lppq[w])],
+                      [0.0, r_sum(((((wt * L) * L) * P) * (1 - P))[w])]])
         v[1, 0] = v[0, 1]
         s_py = np.float64(r_sum(wt * dpy))
         chisq = (s_py * s_py) / np.float64(r_sum(pq))
         inv = _dgesv_inverse(v)
         _check_rcond(v, inv)
-        row = (0.0 + dl[0] * inv[0, 0]) + dl[1] * inv[1, 0], (0.0 + dl[0] * inv[0, 1]) + dl[1] * inv[1, 1]
+        # del %*% solve(v) %*% t(del): two dgemv calls (R's matprod for a row and a column)
+        row = ((0.0 + dl[0] * inv[0, 0]) + dl[1] * inv[1, 0],
+               (0.0 + dl[0] * inv[0, 1]) + dl[1] * inv[1, 1])
         chisq2 = (0.0 + row[0] * dl[0]) + row[1] * dl[1]
         p90 = lims[8] - lims[2]
         out01 = (cal <= 0) | (cal >= 1)
@@ -545,7 +548,7 @@ def val_probg(p: np.ndarray, y: np.ndarray, codes: np.ndarray, levels, evaluate:
 
 def grouped(p: np.ndarray, y: np.ndarray, group, weights, normwt: bool, g_group: int,
             evaluate: int, nmin: float) -> ValProbG:
-    """``val.prob(p, y, group = , weights = , ...)``'s grouped path, on ``val_prob``'s checked ``p``, ``y``."""
+    """``val.prob(p, y, group = , weights = , ...)``'s grouped path (``p``, ``y`` checked)."""
     from ..inputs._checks import as_numeric_vector
 
     n = y.size
