@@ -225,6 +225,27 @@ def test_validate_prints_the_library_report_as_json(tmp_path, frame):
     assert bad.returncode == 2 and b"at least 2" in bad.stderr and b"Traceback" not in bad.stderr
 
 
+def test_validate_group_and_weights_columns(tmp_path, frame):
+    import warnings
+
+    f = frame.copy()
+    f["site"] = np.where(np.arange(len(f)) % 3 == 0, "north", "south")
+    f["w"] = np.linspace(0.5, 2.0, len(f))
+    path = tmp_path / "g.csv"
+    f.to_csv(path, index=False, float_format="%.17g")
+    out = _ok(_run("validate", path, "--p", "prob", "--y", "label", "--no-profile",
+                   "--group", "site", "--weights", "w"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = pc.val_prob(f["prob"].to_numpy(), f["label"].to_numpy(), group=f["site"].to_numpy(),
+                           weights=f["w"].to_numpy()).to_dict()
+    got = json.loads(out.stdout)
+    assert got["val_prob_grouped"] == json.loads(json.dumps(want))
+    assert list(got["val_prob_grouped"]["stats"]) == ["north", "south", "Overall"]
+    bad = _run("validate", path, "--p", "prob", "--y", "label", "--weights", "w")
+    assert bad.returncode == 2 and b"--weights needs --group" in bad.stderr
+
+
 def test_parity_without_rpy2_is_the_error_line(tmp_path, frame):
     path = tmp_path / "p.csv"
     frame.to_csv(path, index=False)

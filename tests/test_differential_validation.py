@@ -7,8 +7,12 @@ A sibling of tests/test_differential_probcal.py for ``val_prob``,
 and 1s, all equal, near-duplicates a few ulps apart, one outcome only;
 n = 3..2,500 - with random arguments (hoslem's ``g``, the confidence level,
 lowess's ``f`` and ``iter``), and adds: ``val.prob(logit = qlogis(p), y)``
-when every ``p`` is inside (0, 1), and one bad call whose R error message
-must come back byte for byte.
+when every ``p`` is inside (0, 1), one bad call whose R error message
+must come back byte for byte, and a grouped call
+``val.prob(p, y, group, weights, normwt, g.group, evaluate, nmin)`` on the
+data of ``tests/_val_probg_cases.case(pid)`` (character, logical, numeric -
+cut by ``cut2`` -, factor or ``TRUE`` groups, unequal weights), compared bit
+for bit with its print and warnings (tests/_val_probg_cases.py).
 
 R evaluates through rpy2 (reference/r/validation.R: rms 6.5-0, MASS,
 ResourceSelection 0.3-6 when installed - its calls are skipped otherwise,
@@ -34,6 +38,7 @@ import pytest
 import pycalib_r as pc
 from pycalib_r.diagnostics._lowess import lowess
 
+from . import _val_probg_cases as gc
 from . import _validation_cases as vc
 from ._rcall import REPO
 
@@ -82,8 +87,12 @@ def test_programs_agree_with_r(validation_r):
     ro, versions = validation_r
     has_rs = versions.get("ResourceSelection") not in (None, "NA")
     diffs = vc.Diffs()
+    grouped = gc.Diffs()
     calls = 0
     for pid in range(FIRST, FIRST + COUNT):
+        gcase = gc.case(pid)
+        gc.compare(gc.python_side(gcase), gc.r_json(ro, gcase), grouped, f"program {pid} grouped")
+        calls += 1
         c, bad = _program(pid)
         p, y = c["p"], c["y"]
         vc.compare(vc.python_side(c), vc.r_json(ro, c), diffs, f"program {pid}", hoslem=has_rs)
@@ -104,6 +113,10 @@ def test_programs_agree_with_r(validation_r):
         expected = ro.r["validation_error"](code, ro.globalenv["p"], ro.globalenv["y"])[0]
         diffs.text(f"program {pid} bad call {code}", _python_error(fn, p, y), expected)
         calls += 1
+    print(f"grouped val.prob: {COUNT} calls, {len(grouped.items)} differences over "
+          f"{grouped.numbers} numbers, largest relative difference {grouped.largest} "
+          f"({grouped.singular} where R stops with solve()'s condition-number error, compared)")
+    diffs.items.extend(grouped.items)
     print(f"{COUNT} programs ({FIRST}..{FIRST + COUNT - 1}), {calls} calls: "
           f"{len(diffs.items)} differences; largest relative differences {diffs.largest}; "
           f"{diffs.separation_profiles} of the profile intervals under separation")

@@ -104,9 +104,10 @@ def test_val_prob_slope_is_glm_slope_to_lrm_tolerance():
 
 
 def test_refusals_say_why():
-    with pytest.raises(NotImplementedError) as e:
-        pc.val_prob([0.2, 0.5, 0.7], [0, 1, 1], group=[1, 1, 2])
-    assert "loess" in "".join(getattr(e.value, "__notes__", []))
+    # R drops rows with a missing group; the package refuses them, as for p and y.
+    with pytest.raises(pc.ProbcalError, match="`group` must not contain missing values") as e:
+        pc.val_prob([0.2, 0.5, 0.7], [0, 1, 1], group=[1.0, float("nan"), 2.0])
+    assert "drop those rows" in "".join(getattr(e.value, "__notes__", []))
     with pytest.raises(pc.ProbcalError, match="lengths of p or logit and y do not agree"):
         pc.val_prob([0.2, 0.5, 0.7], [0, 1])
     with pytest.raises(pc.ProbcalError, match="Argument g must be at least 2."):

@@ -99,18 +99,22 @@ def _dnrm2(v: np.ndarray) -> float:
 
 
 def _dnrm2_scaled(ax: np.ndarray) -> float:
+    # Fortran's x**2 is x*x; Python's x ** 2 calls libm pow, which is not
+    # always correctly rounded (it differed from BLAS on a vector holding a 0).
     notbig = True
     asml = amed = abig = 0.0
     for a in ax:
         a = float(a)
         if a > _TBIG:
-            abig = abig + (a * _SBIG) ** 2
+            t = a * _SBIG
+            abig = abig + t * t
             notbig = False
         elif a < _TSML:
             if notbig:
-                asml = asml + (a * _SSML) ** 2
+                t = a * _SSML
+                asml = asml + t * t
         else:
-            amed = amed + a ** 2
+            amed = amed + a * a
     if abig > 0.0:
         if amed > 0.0 or amed != amed:
             abig = abig + (amed * _SBIG) * _SBIG
@@ -122,7 +126,8 @@ def _dnrm2_scaled(ax: np.ndarray) -> float:
             asml = math.sqrt(asml) / _SSML
             ymin, ymax = (amed, asml) if asml > amed else (asml, amed)
             scl = 1.0
-            sumsq = ymax ** 2 * (1.0 + (ymin / ymax) ** 2)
+            r = ymin / ymax
+            sumsq = (ymax * ymax) * (1.0 + r * r)
         else:
             scl = 1.0 / _SSML
             sumsq = asml

@@ -4,7 +4,10 @@ the calibration intercept and slope with their intervals.
 
 The command reads the CSV and prints
 :func:`pycalib_r.diagnostics._validation.validate_report` as JSON; nothing is computed
-here.
+here. With ``--group COL`` (and ``--weights COL``) the report gains
+``"val_prob_grouped"``: ``val_prob(p, y, group=, weights=)``'s ``stats`` and
+``quantiles`` (R's ``val.prob(p, y, group, weights)``); a numeric group
+column is cut into ``--g-group`` quantile groups as R's ``cut2`` does.
 
 R equivalent: ``val.prob(p, y)``, ``hoslem.test(y, p, g)`` and
 ``glm(y ~ offset(qlogis(p)), binomial)`` / ``glm(y ~ qlogis(p), binomial)``
@@ -30,12 +33,40 @@ def add(sub) -> None:
                    help="level of the intercept and slope intervals (default 0.95)")
     e.add_argument("--no-profile", action="store_true",
                    help="Wald intervals only (skip MASS's profile intervals, which refit the glm)")
+    e.add_argument("--group", default=None,
+                   help="column of groups: adds val.prob's grouped statistics (val.probg)")
+    e.add_argument("--weights", default=None,
+                   help="column of observation weights for the grouped statistics")
+    e.add_argument("--g-group", type=int, default=4,
+                   help="quantile groups for a numeric --group column "
+                        "(val.prob's g.group; default 4)")
 
 
 def run(args) -> int:
     from ..diagnostics._validation import validate_report
 
-    p, y = read_csv(args.csv, args.p, args.y, args.sep)
+    if args.group is None and args.weights is None:
+        p, y = read_csv(args.csv, args.p, args.y, args.sep)
+        extra = {}
+    else:
+        from .. import val_prob
+        from ._data import models_and_labels
+        from ._table import read_table
+
+        if args.group is None:
+            from ..rbase._errors import ProbcalError
+            raise ProbcalError("--weights needs --group (R's val.prob uses weights only for "
+                               "the grouped statistics)")
+        wcol = [args.weights] if args.weights else []
+        table = read_table(args.csv, list(dict.fromkeys(args.p + [args.y, args.group] + wcol)),
+                           sep=args.sep, numeric=args.p + wcol)
+        (p, *_), y = models_and_labels(table, [args.p], args.y)
+        col = table.columns[args.group]
+        group = col.values if col.values is not None else col.texts()
+        weights = table.columns[args.weights].values if args.weights else None
+        extra = {"val_prob_grouped": val_prob(p, y, group=group, weights=weights,
+                                              g_group=args.g_group).to_dict()}
     report = validate_report(p, y, g=args.g, conf_level=args.conf_level, profile=not args.no_profile)
+    report.update(extra)
     print(json.dumps(report))
     return 0

@@ -71,7 +71,9 @@ REFUSED: Dict[str, Tuple[str, str]] = {
     "smooth_reliability_diagram": ("its kernel smoothing needs every prediction at once",
                                    "C" + _SAMPLE[1:].format(name="smooth_reliability_diagram")),
     "val_prob": ("lowess (Emax, E90, Eavg) fits each point on the nearest two thirds of the sorted "
-                 "data and lrm.fit iterates, so neither is a merge of chunk sums",
+                 "data and lrm.fit iterates, and the grouped statistics (group=, weights=) fit "
+                 "R's loess on each group and take weighted quantiles and ranks of the whole "
+                 "group, so none is a merge of chunk sums",
                  "Use pycalib_r.dask.brier, spiegelhalter_z and hoslem_test, or "
                  + _SAMPLE.format(name="val_prob")),
     "cal_intercept_slope": ("its profile intervals refit the glm at each profile step",

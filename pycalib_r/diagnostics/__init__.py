@@ -3,8 +3,9 @@
 ``_diagnostics`` (``reliability_diagram``, ``reliability_table``), and the
 diagnostics built beside them: CORP reliability diagrams (``_corp``), smooth
 ECE (``_smece``), ``val_prob``-style validation statistics (``_validation``),
-R's ``lowess`` (``_lowess``) and the
-Hosmer-Lemeshow test (``_hoslem``). matplotlib is imported lazily.
+R's ``lowess`` (``_lowess``), R's ``loess`` for one predictor (``_loess``),
+``val.prob``'s grouped statistics (``_val_probg``), R's small helpers they
+share (``_rstats``) and the Hosmer-Lemeshow test (``_hoslem``). matplotlib is imported lazily.
 
 It may import ``rbase``, ``inputs``, ``binned``, ``calibrators`` and ``_rng``.
 See docs/architecture.md.

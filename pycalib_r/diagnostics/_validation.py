@@ -24,7 +24,6 @@ code (:mod:`._lowess`).
 from __future__ import annotations
 
 import math
-import struct
 from typing import NamedTuple, Optional
 
 import numpy as np
@@ -34,7 +33,9 @@ from ..inputs._checks import ProbcalError, add_note, check_binary_y, check_conf_
 from ..rbase._format import format_r_vec
 from .._rng.nmath._gamma_dist import qchisq
 from ._hoslem import one_minus_pchisq
+from ._val_probg import calibration_axes, grouped
 from ._lowess import Lowess, lowess
+from ._rstats import R_NA, _approx1, _qlogis, _regularize, _seq_len_out
 from ..rbase._rarith import pnorm_upper, r_exp, r_log, r_mean, r_sum, seq_sum
 from ..rbase._warn import warn
 from ..calibrators._glm import design_matrix, glm_binomial
@@ -46,8 +47,6 @@ __all__ = ["val_prob", "ValProb", "cal_intercept_slope", "CalInterceptSlope", "V
 VAL_PROB_NAMES = ("Dxy", "C (ROC)", "R2", "D", "D:Chi-sq", "D:p", "U", "U:Chi-sq", "U:p", "Q",
                   "Brier", "Intercept", "Slope", "Emax", "E90", "Eavg", "S:z", "S:p")
 _NA_NAME = None  # R's NA name (printed <NA>)
-# R's NA_real_ (a NaN with payload 1954): printed "NA", where a plain NaN prints "NaN".
-R_NA = struct.unpack("<d", struct.pack("<Q", 0x7FF00000000007A2))[0]
 
 
 # ---------------------------------------------------------------------------
@@ -255,22 +254,12 @@ class ValProb:
         calibration curve and the lowess curve, as R draws them; ``ax``
         composes with other panels. Returns the Axes.
         """
-        try:
-            import matplotlib.pyplot as plt
-        except ImportError as exc:  # pragma: no cover - exercised without matplotlib
-            raise ImportError("ValProb.plot() needs matplotlib: pip install matplotlib "
-                              "(or, from a pycalib_r checkout, pip install '.[plot]')") from exc
-        from ._diagnostics import _LINE_PT, _identity_line, _style_panel
-
-        if ax is None:
-            _, ax = plt.subplots(figsize=(5, 5))
-        _style_panel(ax, True, True)
-        _identity_line(ax)
+        ax, line_pt = calibration_axes(ax, "ValProb")
         if logistic_cal and self.logistic is not None:
-            ax.plot(self.logistic[0], self.logistic[1], color="black", lw=2 * _LINE_PT,
+            ax.plot(self.logistic[0], self.logistic[1], color="black", lw=2 * line_pt,
                     label="Logistic calibration")
         if smooth and self.smooth is not None:
-            ax.plot(self.smooth.x, self.smooth.y, color="black", lw=2 * _LINE_PT, ls="--",
+            ax.plot(self.smooth.x, self.smooth.y, color="black", lw=2 * line_pt, ls="--",
                     label="Nonparametric")
         ax.set_xlabel("Predicted Probability")
         ax.set_ylabel("Actual Probability")
@@ -284,12 +273,6 @@ def _spi(p: np.ndarray, y: np.ndarray):
     with np.errstate(divide="ignore", invalid="ignore"):  # p all 0.5: R's NaN or Inf
         z = float(np.float64(r_sum((y - p) * q)) / np.sqrt(np.float64(r_sum(q * q * p * (1 - p)))))
     return z, 2 * pnorm_upper(abs(z))
-
-
-def _qlogis(p: np.ndarray) -> np.ndarray:
-    # R's qlogis: log(p / (1 - p)), -Inf at 0 and Inf at 1.
-    with np.errstate(divide="ignore"):
-        return r_log(p / (1.0 - p))
 
 
 def _inputs(p, y, logit):
@@ -312,7 +295,8 @@ def _inputs(p, y, logit):
 
 
 def val_prob(p=None, y=None, logit=None, group=None, weights=None, smooth: bool = True,
-             logistic_cal: bool = True) -> ValProb:
+             logistic_cal: bool = True, normwt: bool = False, g_group: int = 4,
+             evaluate: int = 100, nmin: float = 0):
     """Validation statistics of predicted probabilities, as ``rms::val.prob`` computes them.
 
     R equivalent: ``rms::val.prob(p, y, logit, pl = FALSE)`` (rms 6.5-0), its
@@ -343,22 +327,35 @@ def val_prob(p=None, y=None, logit=None, group=None, weights=None, smooth: bool 
         Outcomes 0/1.
     logit : array_like, optional
         Logits instead of ``p`` (``p = plogis(logit)``), as in R.
-    group, weights
-        R's grouped statistics (``val.probg``) smooth with ``Hmisc``'s
-        ``wtd.loess.noiter`` (``stats::loess``), which this package has not
-        ported: refused with that reason. ``weights`` serve only ``group`` in R.
+    group : bool, array_like or pandas.Categorical, optional
+        R's grouped statistics (``val.probg``): ``True`` for the overall row
+        only; a logical, character or Categorical vector for its levels; a
+        numeric vector is cut into ``g_group`` quantile groups (Hmisc's
+        ``cut2``). Returns a :class:`~pycalib_r.diagnostics._val_probg.ValProbG`.
+    weights : array_like, optional
+        Observation weights of the grouped statistics (R ignores them
+        without ``group``; so does this function, with a warning).
+    normwt : bool
+        Rescale the weights to sum to the number of observations.
+    g_group, evaluate, nmin : int
+        ``cut2``'s number of groups for a numeric ``group``; the number of
+        points of each calibration curve; the weight kept out of each end of
+        the curves (R's arguments).
     smooth, logistic_cal : bool
         Which curves :meth:`ValProb.plot` draws by default (R's plot arguments).
 
     Returns
     -------
-    ValProb
+    ValProb or ValProbG
         The 18 statistics under R's names (R's 19 values, the last named
-        ``<NA>``, when all ``p`` are equal: R's own output then).
+        ``<NA>``, when all ``p`` are equal: R's own output then); with
+        ``group``, R's ``val.probg`` value (its ``stats`` matrix, one row per
+        group and ``Overall``, ``cal_curves`` and ``quantiles``).
 
     Notes
     -----
-    Missing values are refused (R drops them): the package's input checks.
+    Missing values are refused (R drops them): the package's input checks,
+    for ``group`` and ``weights`` too.
 
     References
     ----------
@@ -383,14 +380,11 @@ def val_prob(p=None, y=None, logit=None, group=None, weights=None, smooth: bool 
     R: ``set.seed(1); p <- runif(200); y <- rbinom(200, 1, p^1.3);
     val.prob(p, y, pl = FALSE)`` prints the same.
     """
-    if group is not None or weights is not None:
-        err = NotImplementedError(
-            "val.prob's grouped statistics (group, weights) are not available")
-        add_note(err, "R computes them in val.probg with Hmisc's wtd.loess.noiter, a "
-                      "stats::loess fit this package has not ported, so its numbers could not "
-                      "be R's. Call val_prob on each group's rows for the ungrouped statistics.")
-        raise err
     p, y, lg = _inputs(p, y, logit)
+    if group is not None:
+        return grouped(p, y, group, weights, normwt, g_group, evaluate, nmin)
+    if weights is not None:
+        warn("`weights` are used only with `group` (R's val.prob ignores them otherwise)")
     n = y.size
     if np.unique(p).size == 1:
         big_p = r_mean(y)
@@ -626,34 +620,6 @@ def cal_intercept_slope(p, y, conf_level=0.95, profile: bool = True) -> CalInter
 # MASS's profile-likelihood intervals (MASS 7.3-58.2: profile.glm, confint.profile.glm)
 # ---------------------------------------------------------------------------
 
-def _regularize(x: np.ndarray, y: np.ndarray, warn_collapsing: bool = True):
-    """R's ``regularize.values(x, y, mean)``: sorted by ``x``, ties replaced by their mean."""
-    if np.any(np.diff(x) < 0):
-        o = np.argsort(x, kind="stable")
-        x, y = x[o], y[o]
-    ux, first = np.unique(x, return_index=True)
-    if ux.size < x.size:
-        if warn_collapsing:
-            warn("collapsing to unique 'x' values")
-        bounds = list(first) + [x.size]
-        y = np.array([r_mean(y[bounds[k]:bounds[k + 1]]) for k in range(ux.size)])
-        x = ux
-    return x, y
-
-
-def _seq_len_out(start: float, end: float, n: int) -> np.ndarray:
-    """R 4.2.2's ``seq.int(from, to, length.out = n)``: both ends, ``from + i * by`` between."""
-    out = np.empty(n)
-    out[0] = start
-    if n > 1:
-        out[-1] = end
-    if n > 2:
-        by = (end - start) / (n - 1)
-        for i in range(1, n - 1):
-            out[i] = start + i * by
-    return out
-
-
 def _fmm_coef(x: np.ndarray, y: np.ndarray):
     """R's ``fmm_spline`` (stats/src/splines.c), 0-based."""
     n = x.size
@@ -719,24 +685,6 @@ def _spline(x: np.ndarray, y: np.ndarray):
         dx = ul - x[i]
         v[k] = y[i] + dx * (b[i] + dx * (c[i] + dx * d[i]))
     return u, v
-
-
-def _approx1(v: float, x: np.ndarray, y: np.ndarray) -> float:
-    """R's ``approx1`` (linear, rule 1: NA outside the range)."""
-    i, j = 0, x.size - 1
-    if v < x[i] or v > x[j]:
-        return math.nan
-    while i < j - 1:
-        ij = (i + j) // 2
-        if v < x[ij]:
-            j = ij
-        else:
-            i = ij
-    if v == x[j]:
-        return float(y[j])
-    if v == x[i]:
-        return float(y[i])
-    return float(y[i] + (y[j] - y[i]) * ((v - x[i]) / (x[j] - x[i])))
 
 
 def _profile_z(X: np.ndarray, y: np.ndarray, offset: np.ndarray, coef: np.ndarray,

@@ -83,3 +83,43 @@ validation_error <- function(code, p, y) {
   tryCatch({ suppressWarnings(eval(parse(text = code))); "no error" },
            error = function(e) conditionMessage(e))
 }
+
+# --- val.prob's grouped statistics (tests/_val_probg_cases.py, tests/test_val_probg.py) ---
+
+validation_versions_grouped <- function() {
+  v <- function(pkg) if (requireNamespace(pkg, quietly = TRUE)) format(packageVersion(pkg)) else NA_character_
+  list(R = format(getRversion()), rms = v("rms"), Hmisc = v("Hmisc"))
+}
+
+# The group as the case describes it: "true" (group = TRUE), "character",
+# "logical", "numeric" or "factor" (levels in the given order).
+validation_group <- function(kind, values, levels) {
+  switch(kind,
+         true = TRUE,
+         character = as.character(values),
+         logical = as.logical(values),
+         numeric = as.numeric(values),
+         factor = factor(as.character(values), levels = as.character(levels)))
+}
+
+validation_val_probg <- function(p, y, kind, values, levels, weights, normwt, g.group,
+                                 evaluate, nmin) validation_try({
+  group <- validation_group(kind, values, levels)
+  r <- rms::val.prob(p, y, group = group, weights = weights, normwt = normwt, pl = FALSE,
+                     g.group = g.group, evaluate = evaluate, nmin = nmin)
+  list(rows = as.list(rownames(r$stats)), stats = r$stats, quantiles = r$quantiles,
+       curves = lapply(unname(r$cal.curves), function(cv) list(x = as.list(cv$x), y = as.list(cv$y))),
+       printed = paste(capture.output(print(r)), collapse = "\n"))
+})
+
+validation_val_probg_json <- function(p, y, kind, values, levels, weights, normwt, g.group,
+                                      evaluate, nmin) {
+  harness_json(validation_val_probg(p, y, kind, values, levels, weights, normwt, g.group,
+                                    evaluate, nmin))
+}
+
+validation_loess_json <- function(x, y, w, span, degree, surface, cell) {
+  harness_json(validation_try(list(fitted = as.list(unname(fitted(loess(
+    y ~ x, weights = w, span = span, degree = degree,
+    control = loess.control(surface = surface, cell = cell, iterations = 1L))))))))
+}
