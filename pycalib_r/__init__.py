@@ -18,6 +18,7 @@ from .binned._metrics import ace, ece, inv_logit, logit, mce, mmce
 from .rbase._options import get_option, options
 from .diagnostics._smece import SmoothReliability, smece, smooth_reliability_diagram
 from .diagnostics._validation import CalInterceptSlope, ValProb, cal_intercept_slope, val_prob
+from .diagnostics._val_probg import ValProbG
 from ._rng import (
     RRandom,
     get_random_seed,
@@ -112,6 +113,7 @@ __all__ = [
     # validation statistics (rms::val.prob, ResourceSelection::hoslem.test, glm)
     "val_prob",
     "ValProb",
+    "ValProbG",
     "hoslem_test",
     "HoslemTest",
     "cal_intercept_slope",

@@ -213,7 +213,7 @@ PYTHON_ONLY = {"ece_ci", "EceCI", "calibration_error", "brier_score", "BrierScor
 METHODS = {"predict", "summary"}
 # Exports whose R counterpart is outside probcal (rms, ResourceSelection, MASS):
 # same_as_r refuses them; tests/test_validation.py checks them against R.
-OTHER_PACKAGES = {"val_prob", "ValProb", "hoslem_test", "HoslemTest", "cal_intercept_slope",
+OTHER_PACKAGES = {"val_prob", "ValProb", "ValProbG", "hoslem_test", "HoslemTest", "cal_intercept_slope",
                   "CalInterceptSlope"}
 
 

@@ -59,7 +59,7 @@ _SHARED = ("CalTest", "CalCI", "EceCI", "Calibrator", "predict", "summary", "RRa
            "rt", "rf", "rpois", "rgeom", "rnbinom", "rhyper", "rmultinom", "rlogis", "rweibull",
            "rcauchy", "rlnorm", "rng_kind", "get_random_seed", "set_random_seed", "next_rng_stream",
            "next_rng_substream", "options", "get_option", "ProbcalError", "BrierScore",
-           "ReliabilityDiag", "CorpSummary", "SmoothReliability", "ValProb", "HoslemTest",
+           "ReliabilityDiag", "CorpSummary", "SmoothReliability", "ValProb", "ValProbG", "HoslemTest",
            "CalInterceptSlope")
 for _name in _SHARED:
     globals()[_name] = getattr(_pc, _name)

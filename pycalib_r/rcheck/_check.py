@@ -154,6 +154,7 @@ def _specs():
                            (pc.hoslem_test, "ResourceSelection::hoslem.test"),
                            (pc.cal_intercept_slope, "glm() with confint.default and MASS's confint"),
                            (pc.ValProb, "rms::val.prob's value"),
+                           (pc.ValProbG, "rms::val.prob's grouped value (val.probg)"),
                            (pc.HoslemTest, "ResourceSelection::hoslem.test's value"),
                            (pc.CalInterceptSlope, "glm()'s coefficients and intervals"))},
         pc.get_random_seed: ("get_random_seed() is R's .Random.seed: every report already "
