@@ -191,3 +191,48 @@ def test_accepted_forms():
     ref_m = pc.ece(m, [1, 2, 2])
     assert pc.ece(pd.DataFrame(m, columns=["a", "b"]), pd.Categorical(["a", "b", "b"])) == ref_m
     assert pc.ece(m.tolist(), np.array([1, 2, 2])) == ref_m
+
+
+def _old_row_rule(block, tolerance):
+    # The rule as R states it: rowSums() in long double, rounded, minus 1.
+    from pycalib_r.rbase._rarith import r_rowsums
+
+    return bool((np.abs(r_rowsums(block) - 1) > tolerance).any())
+
+
+@pytest.mark.parametrize("k", [2, 3, 5, 10, 64])
+def test_row_sum_check_decides_as_rs_long_double_rule(k):
+    # Rows whose sums sit within a few ulps of 1 +- tolerance, where a double
+    # sum and R's long-double sum can disagree: the cheap check must give R's
+    # decision for every single row and for blocks of them.
+    from . import _rowsum_cases
+
+    g = np.random.default_rng(k)
+    rows = []
+    for _ in range(400):
+        row = g.dirichlet(np.ones(k))
+        row[-1] = 1 + g.choice([-1.0, 1.0]) * _rowsum_cases.TOLERANCE - row[:-1].sum()
+        row[-1] += int(g.integers(-4, 5)) * np.spacing(row[-1])
+        if 0 <= row[-1] <= 1:
+            rows.append(row)
+    rows = np.array(rows)
+    both = 0
+    for tol in (_rowsum_cases.TOLERANCE, 0.0, 1e-12):
+        single = [_checks.rows_off_one(r[None, :], tol) for r in rows]
+        assert single == [_old_row_rule(r[None, :], tol) for r in rows]
+        both += len(set(single)) == 2
+        inside = rows[~np.array(single)]
+        assert not _checks.rows_off_one(inside, tol)
+        assert _checks.rows_off_one(np.asfortranarray(rows), tol) == _old_row_rule(rows, tol)
+    assert both >= 1  # the cases include rows on both sides
+
+
+def test_row_sum_check_stored_cases():
+    # The stored near-boundary rows (tests/_rowsum_cases.py: double sum and R's
+    # long-double sum disagree on most of them) get R's verdict.
+    from . import _rowsum_cases
+
+    for row in _rowsum_cases.cases():
+        block = np.array([row])
+        assert _checks.rows_off_one(block, _rowsum_cases.TOLERANCE) == \
+            _rowsum_cases._long_double_verdict(np.array(row))
