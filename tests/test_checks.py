@@ -236,3 +236,36 @@ def test_row_sum_check_stored_cases():
         block = np.array([row])
         assert _checks.rows_off_one(block, _rowsum_cases.TOLERANCE) == \
             _rowsum_cases._long_double_verdict(np.array(row))
+
+
+def test_prob_matrix_scan_kernel_is_the_twin():
+    # The compiled one-pass scan finds what the numpy passes find (_scan and
+    # the row-sum band), on matrices big enough to take it, every layout.
+    from pycalib_r._jit import kernels
+
+    kern = kernels("pycalib_r.inputs._check_kernels")
+    if kern is None:
+        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+    g = np.random.default_rng(9)
+    base = g.dirichlet(np.ones(5), 30_000)
+    bad = {"nan": (7, 2, np.nan), "inf": (9, 0, np.inf), "neg": (3, 1, -0.5), "big": (5, 4, 1.5),
+           "off": (11, 3, 0.9)}
+    for name, (i, j, v) in [("ok", (0, 0, base[0, 0]))] + list(bad.items()):
+        m = base.copy()
+        m[i, j] = v
+        if name == "inf":
+            m[i, j + 1] = -np.inf  # a NaN row sum from two infinities
+        for arr in (m, np.asfortranarray(m), np.repeat(m, 2, axis=1)[:, ::2]):
+            tol, margin = 1e-6, _checks._row_margin(5)
+            nan, lo, hi, far, near = kern.prob_matrix_scan(arr, tol, margin)
+            scan = _checks._scan(arr)
+            assert (nan or not (np.isfinite(lo) and np.isfinite(hi))) == (not scan.finite)
+            if scan.finite:
+                assert (lo, hi) == (scan.lo, scan.hi)
+                dist = np.abs(np.einsum("ij->i", arr) - 1)
+                assert far == (dist > tol + margin).sum() and near == (dist >= tol - margin).sum()
+                assert bool(far) == (name != "ok")
+    with pytest.raises(pc.ProbcalError, match="must sum to"):
+        m = base.copy()
+        m[11, 3] += 1e-6 * 1.5
+        pc.ece(m, g.integers(1, 6, m.shape[0]))

@@ -170,6 +170,77 @@ def test_width_means_of_a_class_column_against_its_code():
                 assert np.array_equal(g, w, equal_nan=True)
 
 
+def _matrix_cases():
+    # (p, codes, bins): C- and F-ordered and strided matrices, chunked
+    # (many rows, few bins) and whole-column (many bins, few rows) paths.
+    rng = np.random.default_rng(15)
+    for n, k, bins in ((50, 3, 10), (3000, 4, 10), (20_000, 5, 300), (150_001, 5, 10), (90_000, 12, 7),
+                       (70_000, 2, 5_000)):
+        p = rng.dirichlet(np.ones(k), n) / 2
+        p[::7, 0] = 0.1  # ties and sums whose long-double rounding matters
+        p[::11, 1] = np.round(p[::11, 1], 1)
+        p[: n // 5, 0] = 1.0 / k
+        p[:, -1] = 0.0
+        p[:, -1] = 1.0 - p.sum(axis=1)  # rows sum to 1 within a few ulps
+        codes = rng.integers(1, k + 1, n)
+        yield p, codes, bins
+        yield np.asfortranarray(p), codes, bins
+        yield np.repeat(p, 2, axis=1)[::2, ::2], codes[::2], bins
+
+
+def test_width_means_cols_is_each_column_against_its_code():
+    # Every class's row is the binary width_means of its column against its
+    # code, bit for bit (the matrix kernel, or the twin under PYCALIB_R_JIT=0).
+    for p, codes, bins in _matrix_cases():
+        got = _rbins.width_means_cols(p, codes, bins)
+        for j in range(p.shape[1]):
+            want = _rbins.width_means(np.ascontiguousarray(p[:, j]), codes, bins, label=j + 1)
+            for g, w in zip(got, want):
+                assert np.array_equal(g[j], w, equal_nan=True)
+
+
+@pytest.mark.skipif(not _X87, reason="the compiled path is x87 assembly")
+def test_width_means_cols_kernel_is_the_twin():
+    # The matrix kernel against numpy's bin_means of R's bins (the twin), on
+    # each layout and both of its paths.
+    from pycalib_r.binned._binning import equal_width_bins
+
+    kern = kernels("pycalib_r.binned._rbin_kernels")
+    if kern is None:
+        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+    for p, codes, bins in _matrix_cases():
+        k = p.shape[1]
+        counts = np.empty((k, bins), np.int64)
+        conf, acc = np.empty((k, bins)), np.empty((k, bins))
+        mat = p if (p.flags.c_contiguous or p.flags.f_contiguous) else np.ascontiguousarray(p)
+        kern.width_means_cols(mat, codes, bins, counts, conf, acc)
+        for j in range(k):
+            col = np.ascontiguousarray(p[:, j])
+            want = _rbins._bin_means_numpy(equal_width_bins(col, bins), col, (codes == j + 1).astype(np.int64),
+                                           bins)
+            assert np.array_equal(counts[j], want[0])
+            assert np.array_equal(conf[j], want[1], equal_nan=True)
+            assert np.array_equal(acc[j], want[2], equal_nan=True)
+
+
+def test_classwise_metrics_are_the_mean_of_binary_calls():
+    # ece/mce/ace classwise through the matrix path equal R's aggregate of
+    # the K binary metrics (probcal's multiclass_calibration_error()).
+    from pycalib_r.rbase._rarith import r_mean as rmean
+
+    for p, codes, bins in _matrix_cases():
+        if p.shape[0] > 100_000:
+            continue
+        for fn in (pc.ece, pc.mce, pc.ace):
+            per = [fn(np.ascontiguousarray(p[:, j]), (codes == j + 1).astype(np.int64), bins=bins)
+                   for j in range(p.shape[1])]
+            want = max(per) if fn is pc.mce else rmean(np.array(per))
+            assert fn(p, codes, bins=bins) == want
+        per = [pc.ece(np.ascontiguousarray(p[:, j]), (codes == j + 1).astype(np.int64), bins=bins,
+                      debiased=True) for j in range(p.shape[1])]
+        assert pc.ece(p, codes, bins=bins, debiased=True) == rmean(np.array(per))
+
+
 def test_exactly_calibrated_bin_is_zero():
     # Ten 0.1's: R's mean is 0.1 (long double), a double sum gives 0.09999999999999999.
     assert pc.ece(np.full(10, 0.1), [1] + [0] * 9) == 0.0

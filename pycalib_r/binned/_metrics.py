@@ -37,7 +37,7 @@ from ..inputs._forms import MULTICLASS_TYPES, Form, binary_inputs, confidence_pa
 from ..kernel._skce import scalar_kernel_sum
 from ..rbase._rarith import quiet_fp, r_exp, r_log, seq_sum
 from ..rbase._rarith import special as _special
-from ._rbins import WIDTH_KERNEL_MAX, bin_means, width_means
+from ._rbins import WIDTH_KERNEL_MAX, bin_means, width_means, width_means_cols
 
 __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table", "python_bins",
            "binned_error", "bin_frame", "BinnedMetric", "bind_metric", "bind_mmce", "mmce_value", "r_sums", "r_means", "r_means_masked",
@@ -245,8 +245,9 @@ class BinnedMetric:
     def value(self) -> float:
         form = self.form
         if not form.scalar and self._width_kernel():
-            # Classwise: each column against its class's code, read in place.
-            per = np.array([self.scalar_value(form.p[:, j], form.codes, j + 1) for j in range(form.k)])
+            # Classwise: each column against its class's code, read in place
+            # (one binary pass per class; binned_error works row by row).
+            per = binned_error(*width_means_cols(form.p, form.codes, self.bins), self.kind, self.debiased)
         else:
             per = np.array([self.scalar_value(r, c) for r, c in form.problems()])
         return float(self.combine(per))

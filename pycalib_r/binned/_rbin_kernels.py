@@ -430,3 +430,74 @@ def _runs_pass(buf, counts, n_ids, acc80, sweep):
                 _pair_dev(acc80, dummy + 2, sb + 2, dummy, sb, buf, lo_b + common, lo_b + common,
                           kb - common)
         lo_a = lo_b + kb
+
+
+# A chunk of a matrix's rows holds about this many entries (a quarter of a
+# core's 1 MB L2 here), at least _COLS_MIN_ROWS rows: each class's column is
+# then gathered from cache, not from main memory.
+_COLS_CHUNK = 1 << 15
+_COLS_MIN_ROWS = 4096
+
+
+@njit
+def width_means_cols(p, codes, bins, counts, conf, acc):
+    """:func:`width_means` of every column ``j`` of the matrix ``p`` against
+    the labels ``codes == j + 1`` (classwise one-vs-rest problems), into
+    row ``j`` of ``counts``, ``conf`` and ``acc`` (K x bins), the same bits.
+
+    Rows go a chunk at a time, small enough to stay in the core's cache:
+    each class gathers its column of the chunk into a contiguous buffer and
+    runs :func:`width_means`'s steps on it, its 80-bit sums carried from
+    chunk to chunk (the same additions in the same order as a binary call on
+    the column). The matrix is read from memory once per sweep, whatever its
+    layout, with no copy of a column and no K x n temporary. With more bins
+    than a chunk amortises, each column is gathered whole (one buffer of n)
+    and handed to :func:`width_means`.
+    """
+    m, k = p.shape
+    rows = min(m, max(_COLS_MIN_ROWS, _COLS_CHUNK // k))
+    if bins * 16 > rows:
+        col = np.empty(m)
+        for j in range(k):
+            for i in range(m):
+                col[i] = p[i, j]
+            width_means(col, codes, j + 1, bins, counts[j], conf[j], acc[j])
+        return
+    xcol = np.empty(rows)
+    bid = np.empty(rows, dtype=np.uint16)
+    buf = np.empty(rows)
+    w = 2 * bins
+    hist = np.empty(4 * w, dtype=np.int64)
+    local = np.empty(bins, dtype=np.int64)
+    csum = np.zeros((k, bins), dtype=np.int64)
+    acc80 = np.zeros((k, 4 * bins + 8))  # all bits zero: 80-bit +0.0
+    counts[:, :] = 0
+    for sweep in range(2):
+        if sweep == 1:
+            for j in range(k):
+                for b in range(bins):
+                    if counts[j, b] > 0:
+                        _ld_div(acc80[j], 4 * b, acc80[j], 4 * b, counts[j], b)
+        for s in range(0, m, rows):
+            e = min(s + rows, m)
+            n = e - s
+            for j in range(k):
+                xc = xcol[:n]
+                pj = p[s:e, j]
+                for i in range(n):
+                    xc[i] = pj[i]
+                _chunk_order(xc, codes[s:e], j + 1, bins, bid, hist, local, buf)
+                if sweep == 0:
+                    for b in range(bins):
+                        counts[j, b] += local[b]
+                        csum[j, b] += hist[2 * b + 1] + hist[w + 2 * b + 1] + hist[2 * w + 2 * b + 1] + \
+                            hist[3 * w + 2 * b + 1]
+                _runs_pass(buf, local, bins, acc80[j], sweep)
+    for j in range(k):
+        for b in range(bins):
+            if counts[j, b] > 0:
+                _ld_fin(conf[j], b, acc80[j], 4 * b, acc80[j], 4 * b + 2, counts[j], b)
+                _ld_ratio(acc[j], b, csum[j], b, counts[j], b)
+            else:
+                conf[j, b] = np.nan
+                acc[j, b] = np.nan

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..rbase._rarith import _X87, JIT_MIN_SIZE
 
-__all__ = ["bin_means", "bin_means_rows", "width_means", "WIDTH_KERNEL_MAX"]
+__all__ = ["bin_means", "bin_means_rows", "width_means", "width_means_cols", "WIDTH_KERNEL_MAX"]
 
 _LD = np.longdouble
 # Bins up to this size are summed together in one padded block (one column
@@ -121,6 +121,32 @@ def width_means(x, c, bins: int, label: int = 1):
 
     ids, n_ids = occupied_bins(equal_width_bins(x, bins), bins)
     return bin_means(ids, x, c == label, n_ids)
+
+
+def width_means_cols(p, codes, bins: int):
+    """:func:`width_means` of every column of the matrix ``p`` against its
+    class's labels (``codes == j + 1``): arrays of shape (K, bins), row ``j``
+    equal bit for bit to ``width_means(p[:, j], codes, bins, j + 1)``.
+
+    Where the compiled kernels run, one kernel reads the matrix's rows a
+    chunk at a time (``_rbin_kernels.width_means_cols``): each class costs
+    one binary pass over its column, with no column copies of the whole
+    matrix and no n x K temporary. Otherwise (the twin) one column at a time.
+    """
+    k = p.shape[1]
+    codes = np.ascontiguousarray(codes, dtype=np.int64)
+    kern = _kernels(p.size) if bins <= WIDTH_KERNEL_MAX else None
+    if kern is not None:
+        counts = np.empty((k, bins), dtype=np.int64)
+        conf = np.empty((k, bins))
+        acc = np.empty((k, bins))
+        # C- or F-ordered matrices as they are; another layout as a C copy
+        # (one specialisation of the kernel per layout).
+        mat = p if (p.flags.c_contiguous or p.flags.f_contiguous) else np.ascontiguousarray(p)
+        kern.width_means_cols(mat, codes, bins, counts, conf, acc)
+        return counts, conf, acc
+    stats = [width_means(p[:, j], codes, bins, j + 1) for j in range(k)]
+    return tuple(np.stack([s[q] for s in stats]) for q in range(3))
 
 
 def bin_means_rows(ids, x, c, n_ids: int, idx):
