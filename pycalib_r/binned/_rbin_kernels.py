@@ -338,6 +338,9 @@ def width_means(x, c, label, bins, counts, conf, acc):
     acc80 = np.zeros(4 * bins + 8)  # all bits zero: 80-bit +0.0
     for b in range(bins):
         counts[b] = 0
+    n_chunks = (m + chunk - 1) // chunk
+    keep = n_chunks > 1 and n_chunks * bins <= _KEEP_COUNTS
+    kept = np.empty((n_chunks if keep else 1, bins), dtype=np.int64)
     for sweep in range(2):
         if sweep == 1:
             for b in range(bins):
@@ -345,10 +348,13 @@ def width_means(x, c, label, bins, counts, conf, acc):
                     _ld_div(acc80, 4 * b, acc80, 4 * b, counts, b)
         for s in range(0, m, chunk):
             e = min(s + chunk, m)
+            row = s // chunk if keep else 0
             # Slices, not offsets: x[s + i] would keep the loops from vectorising.
             if sweep == 0 or chunk < m:  # one chunk: already in order
-                _chunk_order(x[s:e], c[s:e], label, bins, bid, hist, local, buf)
+                _chunk_order(x[s:e], c[s:e], label, bins, bid, hist, local, buf, kept[row], sweep == 1 and keep)
             if sweep == 0:
+                if keep:
+                    kept[row, :] = local
                 for b in range(bins):
                     counts[b] += local[b]
                     csum[b] += hist[2 * b + 1] + hist[w + 2 * b + 1] + hist[2 * w + 2 * b + 1] + \
@@ -363,9 +369,16 @@ def width_means(x, c, label, bins, counts, conf, acc):
             acc[b] = np.nan
 
 
+# Per-chunk bin counts kept from the first sweep for the second (which then
+# needs no histogram), up to this many (8 bytes each); beyond, recounted.
+_KEEP_COUNTS = 1 << 20
+
+
 @njit
-def _chunk_order(x, c, label, bins, bid, hist, local, buf):
+def _chunk_order(x, c, label, bins, bid, hist, local, buf, known, counted):
     # x into buf in bin order (stable); local: each bin's count in it.
+    # counted: ``known`` holds those counts already (the first sweep's), so
+    # the histogram (and with it hist's label counts) is skipped.
     n = x.size
     by = 1.0 / bins
     top = bins - 1
@@ -376,16 +389,22 @@ def _chunk_order(x, c, label, bins, bid, hist, local, buf):
         g -= np.int64((g > 0) & (g * by > v))
         bid[i] = g
     w = 2 * bins
-    hist[:] = 0
-    for i in range(n):
-        hist[(i & 3) * w + 2 * np.int64(bid[i]) + np.int64(c[i] == label)] += 1
-    lo = 0
-    for b in range(bins):
-        k = 0
-        for q in range(8):
-            k += hist[(q >> 1) * w + 2 * b + (q & 1)]
-        local[b] = lo  # the run's start, for the scatter
-        lo += k
+    if counted:
+        lo = 0
+        for b in range(bins):
+            local[b] = lo  # the run's start, for the scatter
+            lo += known[b]
+    else:
+        hist[:] = 0
+        for i in range(n):
+            hist[(i & 3) * w + 2 * np.int64(bid[i]) + np.int64(c[i] == label)] += 1
+        lo = 0
+        for b in range(bins):
+            k = 0
+            for q in range(8):
+                k += hist[(q >> 1) * w + 2 * b + (q & 1)]
+            local[b] = lo
+            lo += k
     for i in range(n):
         b = bid[i]
         buf[local[b]] = x[i]
@@ -472,6 +491,9 @@ def width_means_cols(p, codes, bins, counts, conf, acc):
     csum = np.zeros((k, bins), dtype=np.int64)
     acc80 = np.zeros((k, 4 * bins + 8))  # all bits zero: 80-bit +0.0
     counts[:, :] = 0
+    n_chunks = (m + rows - 1) // rows
+    keep = n_chunks * k * bins <= _KEEP_COUNTS
+    kept = np.empty((n_chunks * k if keep else 1, bins), dtype=np.int64)
     for sweep in range(2):
         if sweep == 1:
             for j in range(k):
@@ -486,8 +508,11 @@ def width_means_cols(p, codes, bins, counts, conf, acc):
                 pj = p[s:e, j]
                 for i in range(n):
                     xc[i] = pj[i]
-                _chunk_order(xc, codes[s:e], j + 1, bins, bid, hist, local, buf)
+                row = (s // rows) * k + j if keep else 0
+                _chunk_order(xc, codes[s:e], j + 1, bins, bid, hist, local, buf, kept[row], sweep == 1 and keep)
                 if sweep == 0:
+                    if keep:
+                        kept[row, :] = local
                     for b in range(bins):
                         counts[j, b] += local[b]
                         csum[j, b] += hist[2 * b + 1] + hist[w + 2 * b + 1] + hist[2 * w + 2 * b + 1] + \
