@@ -130,10 +130,10 @@ def test_width_kernel_chunked_sweeps_keep_r_order():
     x[: n // 4] = 0.1
     x[-1000:] = 1.0
     c = rng.integers(0, 2, n)
-    for bins in (10, 7):
+    for bins, keep_max in ((10, 1 << 20), (7, 1 << 20), (10, 0)):  # keep_max 0: the second sweep recounts
         counts = np.empty(bins, np.int64)
         conf, acc = np.empty(bins), np.empty(bins)
-        kern.width_means(x, c, 1, bins, counts, conf, acc)
+        kern.width_means(x, c, 1, bins, counts, conf, acc, keep_max)
         want = _rbins._bin_means_numpy(equal_width_bins(x, bins), x, c, bins)
         assert np.array_equal(counts, want[0])
         assert np.array_equal(conf, want[1], equal_nan=True)
@@ -214,6 +214,10 @@ def test_width_means_cols_kernel_is_the_twin():
         conf, acc = np.empty((k, bins)), np.empty((k, bins))
         mat = p if (p.flags.c_contiguous or p.flags.f_contiguous) else np.ascontiguousarray(p)
         kern.width_means_cols(mat, codes, bins, counts, conf, acc)
+        again = [np.empty_like(a) for a in (counts, conf, acc)]
+        kern.width_means_cols(mat, codes, bins, *again, 0)  # the second sweep recounts
+        for a, b in zip((counts, conf, acc), again):
+            assert np.array_equal(a, b, equal_nan=True)
         for j in range(k):
             col = np.ascontiguousarray(p[:, j])
             want = _rbins._bin_means_numpy(equal_width_bins(col, bins), col, (codes == j + 1).astype(np.int64),

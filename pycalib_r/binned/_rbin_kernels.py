@@ -304,10 +304,13 @@ _CHUNK_BINS = _CHUNK // 16
 # shared-cache misses that vary with the allocator's state and the machine's
 # other work; the chunk's buffers stay in the core's cache.
 _WHOLE = _CHUNK
+# Per-chunk bin counts kept from the first sweep for the second (which then
+# needs no histogram), up to this many (8 bytes each); beyond, recounted.
+_KEEP_COUNTS = 1 << 20
 
 
 @njit
-def width_means(x, c, label, bins, counts, conf, acc):
+def width_means(x, c, label, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
     """:func:`bin_means` of R's equal-width bins, found here (``x`` in
     [0, 1], the labels ``c == label``, ``bins`` at most 65,536; ``x`` may
     be a column of a matrix, ``c`` class codes).
@@ -339,7 +342,7 @@ def width_means(x, c, label, bins, counts, conf, acc):
     for b in range(bins):
         counts[b] = 0
     n_chunks = (m + chunk - 1) // chunk
-    keep = n_chunks > 1 and n_chunks * bins <= _KEEP_COUNTS
+    keep = n_chunks > 1 and n_chunks * bins <= keep_max
     kept = np.empty((n_chunks if keep else 1, bins), dtype=np.int64)
     for sweep in range(2):
         if sweep == 1:
@@ -367,11 +370,6 @@ def width_means(x, c, label, bins, counts, conf, acc):
         else:
             conf[b] = np.nan
             acc[b] = np.nan
-
-
-# Per-chunk bin counts kept from the first sweep for the second (which then
-# needs no histogram), up to this many (8 bytes each); beyond, recounted.
-_KEEP_COUNTS = 1 << 20
 
 
 @njit
@@ -459,7 +457,7 @@ _COLS_MIN_ROWS = 4096
 
 
 @njit
-def width_means_cols(p, codes, bins, counts, conf, acc):
+def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
     """:func:`width_means` of every column ``j`` of the matrix ``p`` against
     the labels ``codes == j + 1`` (classwise one-vs-rest problems), into
     row ``j`` of ``counts``, ``conf`` and ``acc`` (K x bins), the same bits.
@@ -492,7 +490,7 @@ def width_means_cols(p, codes, bins, counts, conf, acc):
     acc80 = np.zeros((k, 4 * bins + 8))  # all bits zero: 80-bit +0.0
     counts[:, :] = 0
     n_chunks = (m + rows - 1) // rows
-    keep = n_chunks * k * bins <= _KEEP_COUNTS
+    keep = n_chunks * k * bins <= keep_max
     kept = np.empty((n_chunks * k if keep else 1, bins), dtype=np.int64)
     for sweep in range(2):
         if sweep == 1:
