@@ -243,7 +243,7 @@ def test_prob_matrix_scan_kernel_is_the_twin():
     # the row-sum band), on matrices big enough to take it, every layout.
     from pycalib_r._jit import kernels
 
-    kern = kernels("pycalib_r.inputs._check_kernels")
+    kern = kernels("pycalib_r.inputs._input_kernels")
     if kern is None:
         pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
     g = np.random.default_rng(9)
@@ -269,3 +269,27 @@ def test_prob_matrix_scan_kernel_is_the_twin():
         m = base.copy()
         m[11, 3] += 1e-6 * 1.5
         pc.ece(m, g.integers(1, 6, m.shape[0]))
+
+
+def test_top_label_kernel_is_the_twin():
+    # R's multiclass_confidence(): the compiled pass and the blocks of argmax
+    # agree on the first maximal column (ties, signed zeros), its value and
+    # correctness, on every layout.
+    from pycalib_r._jit import kernels
+    from pycalib_r.inputs import _forms
+
+    kern = kernels("pycalib_r.inputs._input_kernels")
+    if kern is None:
+        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+    g = np.random.default_rng(10)
+    p = np.round(g.dirichlet(np.ones(4), 40_000), 1)  # many ties
+    p[::5] = [0.25, 0.25, 0.25, 0.25]
+    p[1::9] = [0.0, -0.0, 0.0, 0.0]
+    p[2::9] = [-0.0, 0.0, 0.0, 0.0]
+    codes = g.integers(1, 5, p.shape[0])
+    for arr in (p, np.asfortranarray(p), np.repeat(p, 2, axis=1)[:, ::2]):
+        out = (np.empty(p.shape[0]), np.empty(p.shape[0], np.int64))
+        kern.top_label(arr, codes, *out)
+        want = _forms._top_label_numpy(arr, codes, np.empty(p.shape[0]), np.empty(p.shape[0], np.int64))
+        assert np.array_equal(out[0].view(np.int64), want[0].view(np.int64))  # the bits, signed zeros too
+        assert np.array_equal(out[1], want[1])

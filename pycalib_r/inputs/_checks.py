@@ -600,7 +600,7 @@ def check_prob_matrix(p, arg: str = "p", tolerance: float = 1e-6, copy: bool = T
         _abort(f"Argument `{arg}` must have at least two columns, one per class.")
     if arr.shape[0] == 0:
         _abort(f"Argument `{arg}` must not be empty.")
-    kern = _check_kernels(arr.size)
+    kern = input_kernels(arr.size, _CHECK_SAVES)
     if kern is not None:
         # One pass over the rows; the decisions below in R's order.
         nan, lo, hi, far, near = kern.prob_matrix_scan(arr, tolerance, _row_margin(arr.shape[1]))
@@ -619,18 +619,22 @@ def check_prob_matrix(p, arg: str = "p", tolerance: float = 1e-6, copy: bool = T
     return arr
 
 
-# Matrix entries from which check_prob_matrix() takes the compiled pass once
-# numba is loaded; seconds it saves per entry over the three numpy passes.
-_CHECK_KERNEL_MIN = 20_000
+# Matrix entries from which the input passes over a matrix (check_prob_matrix,
+# the top-label form) take their compiled kernels once numba is loaded, and
+# the seconds the check's kernel saves per entry over its three numpy passes.
+INPUT_KERNEL_MIN = 20_000
 _CHECK_SAVES = 6e-10
 
 
-def _check_kernels(size: int):
-    if size < _CHECK_KERNEL_MIN:
+def input_kernels(size: int, saves: float):
+    """The compiled passes over an input matrix (``_input_kernels``) for a
+    matrix of ``size`` entries, each saving ``saves`` seconds over its numpy
+    twin, or None (small, numba not loaded and not worth loading, disabled)."""
+    if size < INPUT_KERNEL_MIN:
         return None
     from .. import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
 
-    return _jit.kernels("pycalib_r.inputs._check_kernels", saves=size * _CHECK_SAVES)
+    return _jit.kernels("pycalib_r.inputs._input_kernels", saves=size * saves)
 
 
 def _row_margin(k: int) -> float:

@@ -1,10 +1,15 @@
-"""One pass over a probability matrix for ``check_prob_matrix()`` (loaded through ``pycalib_r._jit.kernels``).
+"""One pass over a probability matrix: its checks and its top-label form (loaded through ``pycalib_r._jit.kernels``).
 
-The numpy twin in ``_checks`` makes three passes (``min``, ``max``, a double
+:func:`prob_matrix_scan` serves ``check_prob_matrix()``: the numpy twin in
+``_checks`` makes three passes (``min``, ``max``, a double
 row sum by ``einsum``); this kernel reads each row once and returns what
 those passes find. The decisions are then taken in ``_checks`` in R's order
 (finite, range, row sums), and rows near the row-sum tolerance get R's
 long-double sum there, as on the twin's path: the same decisions.
+
+:func:`top_label` is R's ``multiclass_confidence()`` (``_forms.confidence_pair``,
+whose numpy twin takes ``argmax`` by blocks of rows): the first maximal
+column of each row, its value and whether it is the label.
 """
 
 from __future__ import annotations
@@ -39,3 +44,21 @@ def prob_matrix_scan(p, tolerance, margin):
         far += d > tolerance + margin
         near += d >= tolerance - margin
     return nan, lo, hi, far, near
+
+
+@njit
+def top_label(p, codes, confidence, correct):
+    """Each row's largest entry (the first maximal column on ties, as
+    ``which.max`` and numpy's ``argmax``) into ``confidence``, and 1 where
+    that column is the row's class code (1-based) into ``correct``."""
+    m, k = p.shape
+    for i in range(m):
+        best = p[i, 0]
+        arg = 0
+        for j in range(1, k):
+            v = p[i, j]
+            if v > best:
+                best = v
+                arg = j
+        confidence[i] = best
+        correct[i] = 1 if arg + 1 == codes[i] else 0
