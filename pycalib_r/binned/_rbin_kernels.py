@@ -250,25 +250,29 @@ def _keys(ids, c):
 @njit
 def _scratch(m, n_ids):
     return (np.empty(m, dtype=np.int64), np.empty(m), np.empty(m), np.empty(n_ids + 1, dtype=np.int64),
-            np.empty(n_ids, dtype=np.int64), np.empty(4 * n_ids))
+            np.empty(n_ids, dtype=np.int64), np.empty(4 * n_ids + 8), np.empty(8 * n_ids, dtype=np.int64))
 
 
 @njit
-def _one(key, x, idx, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc80):
+def _one(key, x, idx, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc80, hist):
     # The resample is gathered once, in its order; then put in bin order,
     # keeping the order within a bin (a counting sort), so that each bin's
     # two long-double passes run in the x87 registers over a contiguous run.
     use_idx = idx.size > 0
-    for b in range(n_ids):
-        counts[b] = 0
-        csum[b] = 0
+    w = 2 * n_ids
+    hist[:] = 0
     for j in range(m):
         i = idx[j] if use_idx else j
         k = key[i]
         kb[j] = k
         xb[j] = x[i]
-        counts[k >> 1] += 1
-        csum[k >> 1] += k & 1
+        # (bin, label) counted in four interleaved copies: consecutive rows
+        # of one bin do not wait on each other's increment.
+        hist[(j & 3) * w + k] += 1
+    for b in range(n_ids):
+        c1 = hist[2 * b + 1] + hist[w + 2 * b + 1] + hist[2 * w + 2 * b + 1] + hist[3 * w + 2 * b + 1]
+        counts[b] = hist[2 * b] + hist[w + 2 * b] + hist[2 * w + 2 * b] + hist[3 * w + 2 * b] + c1
+        csum[b] = c1
     start[0] = 0
     for b in range(n_ids):
         start[b + 1] = start[b] + counts[b]
@@ -276,20 +280,22 @@ def _one(key, x, idx, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc
         b = kb[j] >> 1
         buf[start[b]] = xb[j]
         start[b] += 1
-    # start[b] is now the end of bin b (the start of b + 1).
-    lo = 0
+    # Each bin's run is contiguous in buf, the bins in order: the sums and
+    # then the deviations from the means, two bins' chains interleaved
+    # (_runs_pass, as in the equal-width kernels), every chain in its bin's order.
+    acc80[:] = 0.0  # all bits zero: 80-bit +0.0
+    _runs_pass(buf, counts, n_ids, acc80, 0)
     for b in range(n_ids):
-        k = counts[b]
-        if k > 0:
-            _seg_sum(acc80, 4 * b, buf, lo, k)
+        if counts[b] > 0:
             _ld_div(acc80, 4 * b, acc80, 4 * b, counts, b)
-            _seg_dev(acc80, 4 * b + 2, acc80, 4 * b, buf, lo, k)
+    _runs_pass(buf, counts, n_ids, acc80, 1)
+    for b in range(n_ids):
+        if counts[b] > 0:
             _ld_fin(conf, b, acc80, 4 * b, acc80, 4 * b + 2, counts, b)
             _ld_ratio(acc, b, csum, b, counts, b)
         else:
             conf[b] = np.nan
             acc[b] = np.nan
-        lo = start[b]
 
 
 
