@@ -245,6 +245,34 @@ def test_classwise_metrics_are_the_mean_of_binary_calls():
         assert pc.ece(p, codes, bins=bins, debiased=True) == rmean(np.array(per))
 
 
+def test_edge_means_is_bin_means_of_find_bins():
+    # Equal-frequency breaks and a caller's edges: the kernel's binary search
+    # (few edges counted one by one, more searched) and its means equal
+    # bin_means of findInterval's bins, bit for bit (the twin is that).
+    from pycalib_r.binned._binning import find_bins, histogram_breaks
+
+    kern = kernels("pycalib_r.binned._rbin_kernels") if _X87 else None
+    g = np.random.default_rng(16)
+    for n, nb in ((200_001, 10), (70_001, 37), (5000, 1000), (100, 3), (70_000, 5000), (100_000, 1 << 16)):
+        x = g.random(n)
+        x[::5] = np.round(x[::5], 1)
+        x[:7], x[7:9] = 0.0, 1.0
+        c = g.integers(0, 2, n)
+        inner = np.sort(g.random(nb - 1))
+        for edges in (np.linspace(0, 1, nb + 1), histogram_breaks(x, nb, "equal_freq"),
+                      np.concatenate(([0.0], inner, [1.0])), np.concatenate(([-0.5], inner, [1.5]))):
+            want = _rbins._bin_means_numpy(find_bins(x, edges), x, c, edges.size - 1)
+            runs = [_rbins.edge_means(x, c, edges)]  # whichever path runs
+            if kern is not None:
+                nbins = edges.size - 1
+                out = (np.empty(nbins, np.int64), np.empty(nbins), np.empty(nbins))
+                kern.edge_means(x, c, 1, edges, *out)
+                runs.append(out)
+            for got in runs:
+                for a, b in zip(got, want):
+                    assert np.array_equal(a, b, equal_nan=True), (n, nb)
+
+
 def test_exactly_calibrated_bin_is_zero():
     # Ten 0.1's: R's mean is 0.1 (long double), a double sum gives 0.09999999999999999.
     assert pc.ece(np.full(10, 0.1), [1] + [0] * 9) == 0.0

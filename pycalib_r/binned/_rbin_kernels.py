@@ -336,6 +336,23 @@ def width_means(x, c, label, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
     carried from chunk to chunk (the same additions in the same order): a
     first sweep for the sums, a second for the deviations from the means.
     """
+    _means_core(x, c, label, bins, np.empty(0), counts, conf, acc, keep_max)
+
+
+@njit
+def edge_means(x, c, label, edges, counts, conf, acc, keep_max=_KEEP_COUNTS):
+    """:func:`width_means` with the bins of the sorted ``edges`` (at most
+    65,537 of them): R's ``findInterval(x, edges, rightmost.closed = TRUE,
+    all.inside = TRUE)``, the number of edges ``<= x`` by a branch-free
+    binary search, clipped to the bins (``numpy.searchsorted(edges, x,
+    "right")`` clipped, as ``_binning.find_bins``). Equal-frequency bins
+    and a caller's edges; the rest as :func:`width_means`.
+    """
+    _means_core(x, c, label, edges.size - 1, edges, counts, conf, acc, keep_max)
+
+
+@njit
+def _means_core(x, c, label, bins, edges, counts, conf, acc, keep_max):
     m = x.size
     chunk = _CHUNK if (m > _WHOLE and bins <= _CHUNK_BINS) else max(m, 1)
     bid = np.empty(chunk, dtype=np.uint16)
@@ -360,7 +377,8 @@ def width_means(x, c, label, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
             row = s // chunk if keep else 0
             # Slices, not offsets: x[s + i] would keep the loops from vectorising.
             if sweep == 0 or chunk < m:  # one chunk: already in order
-                _chunk_order(x[s:e], c[s:e], label, bins, bid, hist, local, buf, kept[row], sweep == 1 and keep)
+                _chunk_order(x[s:e], c[s:e], label, bins, bid, hist, local, buf, kept[row], sweep == 1 and keep,
+                             edges)
             if sweep == 0:
                 if keep:
                     kept[row, :] = local
@@ -379,19 +397,16 @@ def width_means(x, c, label, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
 
 
 @njit
-def _chunk_order(x, c, label, bins, bid, hist, local, buf, known, counted):
+def _chunk_order(x, c, label, bins, bid, hist, local, buf, known, counted, edges):
     # x into buf in bin order (stable); local: each bin's count in it.
     # counted: ``known`` holds those counts already (the first sweep's), so
-    # the histogram (and with it hist's label counts) is skipped.
+    # the histogram (and with it hist's label counts) is skipped. The bins:
+    # R's equal widths, or (``edges`` not empty) those of the edges.
     n = x.size
-    by = 1.0 / bins
-    top = bins - 1
-    for i in range(n):
-        v = x[i]
-        g = min(np.int64(v * bins), top)  # v * bins >= 0: truncation is floor
-        g += np.int64((g < top) & ((g + 1) * by <= v))
-        g -= np.int64((g > 0) & (g * by > v))
-        bid[i] = g
+    if edges.size:
+        _edge_ids(x, edges, bid)
+    else:
+        _width_ids(x, bins, bid)
     w = 2 * bins
     if counted:
         lo = 0
@@ -419,6 +434,50 @@ def _chunk_order(x, c, label, bins, bid, hist, local, buf, known, counted):
         end = local[b]
         local[b] = end - prev
         prev = end
+
+
+@njit
+def _width_ids(x, bins, bid):
+    by = 1.0 / bins
+    top = bins - 1
+    for i in range(x.size):
+        v = x[i]
+        g = min(np.int64(v * bins), top)  # v * bins >= 0: truncation is floor
+        g += np.int64((g < top) & ((g + 1) * by <= v))
+        g -= np.int64((g > 0) & (g * by > v))
+        bid[i] = g
+
+
+@njit
+def _edge_ids(x, edges, bid):
+    # findInterval(rightmost.closed, all.inside), 0-based: the count of
+    # edges <= v, clipped. Few edges: counted one by one (a short loop that
+    # vectorises); more: a branch-free binary search over the edges padded
+    # with +inf to a power of two.
+    ne = edges.size
+    top = ne - 2
+    if ne <= 32:
+        for i in range(x.size):
+            v = x[i]
+            pos = 0
+            for k in range(ne):
+                pos += edges[k] <= v
+            bid[i] = min(max(pos - 1, 0), top)
+        return
+    size = 1
+    while size < ne:
+        size *= 2
+    pad = np.full(size, np.inf)
+    pad[:ne] = edges
+    for i in range(x.size):
+        v = x[i]
+        pos = 0
+        step = size // 2
+        while step > 0:
+            pos += step * (pad[pos + step - 1] <= v)
+            step >>= 1
+        pos += pad[pos] <= v  # pos < size: the last candidate
+        bid[i] = min(max(pos - 1, 0), top)
 
 
 @njit
@@ -487,6 +546,7 @@ def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
             width_means(col, codes, j + 1, bins, counts[j], conf[j], acc[j])
         return
     xcol = np.empty(rows)
+    no_edges = np.empty(0)
     bid = np.empty(rows, dtype=np.uint16)
     buf = np.empty(rows)
     w = 2 * bins
@@ -513,7 +573,8 @@ def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
                 for i in range(n):
                     xc[i] = pj[i]
                 row = (s // rows) * k + j if keep else 0
-                _chunk_order(xc, codes[s:e], j + 1, bins, bid, hist, local, buf, kept[row], sweep == 1 and keep)
+                _chunk_order(xc, codes[s:e], j + 1, bins, bid, hist, local, buf, kept[row], sweep == 1 and keep,
+                             no_edges)
                 if sweep == 0:
                     if keep:
                         kept[row, :] = local

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..rbase._rarith import _X87, JIT_MIN_SIZE
 
-__all__ = ["bin_means", "bin_means_rows", "width_means", "width_means_cols", "WIDTH_KERNEL_MAX"]
+__all__ = ["bin_means", "bin_means_rows", "width_means", "width_means_cols", "edge_means", "WIDTH_KERNEL_MAX"]
 
 _LD = np.longdouble
 # Bins up to this size are summed together in one padded block (one column
@@ -121,6 +121,31 @@ def width_means(x, c, bins: int, label: int = 1):
 
     ids, n_ids = occupied_bins(equal_width_bins(x, bins), bins)
     return bin_means(ids, x, c == label, n_ids)
+
+
+def edge_means(x, c, edges, label: int = 1):
+    """:func:`bin_means` over the bins of the sorted ``edges`` (R's
+    ``findInterval(x, edges, rightmost.closed = TRUE, all.inside = TRUE)``:
+    equal-frequency breaks, or a caller's edges), with the labels ``c ==
+    label``: ``bin_means(find_bins(x, edges), x, c == label, edges.size -
+    1)``, the same bits. Where the compiled kernels run (and there are at most
+    ``WIDTH_KERNEL_MAX`` bins) one kernel finds the bins by binary search and
+    the means as :func:`width_means` does, with no id array.
+    """
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    c = np.asarray(c, dtype=np.int64)
+    edges = np.ascontiguousarray(edges, dtype=np.float64)
+    bins = edges.size - 1
+    kern = _kernels(x.size) if bins <= WIDTH_KERNEL_MAX and x.ndim == c.ndim == 1 else None
+    if kern is not None:
+        counts = np.empty(bins, dtype=np.int64)
+        conf = np.empty(bins)
+        acc = np.empty(bins)
+        kern.edge_means(x, c, label, edges, counts, conf, acc)
+        return counts, conf, acc
+    from ._binning import find_bins  # noqa: PLC0415
+
+    return bin_means(find_bins(x, edges), x, c == label, bins)
 
 
 def width_means_cols(p, codes, bins: int):
