@@ -245,6 +245,36 @@ def test_classwise_metrics_are_the_mean_of_binary_calls():
         assert pc.ece(p, codes, bins=bins, debiased=True) == rmean(np.array(per))
 
 
+@pytest.mark.skipif(not _X87, reason="the compiled path is x87 assembly")
+def test_sparse_bins_kernel_is_the_twin():
+    # More bins than a quarter of the rows (bins="unique", many edges): the
+    # kernel goes bin by bin, a singleton's mean being its value (+0.0 for
+    # -0.0, as R's sum from 0); bit for bit the twin's, signed zeros included.
+    kern = kernels("pycalib_r.binned._rbin_kernels")
+    if kern is None:
+        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+    g = np.random.default_rng(17)
+    for n in (5000, 60_000):
+        x = g.random(n)
+        x[:50] = np.round(x[:50], 1)
+        x[50], x[51] = -0.0, 0.0
+        ids = np.arange(n) // np.where(np.arange(n) < 200, 3, 1)  # a few bins of 3, the rest singletons
+        ids = np.unique(ids, return_inverse=True)[1]
+        ids[50] = ids.max() + 1  # -0.0 alone in its bin
+        n_ids = int(ids.max()) + 1
+        c = g.integers(0, 2, n)
+        for idx in (np.empty(0, np.int64), g.integers(0, n, n)):
+            counts, conf, acc = np.empty(n_ids, np.int64), np.empty(n_ids), np.empty(n_ids)
+            kern.bin_means(ids, x, c, idx, n_ids, counts, conf, acc)
+            sel = slice(None) if idx.size == 0 else idx
+            want = _rbins._bin_means_numpy(ids[sel], x[sel], c[sel], n_ids)
+            assert np.array_equal(counts, want[0])
+            assert np.array_equal(np.nan_to_num(conf).view(np.int64), np.nan_to_num(want[1]).view(np.int64))
+            assert np.array_equal(acc, want[2], equal_nan=True)
+            if idx.size == 0:
+                assert conf[ids[50]] == 0.0 and not np.signbit(conf[ids[50]])
+
+
 def test_edge_means_is_bin_means_of_find_bins():
     # Equal-frequency breaks and a caller's edges: the kernel's binary search
     # (few edges counted one by one, more searched) and its means equal

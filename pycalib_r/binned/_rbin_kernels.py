@@ -250,7 +250,8 @@ def _keys(ids, c):
 @njit
 def _scratch(m, n_ids):
     return (np.empty(m, dtype=np.int64), np.empty(m), np.empty(m), np.empty(n_ids + 1, dtype=np.int64),
-            np.empty(n_ids, dtype=np.int64), np.empty(4 * n_ids + 8), np.empty(8 * n_ids, dtype=np.int64))
+            np.empty(n_ids, dtype=np.int64), np.empty(4 * n_ids + 8),
+            np.empty(8 * n_ids if 8 * n_ids <= m else 0, dtype=np.int64))
 
 
 @njit
@@ -260,19 +261,31 @@ def _one(key, x, idx, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc
     # two long-double passes run in the x87 registers over a contiguous run.
     use_idx = idx.size > 0
     w = 2 * n_ids
-    hist[:] = 0
-    for j in range(m):
-        i = idx[j] if use_idx else j
-        k = key[i]
-        kb[j] = k
-        xb[j] = x[i]
-        # (bin, label) counted in four interleaved copies: consecutive rows
-        # of one bin do not wait on each other's increment.
-        hist[(j & 3) * w + k] += 1
-    for b in range(n_ids):
-        c1 = hist[2 * b + 1] + hist[w + 2 * b + 1] + hist[2 * w + 2 * b + 1] + hist[3 * w + 2 * b + 1]
-        counts[b] = hist[2 * b] + hist[w + 2 * b] + hist[2 * w + 2 * b] + hist[3 * w + 2 * b] + c1
-        csum[b] = c1
+    if hist.size == 4 * w:
+        # Few bins: (bin, label) counted in four interleaved copies, so that
+        # consecutive rows of one bin do not wait on each other's increment.
+        hist[:] = 0
+        for j in range(m):
+            i = idx[j] if use_idx else j
+            k = key[i]
+            kb[j] = k
+            xb[j] = x[i]
+            hist[(j & 3) * w + k] += 1
+        for b in range(n_ids):
+            c1 = hist[2 * b + 1] + hist[w + 2 * b + 1] + hist[2 * w + 2 * b + 1] + hist[3 * w + 2 * b + 1]
+            counts[b] = hist[2 * b] + hist[w + 2 * b] + hist[2 * w + 2 * b] + hist[3 * w + 2 * b] + c1
+            csum[b] = c1
+    else:
+        for b in range(n_ids):
+            counts[b] = 0
+            csum[b] = 0
+        for j in range(m):
+            i = idx[j] if use_idx else j
+            k = key[i]
+            kb[j] = k
+            xb[j] = x[i]
+            counts[k >> 1] += 1
+            csum[k >> 1] += k & 1
     start[0] = 0
     for b in range(n_ids):
         start[b + 1] = start[b] + counts[b]
@@ -283,6 +296,27 @@ def _one(key, x, idx, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc
     # Each bin's run is contiguous in buf, the bins in order: the sums and
     # then the deviations from the means, two bins' chains interleaved
     # (_runs_pass, as in the equal-width kernels), every chain in its bin's order.
+    if 4 * n_ids > m:
+        # Sparse bins (one per distinct value, ...): bin by bin. A single
+        # value's mean is R's 0 + x, then x / 1, plus (x - s) / 1 = 0: the
+        # value itself (+0.0 for -0.0, as R's sum from 0).
+        lo = 0
+        for b in range(n_ids):
+            k = counts[b]
+            if k == 1:
+                conf[b] = 0.0 + buf[lo]
+                acc[b] = np.float64(csum[b])
+            elif k > 1:
+                _seg_sum(acc80, 4 * b, buf, lo, k)
+                _ld_div(acc80, 4 * b, acc80, 4 * b, counts, b)
+                _seg_dev(acc80, 4 * b + 2, acc80, 4 * b, buf, lo, k)
+                _ld_fin(conf, b, acc80, 4 * b, acc80, 4 * b + 2, counts, b)
+                _ld_ratio(acc, b, csum, b, counts, b)
+            else:
+                conf[b] = np.nan
+                acc[b] = np.nan
+            lo += k
+        return
     acc80[:] = 0.0  # all bits zero: 80-bit +0.0
     _runs_pass(buf, counts, n_ids, acc80, 0)
     for b in range(n_ids):
