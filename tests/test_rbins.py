@@ -170,6 +170,13 @@ def test_width_means_of_a_class_column_against_its_code():
                 assert np.array_equal(g, w, equal_nan=True)
 
 
+def _kernels_or_skip():
+    kern = kernels("pycalib_r.binned._rbin_kernels")
+    if kern is None:
+        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+    return kern
+
+
 def _matrix_cases():
     # (p, codes, bins): C- and F-ordered and strided matrices, chunked
     # (many rows, few bins) and whole-column (many bins, few rows) paths.
@@ -205,9 +212,7 @@ def test_width_means_cols_kernel_is_the_twin():
     # each layout and both of its paths.
     from pycalib_r.binned._binning import equal_width_bins
 
-    kern = kernels("pycalib_r.binned._rbin_kernels")
-    if kern is None:
-        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+    kern = _kernels_or_skip()
     for p, codes, bins in _matrix_cases():
         k = p.shape[1]
         counts = np.empty((k, bins), np.int64)
@@ -250,9 +255,7 @@ def test_sparse_bins_kernel_is_the_twin():
     # More bins than a quarter of the rows (bins="unique", many edges): the
     # kernel goes bin by bin, a singleton's mean being its value (+0.0 for
     # -0.0, as R's sum from 0); bit for bit the twin's, signed zeros included.
-    kern = kernels("pycalib_r.binned._rbin_kernels")
-    if kern is None:
-        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+    kern = _kernels_or_skip()
     g = np.random.default_rng(17)
     for n in (5000, 60_000):
         x = g.random(n)

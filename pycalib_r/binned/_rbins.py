@@ -95,6 +95,20 @@ def bin_means(ids, x, c, n_ids: int, idx=None):
 WIDTH_KERNEL_MAX = 1 << 16
 
 
+def _compiled_means(x, c, bins: int, run):
+    """``(counts, conf, acc)`` of ``bins`` bins filled by ``run(kernels,
+    counts, conf, acc)``, or None where the compiled kernels do not run
+    (small input, numba not loaded, too many bins, not vectors)."""
+    if bins > WIDTH_KERNEL_MAX or not x.ndim == c.ndim == 1:
+        return None
+    kern = _kernels(x.size)
+    if kern is None:
+        return None
+    out = (np.empty(bins, dtype=np.int64), np.empty(bins), np.empty(bins))
+    run(kern, *out)
+    return out
+
+
 def width_means(x, c, bins: int, label: int = 1):
     """:func:`bin_means` over R's equal-width bins of ``x`` in [0, 1], with
     the 0/1 labels ``c == label``: ``bin_means(equal_width_bins(x, bins), x,
@@ -110,13 +124,9 @@ def width_means(x, c, bins: int, label: int = 1):
     # passes over a strided column run four times slower than over a copy.
     x = np.ascontiguousarray(x, dtype=np.float64)
     c = np.asarray(c, dtype=np.int64)
-    kern = _kernels(x.size) if bins <= WIDTH_KERNEL_MAX and x.ndim == c.ndim == 1 else None
-    if kern is not None:
-        counts = np.empty(bins, dtype=np.int64)
-        conf = np.empty(bins)
-        acc = np.empty(bins)
-        kern.width_means(x, c, label, bins, counts, conf, acc)
-        return counts, conf, acc
+    out = _compiled_means(x, c, bins, lambda kern, *arrays: kern.width_means(x, c, label, bins, *arrays))
+    if out is not None:
+        return out
     from ._binning import equal_width_bins, occupied_bins  # noqa: PLC0415
 
     ids, n_ids = occupied_bins(equal_width_bins(x, bins), bins)
@@ -136,13 +146,9 @@ def edge_means(x, c, edges, label: int = 1):
     c = np.asarray(c, dtype=np.int64)
     edges = np.ascontiguousarray(edges, dtype=np.float64)
     bins = edges.size - 1
-    kern = _kernels(x.size) if bins <= WIDTH_KERNEL_MAX and x.ndim == c.ndim == 1 else None
-    if kern is not None:
-        counts = np.empty(bins, dtype=np.int64)
-        conf = np.empty(bins)
-        acc = np.empty(bins)
-        kern.edge_means(x, c, label, edges, counts, conf, acc)
-        return counts, conf, acc
+    out = _compiled_means(x, c, bins, lambda kern, *arrays: kern.edge_means(x, c, label, edges, *arrays))
+    if out is not None:
+        return out
     from ._binning import find_bins  # noqa: PLC0415
 
     return bin_means(find_bins(x, edges), x, c == label, bins)
