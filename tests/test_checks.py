@@ -247,9 +247,9 @@ def test_prob_matrix_scan_kernel_is_the_twin():
     if kern is None:
         pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
     g = np.random.default_rng(9)
-    base = g.dirichlet(np.ones(5), 30_000)
+    base = g.dirichlet(np.ones(5), 30_001)  # odd: the last row alone
     bad = {"nan": (7, 2, np.nan), "inf": (9, 0, np.inf), "neg": (3, 1, -0.5), "big": (5, 4, 1.5),
-           "off": (11, 3, 0.9)}
+           "off": (11, 3, 0.9), "last": (30_000, 3, 0.9), "lastnan": (30_000, 0, np.nan)}
     for name, (i, j, v) in [("ok", (0, 0, base[0, 0]))] + list(bad.items()):
         m = base.copy()
         m[i, j] = v
@@ -265,6 +265,8 @@ def test_prob_matrix_scan_kernel_is_the_twin():
                 dist = np.abs(np.einsum("ij->i", arr) - 1)
                 assert far == (dist > tol + margin).sum() and near == (dist >= tol - margin).sum()
                 assert bool(far) == (name != "ok")
+            if name.startswith("last"):
+                assert scan.finite == (name == "last")
     with pytest.raises(pc.ProbcalError, match="must sum to"):
         m = base.copy()
         m[11, 3] += 1e-6 * 1.5
