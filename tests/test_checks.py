@@ -295,3 +295,26 @@ def test_top_label_kernel_is_the_twin():
         want = _forms._top_label_numpy(arr, codes, np.empty(p.shape[0]), np.empty(p.shape[0], np.int64))
         assert np.array_equal(out[0].view(np.int64), want[0].view(np.int64))  # the bits, signed zeros too
         assert np.array_equal(out[1], want[1])
+
+
+def test_plain_arrays_do_not_import_numpy_ma():
+    # numpy.ma costs about 35 ms on its first use; a metric on plain arrays
+    # in a new process must not pay it (a masked array can exist only once
+    # numpy.ma is imported), and a masked array still gets R's message.
+    import pathlib
+    import subprocess
+    import sys
+
+    from .conftest import ORIGINAL_ENV
+
+    repo = pathlib.Path(pc.__file__).parent.parent
+    code = ("import sys, numpy as np, pycalib_r as pc\n"
+            "pc.ece(np.array([0.2, 0.7]), np.array([0, 1]))\n"
+            "pc.ece(np.array([[0.2, 0.8], [0.6, 0.4]]), np.array([1, 2]))\n"
+            "print('numpy.ma' in sys.modules)\n")
+    env = dict(ORIGINAL_ENV, PYTHONPATH=str(repo))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env,
+                         timeout=600)
+    assert out.stdout.split() == ["False"]
+    with pytest.raises(pc.ProbcalError, match="must not contain missing values"):
+        pc.ece(np.ma.masked_array([0.2, 0.5], [False, True]), [0, 1])

@@ -131,6 +131,14 @@ MASKED_NOTE = ("`{arg}` is a numpy masked array: its masked entries are R's NA, 
                "then pass np.ma.getdata({arg})[keep].")
 
 
+def _is_masked_array(x) -> bool:
+    """``isinstance(x, np.ma.MaskedArray)`` without importing numpy.ma (about
+    35 ms, which ``np.ma`` costs on its first use): no masked array exists
+    before numpy.ma is imported."""
+    ma = sys.modules.get("numpy.ma")
+    return ma is not None and isinstance(x, ma.MaskedArray)
+
+
 def masked_as_na(x):
     """A numpy masked array as R sees data with NA: its masked entries become
     NaN (numbers) or None (other types), so R's missing-value message follows.
@@ -139,7 +147,7 @@ def masked_as_na(x):
     The checks here call it first; a face that converts input before the
     core checks (scikit-learn's ``check_array`` drops the mask) calls it too.
     """
-    if not isinstance(x, np.ma.MaskedArray):
+    if not _is_masked_array(x):
         return x, False
     mask = np.ma.getmaskarray(x)
     data = np.ma.getdata(x)
@@ -168,7 +176,7 @@ def _masked_aware(check):
 
     @functools.wraps(check)
     def wrapper(x, *args, **kwargs):
-        if not (isinstance(x, np.ma.MaskedArray) and np.ma.getmaskarray(x).any()):
+        if not (_is_masked_array(x) and np.ma.getmaskarray(x).any()):
             return check(x, *args, **kwargs)
         try:
             return check(x, *args, **kwargs)
