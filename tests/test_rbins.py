@@ -73,6 +73,14 @@ def test_compiled_and_twin_give_the_same_bits():
         want = _rbins._bin_means_numpy(ids[idx[r]], x[idx[r]], c[idx[r]], 7)
         for g, w in zip(got, want):
             assert np.array_equal(g[r], w, equal_nan=True)
+    # R's 1-based int32 draws as drawn (cal_ci), in the kernel and in the twin.
+    one_based = (idx + 1).astype(np.int32)
+    for a, b in zip(_rbins.bin_means_rows(ids, x, c, 7, one_based, base=1), got):
+        assert np.array_equal(a, b, equal_nan=True)
+    out = (np.empty((9, 7), np.int64), np.empty((9, 7)), np.empty((9, 7)))
+    kern.bin_means_rows(ids[None, :], x, c, one_based, 7, *out, 1)
+    for a, b in zip(out, got):
+        assert np.array_equal(a, b, equal_nan=True)
 
 
 def _width_cases(seed=11):

@@ -221,21 +221,22 @@ def bin_means(ids, x, c, idx, n_ids, counts, conf, acc):
     m = idx.size if idx.size > 0 else x.size
     key = _keys(ids, c)
     scratch = _scratch(m, n_ids)
-    _one(key, x, idx, m, n_ids, counts, conf, acc, *scratch)
+    _one(key, x, idx, 0, m, n_ids, counts, conf, acc, *scratch)
 
 
 @njit
-def bin_means_rows(ids, x, c, idx, n_ids, counts, conf, acc):
-    """:func:`bin_means` of every row of ``idx`` (rows x n, 0-based) into the
-    rows of ``counts``, ``conf`` and ``acc`` (rows x n_ids); ``ids`` is
-    either one row for all resamples or one row per resample."""
+def bin_means_rows(ids, x, c, idx, n_ids, counts, conf, acc, base=0):
+    """:func:`bin_means` of every row of ``idx`` (rows x n, ``base``-based:
+    R's 1-based ``sample.int`` draws as they are) into the rows of
+    ``counts``, ``conf`` and ``acc`` (rows x n_ids); ``ids`` is either one
+    row for all resamples or one row per resample."""
     m = idx.shape[1]
     scratch = _scratch(m, n_ids)
     key = _keys(ids[0], c)
     for r in range(idx.shape[0]):
         if ids.shape[0] > 1 and r > 0:
             key = _keys(ids[r], c)
-        _one(key, x, idx[r], m, n_ids, counts[r], conf[r], acc[r], *scratch)
+        _one(key, x, idx[r], base, m, n_ids, counts[r], conf[r], acc[r], *scratch)
 
 
 @njit
@@ -255,7 +256,7 @@ def _scratch(m, n_ids):
 
 
 @njit
-def _one(key, x, idx, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc80, hist):
+def _one(key, x, idx, base, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc80, hist):
     # The resample is gathered once, in its order; then put in bin order,
     # keeping the order within a bin (a counting sort), so that each bin's
     # two long-double passes run in the x87 registers over a contiguous run.
@@ -266,7 +267,7 @@ def _one(key, x, idx, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc
         # consecutive rows of one bin do not wait on each other's increment.
         hist[:] = 0
         for j in range(m):
-            i = idx[j] if use_idx else j
+            i = idx[j] - base if use_idx else j
             k = key[i]
             kb[j] = k
             xb[j] = x[i]
@@ -280,7 +281,7 @@ def _one(key, x, idx, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc
             counts[b] = 0
             csum[b] = 0
         for j in range(m):
-            i = idx[j] if use_idx else j
+            i = idx[j] - base if use_idx else j
             k = key[i]
             kb[j] = k
             xb[j] = x[i]

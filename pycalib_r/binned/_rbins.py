@@ -180,14 +180,16 @@ def width_means_cols(p, codes, bins: int):
     return tuple(np.stack([s[q] for s in stats]) for q in range(3))
 
 
-def bin_means_rows(ids, x, c, n_ids: int, idx):
-    """:func:`bin_means` of each resample (row of ``idx``, 0-based): arrays
+def bin_means_rows(ids, x, c, n_ids: int, idx, base: int = 0):
+    """:func:`bin_means` of each resample (row of ``idx``, ``base``-based: 1
+    for R's ``sample.int`` draws as drawn, without a shifted copy): arrays
     of shape (rows, n_ids). ``ids`` is one bin per observation, shared by
     the resamples (equal-width bins), or one row of them per resample."""
     ids = np.ascontiguousarray(np.atleast_2d(ids), dtype=np.int64)
     x = np.ascontiguousarray(x, dtype=np.float64)
     c = np.ascontiguousarray(c, dtype=np.int64)
-    idx = np.ascontiguousarray(idx, dtype=np.int64)
+    idx = np.asarray(idx)
+    idx = np.ascontiguousarray(idx, dtype=idx.dtype if idx.dtype in (np.int32, np.int64) else np.int64)
     rows = idx.shape[0]
     counts = np.empty((rows, n_ids), dtype=np.int64)
     conf = np.empty((rows, n_ids))
@@ -198,11 +200,11 @@ def bin_means_rows(ids, x, c, n_ids: int, idx):
         return counts, conf, acc
     kern = _kernels(idx.size)
     if kern is not None:
-        kern.bin_means_rows(ids, x, c, idx, n_ids, counts, conf, acc)
+        kern.bin_means_rows(ids, x, c, idx, n_ids, counts, conf, acc, base)
         return counts, conf, acc
     for r in range(rows):
         row_ids = ids[r] if ids.shape[0] > 1 else ids[0]
-        row = idx[r]
+        row = idx[r] - base if base else idx[r]
         counts[r], conf[r], acc[r] = _bin_means_numpy(row_ids[row], x[row], c[row], n_ids)
     return counts, conf, acc
 

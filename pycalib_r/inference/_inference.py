@@ -655,18 +655,18 @@ class _BinnedEngine:
         return max(1, min(n_boot, rows))
 
     def values(self, idx: np.ndarray) -> np.ndarray:
-        rows0 = idx.astype(np.int64) - 1
         kind, debiased = self.metric.kind, self.metric.debiased
         per = []
+        # idx: R's 1-based draws, read as they are (base=1)
         if self.metric.strategy == "equal_width":
             for item in self.problems:
-                stats = bin_means_rows(item["ids"], item["r"], item["c"], item["n_ids"], rows0)
+                stats = bin_means_rows(item["ids"], item["r"], item["c"], item["n_ids"], idx, base=1)
                 per.append(binned_error(*stats, kind, debiased))
         else:
             counts = _int_counts(idx, self.n)
             for item in self.problems:
                 ids = self._equal_freq_ids(item, counts)
-                stats = bin_means_rows(ids, item["r"], item["c"], item["n_ids"], rows0)
+                stats = bin_means_rows(ids, item["r"], item["c"], item["n_ids"], idx, base=1)
                 per.append(binned_error(*stats, kind, debiased))
         return self.metric.combine(np.column_stack(per))
 
