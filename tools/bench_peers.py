@@ -304,7 +304,13 @@ def write_peers(rows, cold_rows, command: str, machine: str, rounds: int) -> Non
         "| work | pycalib_r | peer (same data) | ratio CPU (wall) | target |",
         "| --- | --- | --- | --- | --- |",
     ]
-    lines += [f"| {r.work} | {r.ours} | {r.peer} | {r.ratio} | {_verdict(r)} |" for r in rows]
+    lines += [f"| {r.work} | {r.ours} | {r.peer} | {r.ratio} | {_verdict(r)} |" for r in rows if r.ours != "-"]
+    skipped = {}
+    for r in rows:
+        if r.ours == "-":
+            skipped.setdefault(r.peer.split(":")[0], []).append(r.work)
+    for peer, works in skipped.items():
+        lines += ["", f"{peer}: not installed, so its lines were skipped ({'; '.join(dict.fromkeys(works))})."]
     lines += ["", "As whole new processes on the same data file: `Rscript -e 'library(probcal); ...'` against"
               " `python -c 'import pycalib_r; ...'` (minimum of 3, alternating):", "",
               "| work | R process | Python process | R / Python |", "| --- | --- | --- | --- |"]
@@ -319,7 +325,7 @@ def write_peers(rows, cold_rows, command: str, machine: str, rounds: int) -> Non
     ]
     short += [f"| {r.work} | {r.ours.split(',')[0]} | {r.peer.split(',')[0]} | {r.ratio.split(' ')[0]}"
               f" (target {r.target}) |" for r in rows if r.ok is not None]
-    short += [f"| {w}, a whole new process | {p} | `Rscript` with probcal {r} | {x} faster |"
+    short += [f"| {w}, a whole new process | {p} | `Rscript` with probcal {r} | R / Python {x} |"
               for w, r, p, x in cold_rows if p != "-"]
     _replace_block(REPO / "README.md", README_START, README_END, short)
 
