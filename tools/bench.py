@@ -326,7 +326,8 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="skip the slowest R runs")
     ap.add_argument("--no-r", action="store_true", help="Python timings and absolute targets only")
     ap.add_argument("--repeat", type=int, default=3, help="Python runs per timing (minimum kept)")
-    ap.add_argument("--readme", action="store_true", help="rewrite docs/evidence/speed.md's table from this run")
+    ap.add_argument("--readme", action="store_true",
+                    help="rewrite docs/evidence/speed.md's tables and the README's speed lines from this run")
     ap.add_argument("--only-peers", action="store_true",
                     help="run only the peers section and the R-cold lines (with --readme: rewrite only"
                          " their tables)")
