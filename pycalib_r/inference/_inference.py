@@ -677,10 +677,12 @@ class _BinnedEngine:
                   else self._equal_freq_starts(item, counts))
         n = self.n
         ids = np.empty((counts.shape[0], n), dtype=np.int64)
+        mark = np.empty(n, dtype=np.int64)
         for b, st in enumerate(starts):
-            # Sorted position k is in the bin of the last run start <= k.
-            mark = np.zeros(n, dtype=np.int64)
-            np.add.at(mark, st[(st > 0) & (st < n)], 1)
+            # Sorted position k is in the bin of the last run start <= k (the
+            # starts are distinct and increasing: one mark each).
+            mark[:] = 0
+            mark[st[(st > 0) & (st < n)]] = 1
             ids[b, item["order"]] = np.cumsum(mark)
         return ids
 
@@ -693,7 +695,7 @@ class _BinnedEngine:
         n_rep = counts.shape[0]
         # np.take keeps the rows C-contiguous (w[:, order] would not).
         w = np.take(counts, item["order"], axis=1)
-        cum = np.cumsum(w, axis=1).astype(np.int64)
+        cum = np.cumsum(w, axis=1, dtype=np.int64)
         qs = _quantile8_sorted_counts(rs, cum, n, seq01(self.metric.bins + 1))
         inner = qs[:, 1:-1]
         # findInterval on R's sort(unique(edges)) with the ends set to 0 and 1:
