@@ -191,3 +191,130 @@ def test_accepted_forms():
     ref_m = pc.ece(m, [1, 2, 2])
     assert pc.ece(pd.DataFrame(m, columns=["a", "b"]), pd.Categorical(["a", "b", "b"])) == ref_m
     assert pc.ece(m.tolist(), np.array([1, 2, 2])) == ref_m
+
+
+def _old_row_rule(block, tolerance):
+    # The rule as R states it: rowSums() in long double, rounded, minus 1.
+    from pycalib_r.rbase._rarith import r_rowsums
+
+    return bool((np.abs(r_rowsums(block) - 1) > tolerance).any())
+
+
+@pytest.mark.parametrize("k", [2, 3, 5, 10, 64])
+def test_row_sum_check_decides_as_rs_long_double_rule(k):
+    # Rows whose sums sit within a few ulps of 1 +- tolerance, where a double
+    # sum and R's long-double sum can disagree: the cheap check must give R's
+    # decision for every single row and for blocks of them.
+    from . import _rowsum_cases
+
+    g = np.random.default_rng(k)
+    rows = []
+    for _ in range(400):
+        row = g.dirichlet(np.ones(k))
+        row[-1] = 1 + g.choice([-1.0, 1.0]) * _rowsum_cases.TOLERANCE - row[:-1].sum()
+        row[-1] += int(g.integers(-4, 5)) * np.spacing(row[-1])
+        if 0 <= row[-1] <= 1:
+            rows.append(row)
+    rows = np.array(rows)
+    both = 0
+    for tol in (_rowsum_cases.TOLERANCE, 0.0, 1e-12):
+        single = [_checks.rows_off_one(r[None, :], tol) for r in rows]
+        assert single == [_old_row_rule(r[None, :], tol) for r in rows]
+        both += len(set(single)) == 2
+        inside = rows[~np.array(single)]
+        assert not _checks.rows_off_one(inside, tol)
+        assert _checks.rows_off_one(np.asfortranarray(rows), tol) == _old_row_rule(rows, tol)
+    assert both >= 1  # the cases include rows on both sides
+
+
+def test_row_sum_check_stored_cases():
+    # The stored near-boundary rows (tests/_rowsum_cases.py: double sum and R's
+    # long-double sum disagree on most of them) get R's verdict.
+    from . import _rowsum_cases
+
+    for row in _rowsum_cases.cases():
+        block = np.array([row])
+        assert _checks.rows_off_one(block, _rowsum_cases.TOLERANCE) == \
+            _rowsum_cases._long_double_verdict(np.array(row))
+
+
+def test_prob_matrix_scan_kernel_is_the_twin():
+    # The compiled one-pass scan finds what the numpy passes find (_scan and
+    # the row-sum band), on matrices big enough to take it, every layout.
+    from pycalib_r._jit import kernels
+
+    kern = kernels("pycalib_r.inputs._input_kernels")
+    if kern is None:
+        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+    g = np.random.default_rng(9)
+    base = g.dirichlet(np.ones(5), 30_001)  # odd: the last row alone
+    bad = {"nan": (7, 2, np.nan), "inf": (9, 0, np.inf), "neg": (3, 1, -0.5), "big": (5, 4, 1.5),
+           "off": (11, 3, 0.9), "last": (30_000, 3, 0.9), "lastnan": (30_000, 0, np.nan)}
+    for name, (i, j, v) in [("ok", (0, 0, base[0, 0]))] + list(bad.items()):
+        m = base.copy()
+        m[i, j] = v
+        if name == "inf":
+            m[i, j + 1] = -np.inf  # a NaN row sum from two infinities
+        for arr in (m, np.asfortranarray(m), np.repeat(m, 2, axis=1)[:, ::2]):
+            tol, margin = 1e-6, _checks._row_margin(5)
+            nan, lo, hi, far, near = kern.prob_matrix_scan(arr, tol, margin)
+            scan = _checks._scan(arr)
+            assert (nan or not (np.isfinite(lo) and np.isfinite(hi))) == (not scan.finite)
+            if scan.finite:
+                assert (lo, hi) == (scan.lo, scan.hi)
+                dist = np.abs(np.einsum("ij->i", arr) - 1)
+                assert far == (dist > tol + margin).sum() and near == (dist >= tol - margin).sum()
+                assert bool(far) == (name != "ok")
+            if name.startswith("last"):
+                assert scan.finite == (name == "last")
+    with pytest.raises(pc.ProbcalError, match="must sum to"):
+        m = base.copy()
+        m[11, 3] += 1e-6 * 1.5
+        pc.ece(m, g.integers(1, 6, m.shape[0]))
+
+
+def test_top_label_kernel_is_the_twin():
+    # R's multiclass_confidence(): the compiled pass and the blocks of argmax
+    # agree on the first maximal column (ties, signed zeros), its value and
+    # correctness, on every layout.
+    from pycalib_r._jit import kernels
+    from pycalib_r.inputs import _forms
+
+    kern = kernels("pycalib_r.inputs._input_kernels")
+    if kern is None:
+        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+    g = np.random.default_rng(10)
+    p = np.round(g.dirichlet(np.ones(4), 40_000), 1)  # many ties
+    p[::5] = [0.25, 0.25, 0.25, 0.25]
+    p[1::9] = [0.0, -0.0, 0.0, 0.0]
+    p[2::9] = [-0.0, 0.0, 0.0, 0.0]
+    codes = g.integers(1, 5, p.shape[0])
+    for arr in (p, np.asfortranarray(p), np.repeat(p, 2, axis=1)[:, ::2]):
+        out = (np.empty(p.shape[0]), np.empty(p.shape[0], np.int64))
+        kern.top_label(arr, codes, *out)
+        want = _forms._top_label_numpy(arr, codes, np.empty(p.shape[0]), np.empty(p.shape[0], np.int64))
+        assert np.array_equal(out[0].view(np.int64), want[0].view(np.int64))  # the bits, signed zeros too
+        assert np.array_equal(out[1], want[1])
+
+
+def test_plain_arrays_do_not_import_numpy_ma():
+    # numpy.ma costs about 35 ms on its first use; a metric on plain arrays
+    # in a new process must not pay it (a masked array can exist only once
+    # numpy.ma is imported), and a masked array still gets R's message.
+    import pathlib
+    import subprocess
+    import sys
+
+    from .conftest import ORIGINAL_ENV
+
+    repo = pathlib.Path(pc.__file__).parent.parent
+    code = ("import sys, numpy as np, pycalib_r as pc\n"
+            "pc.ece(np.array([0.2, 0.7]), np.array([0, 1]))\n"
+            "pc.ece(np.array([[0.2, 0.8], [0.6, 0.4]]), np.array([1, 2]))\n"
+            "print('numpy.ma' in sys.modules)\n")
+    env = dict(ORIGINAL_ENV, PYTHONPATH=str(repo))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env,
+                         timeout=600)
+    assert out.stdout.split() == ["False"]
+    with pytest.raises(pc.ProbcalError, match="must not contain missing values"):
+        pc.ece(np.ma.masked_array([0.2, 0.5], [False, True]), [0, 1])

@@ -73,6 +73,14 @@ def test_compiled_and_twin_give_the_same_bits():
         want = _rbins._bin_means_numpy(ids[idx[r]], x[idx[r]], c[idx[r]], 7)
         for g, w in zip(got, want):
             assert np.array_equal(g[r], w, equal_nan=True)
+    # R's 1-based int32 draws as drawn (cal_ci), in the kernel and in the twin.
+    one_based = (idx + 1).astype(np.int32)
+    for a, b in zip(_rbins.bin_means_rows(ids, x, c, 7, one_based, base=1), got):
+        assert np.array_equal(a, b, equal_nan=True)
+    out = (np.empty((9, 7), np.int64), np.empty((9, 7)), np.empty((9, 7)))
+    kern.bin_means_rows(ids[None, :], x, c, one_based, 7, *out, 1)
+    for a, b in zip(out, got):
+        assert np.array_equal(a, b, equal_nan=True)
 
 
 def _width_cases(seed=11):
@@ -130,10 +138,10 @@ def test_width_kernel_chunked_sweeps_keep_r_order():
     x[: n // 4] = 0.1
     x[-1000:] = 1.0
     c = rng.integers(0, 2, n)
-    for bins in (10, 7):
+    for bins, keep_max in ((10, 1 << 20), (7, 1 << 20), (10, 0)):  # keep_max 0: the second sweep recounts
         counts = np.empty(bins, np.int64)
         conf, acc = np.empty(bins), np.empty(bins)
-        kern.width_means(x, c, 1, bins, counts, conf, acc)
+        kern.width_means(x, c, 1, bins, counts, conf, acc, keep_max)
         want = _rbins._bin_means_numpy(equal_width_bins(x, bins), x, c, bins)
         assert np.array_equal(counts, want[0])
         assert np.array_equal(conf, want[1], equal_nan=True)
@@ -168,6 +176,142 @@ def test_width_means_of_a_class_column_against_its_code():
             got = _rbins.width_means(p[:, j], codes, 10, label=j + 1)
             for g, w in zip(got, want):
                 assert np.array_equal(g, w, equal_nan=True)
+
+
+def _kernels_or_skip():
+    kern = kernels("pycalib_r.binned._rbin_kernels")
+    if kern is None:
+        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+    return kern
+
+
+def _matrix_cases():
+    # (p, codes, bins): C- and F-ordered and strided matrices, chunked
+    # (many rows, few bins) and whole-column (many bins, few rows) paths.
+    rng = np.random.default_rng(15)
+    for n, k, bins in ((50, 3, 10), (3000, 4, 10), (20_000, 5, 300), (150_001, 5, 10), (90_000, 12, 7),
+                       (70_000, 2, 5_000)):
+        p = rng.dirichlet(np.ones(k), n) / 2
+        p[::7, 0] = 0.1  # ties and sums whose long-double rounding matters
+        p[::11, 1] = np.round(p[::11, 1], 1)
+        p[: n // 5, 0] = 1.0 / k
+        p[:, -1] = 0.0
+        p[:, -1] = 1.0 - p.sum(axis=1)  # rows sum to 1 within a few ulps
+        codes = rng.integers(1, k + 1, n)
+        yield p, codes, bins
+        yield np.asfortranarray(p), codes, bins
+        yield np.repeat(p, 2, axis=1)[::2, ::2], codes[::2], bins
+
+
+def test_width_means_cols_is_each_column_against_its_code():
+    # Every class's row is the binary width_means of its column against its
+    # code, bit for bit (the matrix kernel, or the twin under PYCALIB_R_JIT=0).
+    for p, codes, bins in _matrix_cases():
+        got = _rbins.width_means_cols(p, codes, bins)
+        for j in range(p.shape[1]):
+            want = _rbins.width_means(np.ascontiguousarray(p[:, j]), codes, bins, label=j + 1)
+            for g, w in zip(got, want):
+                assert np.array_equal(g[j], w, equal_nan=True)
+
+
+@pytest.mark.skipif(not _X87, reason="the compiled path is x87 assembly")
+def test_width_means_cols_kernel_is_the_twin():
+    # The matrix kernel against numpy's bin_means of R's bins (the twin), on
+    # each layout and both of its paths.
+    from pycalib_r.binned._binning import equal_width_bins
+
+    kern = _kernels_or_skip()
+    for p, codes, bins in _matrix_cases():
+        k = p.shape[1]
+        counts = np.empty((k, bins), np.int64)
+        conf, acc = np.empty((k, bins)), np.empty((k, bins))
+        mat = p if (p.flags.c_contiguous or p.flags.f_contiguous) else np.ascontiguousarray(p)
+        kern.width_means_cols(mat, codes, bins, counts, conf, acc)
+        again = [np.empty_like(a) for a in (counts, conf, acc)]
+        kern.width_means_cols(mat, codes, bins, *again, 0)  # the second sweep recounts
+        for a, b in zip((counts, conf, acc), again):
+            assert np.array_equal(a, b, equal_nan=True)
+        for j in range(k):
+            col = np.ascontiguousarray(p[:, j])
+            want = _rbins._bin_means_numpy(equal_width_bins(col, bins), col, (codes == j + 1).astype(np.int64),
+                                           bins)
+            assert np.array_equal(counts[j], want[0])
+            assert np.array_equal(conf[j], want[1], equal_nan=True)
+            assert np.array_equal(acc[j], want[2], equal_nan=True)
+
+
+def test_classwise_metrics_are_the_mean_of_binary_calls():
+    # ece/mce/ace classwise through the matrix path equal R's aggregate of
+    # the K binary metrics (probcal's multiclass_calibration_error()).
+    from pycalib_r.rbase._rarith import r_mean as rmean
+
+    for p, codes, bins in _matrix_cases():
+        if p.shape[0] > 100_000:
+            continue
+        for fn in (pc.ece, pc.mce, pc.ace):
+            per = [fn(np.ascontiguousarray(p[:, j]), (codes == j + 1).astype(np.int64), bins=bins)
+                   for j in range(p.shape[1])]
+            want = max(per) if fn is pc.mce else rmean(np.array(per))
+            assert fn(p, codes, bins=bins) == want
+        per = [pc.ece(np.ascontiguousarray(p[:, j]), (codes == j + 1).astype(np.int64), bins=bins,
+                      debiased=True) for j in range(p.shape[1])]
+        assert pc.ece(p, codes, bins=bins, debiased=True) == rmean(np.array(per))
+
+
+@pytest.mark.skipif(not _X87, reason="the compiled path is x87 assembly")
+def test_sparse_bins_kernel_is_the_twin():
+    # More bins than a quarter of the rows (bins="unique", many edges): the
+    # kernel goes bin by bin, a singleton's mean being its value (+0.0 for
+    # -0.0, as R's sum from 0); bit for bit the twin's, signed zeros included.
+    kern = _kernels_or_skip()
+    g = np.random.default_rng(17)
+    for n in (5000, 60_000):
+        x = g.random(n)
+        x[:50] = np.round(x[:50], 1)
+        x[50], x[51] = -0.0, 0.0
+        ids = np.arange(n) // np.where(np.arange(n) < 200, 3, 1)  # a few bins of 3, the rest singletons
+        ids = np.unique(ids, return_inverse=True)[1]
+        ids[50] = ids.max() + 1  # -0.0 alone in its bin
+        n_ids = int(ids.max()) + 1
+        c = g.integers(0, 2, n)
+        for idx in (np.empty(0, np.int64), g.integers(0, n, n)):
+            counts, conf, acc = np.empty(n_ids, np.int64), np.empty(n_ids), np.empty(n_ids)
+            kern.bin_means(ids, x, c, idx, n_ids, counts, conf, acc)
+            sel = slice(None) if idx.size == 0 else idx
+            want = _rbins._bin_means_numpy(ids[sel], x[sel], c[sel], n_ids)
+            assert np.array_equal(counts, want[0])
+            assert np.array_equal(np.nan_to_num(conf).view(np.int64), np.nan_to_num(want[1]).view(np.int64))
+            assert np.array_equal(acc, want[2], equal_nan=True)
+            if idx.size == 0:
+                assert conf[ids[50]] == 0.0 and not np.signbit(conf[ids[50]])
+
+
+def test_edge_means_is_bin_means_of_find_bins():
+    # Equal-frequency breaks and a caller's edges: the kernel's binary search
+    # (few edges counted one by one, more searched) and its means equal
+    # bin_means of findInterval's bins, bit for bit (the twin is that).
+    from pycalib_r.binned._binning import find_bins, histogram_breaks
+
+    kern = kernels("pycalib_r.binned._rbin_kernels") if _X87 else None
+    g = np.random.default_rng(16)
+    for n, nb in ((200_001, 10), (70_001, 37), (5000, 1000), (100, 3), (70_000, 5000), (100_000, 1 << 16)):
+        x = g.random(n)
+        x[::5] = np.round(x[::5], 1)
+        x[:7], x[7:9] = 0.0, 1.0
+        c = g.integers(0, 2, n)
+        inner = np.sort(g.random(nb - 1))
+        for edges in (np.linspace(0, 1, nb + 1), histogram_breaks(x, nb, "equal_freq"),
+                      np.concatenate(([0.0], inner, [1.0])), np.concatenate(([-0.5], inner, [1.5]))):
+            want = _rbins._bin_means_numpy(find_bins(x, edges), x, c, edges.size - 1)
+            runs = [_rbins.edge_means(x, c, edges)]  # whichever path runs
+            if kern is not None:
+                nbins = edges.size - 1
+                out = (np.empty(nbins, np.int64), np.empty(nbins), np.empty(nbins))
+                kern.edge_means(x, c, 1, edges, *out)
+                runs.append(out)
+            for got in runs:
+                for a, b in zip(got, want):
+                    assert np.array_equal(a, b, equal_nan=True), (n, nb)
 
 
 def test_exactly_calibrated_bin_is_zero():

@@ -15,16 +15,21 @@ the full count B is extrapolated linearly, setup included:
 The machine may be shared and noisy, so every time is the minimum over
 several runs (``--repeat`` for Python; R is repeated while a run is short).
 
-Usage:  python tools/bench.py [--quick] [--no-r] [--readme] [--only-stream] [--only-corp] [--only-csv]
+Usage:  python tools/bench.py [--quick] [--no-r] [--readme] [--only-peers] [--only-stream] [--only-corp]
+        [--only-csv]
 
 The peers section (``tools/bench_peers.py``) times relplot, scikit-learn and
 uncertainty-calibration on the same data in the same run (netcal needs torch:
 "not installed, skipped"), and the R-cold lines time ``Rscript -e
-'library(probcal); ...'`` against a new Python process on the same data file.
+'library(probcal); ...'`` against a new Python process on the same data file
+(skipped, saying so, without Rscript or probcal). ``--only-peers`` runs that
+section alone.
 
-``--readme`` rewrites the speed table of docs/evidence/speed.md (between its
-``bench:start`` and ``bench:end`` markers) from this run. The exit status is
-1 if any target failed.
+``--readme`` rewrites from this run the speed table of docs/evidence/speed.md
+(between its ``bench:start`` and ``bench:end`` markers; not with
+``--only-peers``), its peers table (``peers:start`` / ``peers:end``) and the
+README's speed lines (``speed:start`` / ``speed:end``). The exit status is 1
+if any target failed.
 """
 
 from __future__ import annotations
@@ -321,7 +326,13 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="skip the slowest R runs")
     ap.add_argument("--no-r", action="store_true", help="Python timings and absolute targets only")
     ap.add_argument("--repeat", type=int, default=3, help="Python runs per timing (minimum kept)")
-    ap.add_argument("--readme", action="store_true", help="rewrite docs/evidence/speed.md's table from this run")
+    ap.add_argument("--readme", action="store_true",
+                    help="rewrite docs/evidence/speed.md's tables and the README's speed lines from this run")
+    ap.add_argument("--only-peers", action="store_true",
+                    help="run only the peers section and the R-cold lines (with --readme: rewrite only"
+                         " their tables)")
+    ap.add_argument("--peer-rounds", type=int, default=7,
+                    help="alternating runs per peers line (minimum kept)")
     ap.add_argument("--only-stream", action="store_true",
                     help="run only the sample.int stream target (R's draws inside cal_ci)")
     ap.add_argument("--only-corp", action="store_true",
@@ -337,7 +348,7 @@ def main(argv=None) -> int:
     global COLD
     COLD = not args.no_cold
     try:
-        rr = None if args.no_r else R()
+        rr = None if (args.no_r or args.only_peers) else R()
     except Exception as exc:  # rpy2 or R missing
         print(f"R is not available through rpy2 ({type(exc).__name__}: {exc}); use --no-r", file=sys.stderr)
         return 2
@@ -359,6 +370,10 @@ def main(argv=None) -> int:
     def rng():
         return _rng.RRandom(1)
 
+    if args.only_peers:
+        peers_section(rep, args)
+        rep.line("all targets met" if rep.failed == 0 else f"{rep.failed} target(s) missed")
+        return 1 if rep.failed else 0
     if args.only_stream:
         stream_draw_target(rep, rr, repeat)
         return 1 if rep.failed else 0
@@ -484,20 +499,33 @@ def main(argv=None) -> int:
 
     rep.failed += bench_sklearn_overhead(args.quick, rep.line)
 
-    # -- the Python peers on the same data, and whole new processes against Rscript ---------------
-    from bench_peers import peer_lines, r_cold_lines
-
-    peer_lines(rep.line, args.quick, target=rep.target)  # each line counts through rep.target
-    if COLD:
-        r_cold_lines(rep.line)
-
     rep.machine.append(machine_note(rr))
+    peers_section(rep, args)
     rep.line(f"machine at the end: {rep.machine[1]}")
     rep.line("")
     rep.line("all targets met" if rep.failed == 0 else f"{rep.failed} target(s) missed")
     if args.readme:
         write_readme(rep.rows, repeat, rep.machine)
     return 1 if rep.failed else 0
+
+
+def peers_section(rep, args):
+    """The Python peers on the same data, and whole new processes against
+    ``Rscript`` (tools/bench_peers.py); with ``--readme`` their tables."""
+    import os
+
+    from bench_peers import peer_lines, r_cold_lines, write_peers
+
+    rows, cold_rows = [], []
+    load0 = os.getloadavg()[0]
+    rep.failed += peer_lines(rep.line, args.quick, args.peer_rounds, rows=rows)
+    if COLD:
+        r_cold_lines(rep.line, rows=cold_rows)
+    if args.readme:
+        command = "python tools/bench.py --readme" + (" --only-peers" if args.only_peers else "")
+        machine = (f"load average {load0:.2f} at the section's start and {os.getloadavg()[0]:.2f} at its end,"
+                   f" on {os.cpu_count()} cores")
+        write_peers(rows, cold_rows, command, machine, args.peer_rounds)
 
 
 def corp_targets(rep, repeat):

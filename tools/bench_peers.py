@@ -20,7 +20,13 @@ process on each side, on the same data file (raw float64, read by
 ``readBin`` in R and ``numpy.fromfile`` in Python): ``Rscript -e
 'library(probcal); ...'`` against ``python -c 'import pycalib_r; ...'``.
 
-Usage: python tools/bench_peers.py [--quick] [--rounds N]
+``python tools/bench.py`` runs this section after its own (``--only-peers``:
+this section alone); with ``--readme`` it rewrites the peers table of
+docs/evidence/speed.md (between its ``peers:start`` and ``peers:end``
+markers) and the README's speed lines (between ``speed:start`` and
+``speed:end``) from the same run (:func:`write_peers`).
+
+Usage: python tools/bench_peers.py [--quick] [--rounds N] [--no-cold]
 """
 
 from __future__ import annotations
@@ -28,12 +34,14 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple, Optional
 
 import numpy as np
 
@@ -61,24 +69,40 @@ def alternate(ours, peer, rounds: int):
     return tuple(tuple(b) for b in best)
 
 
-def _line(out, work, peer_name, times, need, target=None):
-    """One target: pycalib_r at most ``need`` times the peer's CPU time.
-    ``target``: bench.py's ``Report.target`` (its README rows), else printed."""
+class PeerRow(NamedTuple):
+    """One line of the peers table (``ok`` None: no target, for information)."""
+
+    work: str
+    ours: str
+    peer: str
+    ratio: str
+    target: str
+    ok: Optional[bool]
+
+
+def _ms(t: float) -> str:
+    return f"{t * 1000:.1f} ms" if t < 1 else f"{t:.2f} s"
+
+
+def _line(out, work, peer_name, times, need, rows=None):
+    """One target: pycalib_r at most ``need`` times the peer's CPU time
+    (printed, and appended to ``rows`` when given); returns whether it is met."""
     (ow, oc), (pw, pcpu) = times
     ratio = oc / pcpu
     ok = ratio <= need
-    ours = f"{ow * 1000:.1f} ms wall, {oc * 1000:.1f} ms CPU"
-    peer = f"{peer_name} {pw * 1000:.1f} ms wall, {pcpu * 1000:.1f} ms CPU"
-    verdict = f"{ratio:.2f}x the peer's CPU time ({ow / pw:.2f}x wall; target <= {need:g}x)"
-    if target is not None:
-        target(f"peer: {work}", ours, peer, verdict, ok)
-    else:
-        out(f"  {work}: pycalib_r {ours}; {peer}; {verdict}  {'PASS' if ok else 'FAIL'}")
+    out(f"  {work}: pycalib_r {ow * 1000:.1f} ms wall, {oc * 1000:.1f} ms CPU; {peer_name}"
+        f" {pw * 1000:.1f} ms wall, {pcpu * 1000:.1f} ms CPU; {ratio:.2f}x the peer's CPU time"
+        f" ({ow / pw:.2f}x wall; target <= {need:g}x)  {'PASS' if ok else 'FAIL'}")
+    if rows is not None:
+        rows.append(PeerRow(work, f"{_ms(oc)} CPU, {_ms(ow)} wall", f"{peer_name} {_ms(pcpu)} CPU, {_ms(pw)} wall",
+                            f"{ratio:.2f}x ({ow / pw:.2f}x)", f"<= {need:g}x", ok))
     return ok
 
 
-def _skip(out, work, peer):
+def _skip(out, work, peer, rows=None):
     out(f"  {work}: {peer} not installed, skipped")
+    if rows is not None:
+        rows.append(PeerRow(work, "-", f"{peer}: not installed, skipped", "-", "-", None))
 
 
 def logits_data(n: int, k: int, seed: int):
@@ -92,15 +116,16 @@ def logits_data(n: int, k: int, seed: int):
     return z, np.minimum(y, k)
 
 
-def peer_lines(out=print, quick: bool = False, rounds: int = 7, target=None) -> int:
-    """The peers section; returns the number of missed targets (``target``: see :func:`_line`)."""
+def peer_lines(out=print, quick: bool = False, rounds: int = 7, rows=None) -> int:
+    """The peers section; returns the number of missed targets (each line
+    printed, and appended to ``rows`` as a :class:`PeerRow` when given)."""
     from bench import binary_data, binary_scores, multiclass_data
 
     from pycalib_r import _jit
 
     _jit._load()  # warm figures: a long session's (the gate has loaded numba)
-    out(f"peers (same data, same run, alternating; load average {os.getloadavg()[0]:.2f}"
-        f" on {os.cpu_count()} cores)")
+    out(f"peers (same data, same run, alternating, {rounds} rounds; load average"
+        f" {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)")
     missed = 0
     sizes = (1_000_000,) if quick else (1_000_000, 10_000_000)
     # -- binned ECE ----------------------------------------------------------------
@@ -113,10 +138,12 @@ def peer_lines(out=print, quick: bool = False, rounds: int = 7, target=None) -> 
 
             relplot.metrics.binnedECE(p, y)
             t = alternate(lambda: pc.ece(p, y), lambda: relplot.metrics.binnedECE(p, y, nbins=10), rounds)
-            missed += not _line(out, work, "relplot binnedECE", t, 1.5, target)
+            missed += not _line(out, work, "relplot `binnedECE`", t, 1.5, rows)
         else:
-            _skip(out, work, "relplot")
-        if _installed("calibration"):
+            _skip(out, work, "relplot", rows)
+        if _installed("calibration") and n > 1_000_000:
+            out(f"  {work}: uncertainty-calibration `get_ece` timed at 1,000,000 rows only (about 9 s a call here)")
+        elif _installed("calibration"):
             import calibration
 
             two = np.column_stack([1 - p, p])
@@ -126,9 +153,14 @@ def peer_lines(out=print, quick: bool = False, rounds: int = 7, target=None) -> 
             out(f"    uncertainty-calibration get_ece (top-label ECE of the two columns, its own"
                 f" bins): {pw * 1000:.1f} ms wall / {pcpu * 1000:.1f} ms CPU; pycalib_r"
                 f" {oc / pcpu:.2f}x its CPU time")
+            if rows is not None:
+                rows.append(PeerRow(work, f"{_ms(oc)} CPU, {_ms(ow)} wall",
+                                    f"uncertainty-calibration `get_ece` (top-label, its own bins)"
+                                    f" {_ms(pcpu)} CPU, {_ms(pw)} wall", f"{oc / pcpu:.2f}x ({ow / pw:.2f}x)",
+                                    "none (other work)", None))
         else:
-            _skip(out, work, "uncertainty-calibration")
-        _skip(out, work, "netcal")
+            _skip(out, work, "uncertainty-calibration", rows)
+        _skip(out, work, "netcal", rows)
         del p, y
     # -- classwise = K binary passes ------------------------------------------------
     k = 5
@@ -137,7 +169,7 @@ def peer_lines(out=print, quick: bool = False, rounds: int = 7, target=None) -> 
     pc.ece(pm, ym)
     t = alternate(lambda: pc.ece(pm, ym), lambda: [pc.ece(r, c) for r, c in cols], max(3, rounds // 2))
     missed += not _line(out, f"classwise `ece`, K = {k}, 1,000,000 rows", f"{k} binary `ece` calls", t, 1.0,
-                        target)
+                        rows)
     del pm, ym, cols
     # -- multiclass temperature -------------------------------------------------------
     if _installed("sklearn"):
@@ -149,10 +181,10 @@ def peer_lines(out=print, quick: bool = False, rounds: int = 7, target=None) -> 
                 work = f"multiclass `cal_temperature`, K = {k}, {n:,} rows"
                 t = alternate(lambda: pc.cal_temperature(z, y),
                               lambda: _TemperatureScaling().fit(z, y - 1), 1 if n > 100_000 else 3)
-                missed += not _line(out, work, "scikit-learn _TemperatureScaling", t, 1.0, target)
-                _skip(out, work, "netcal")
+                missed += not _line(out, work, "scikit-learn `_TemperatureScaling`", t, 1.0, rows)
+                _skip(out, work, "netcal", rows)
     else:
-        _skip(out, "multiclass `cal_temperature`", "scikit-learn")
+        _skip(out, "multiclass `cal_temperature`", "scikit-learn", rows)
     # -- isotonic -------------------------------------------------------------------------
     if _installed("sklearn"):
         from sklearn.isotonic import IsotonicRegression
@@ -163,8 +195,8 @@ def peer_lines(out=print, quick: bool = False, rounds: int = 7, target=None) -> 
             t = alternate(lambda: pc.cal_isotonic(pb, yb),
                           lambda: IsotonicRegression(out_of_bounds="clip", y_min=0, y_max=1).fit(pb, yb),
                           1 if n > 1_000_000 else 3)
-            missed += not _line(out, work, "scikit-learn IsotonicRegression", t, 1.0, target)
-            _skip(out, work, "netcal")
+            missed += not _line(out, work, "scikit-learn `IsotonicRegression`", t, 1.0, rows)
+            _skip(out, work, "netcal", rows)
     return missed
 
 
@@ -184,14 +216,20 @@ def _run(cmd, env=None) -> float:
     return time.perf_counter() - t0
 
 
-def r_cold_lines(out=print, n: int = 100_000, k: int = 5, rounds: int = 3) -> None:
-    """Whole-process times, R (``Rscript``) against Python, on the same files."""
+def r_cold_lines(out=print, n: int = 100_000, k: int = 5, rounds: int = 3, rows=None) -> None:
+    """Whole-process times, R (``Rscript``) against Python, on the same files;
+    each line printed and appended to ``rows`` as ``(work, R, Python, ratio)``
+    (a skip as one row naming why)."""
     if shutil.which("Rscript") is None:
         out("R-cold: Rscript not found, skipped")
+        if rows is not None:
+            rows.append(("R-cold lines", "Rscript not found, skipped", "-", "-"))
         return
     ok = subprocess.run(["Rscript", "-e", "library(probcal)"], capture_output=True).returncode == 0
     if not ok:
         out("R-cold: the probcal R package is not installed, skipped")
+        if rows is not None:
+            rows.append(("R-cold lines", "the probcal R package is not installed, skipped", "-", "-"))
         return
     from bench import binary_data
 
@@ -227,8 +265,69 @@ def r_cold_lines(out=print, n: int = 100_000, k: int = 5, rounds: int = 3) -> No
             for _ in range(rounds):
                 t_r = min(t_r, _run(r_cmd))
                 t_py = min(t_py, _run(py_cmd, env))
-            out(f"  `{name}`, {n:,} rows{f', K = {k}' if name == 'cal_temperature' else ''}: R process"
-                f" {t_r:.2f} s, Python process {t_py:.2f} s ({t_r / t_py:.1f}x)")
+            work = f"`{name}`, {n:,} rows{f', K = {k}' if name == 'cal_temperature' else ''}"
+            out(f"  {work}: R process {t_r:.2f} s, Python process {t_py:.2f} s ({t_r / t_py:.1f}x)")
+            if rows is not None:
+                rows.append((work, f"{t_r:.2f} s", f"{t_py:.2f} s", f"{t_r / t_py:.1f}x"))
+
+
+PEERS_START, PEERS_END = "<!-- peers:start -->", "<!-- peers:end -->"
+README_START, README_END = "<!-- speed:start -->", "<!-- speed:end -->"
+
+
+def _replace_block(path: Path, start: str, end: str, lines) -> bool:
+    text = path.read_text(encoding="utf-8")
+    if start not in text or end not in text:
+        print(f"{path.relative_to(REPO)} has no {start} / {end} markers; not rewritten", file=sys.stderr)
+        return False
+    block = "\n".join([start, *lines, end])
+    path.write_text(re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: block, text, flags=re.S),
+                    encoding="utf-8")
+    print(f"{path.relative_to(REPO)}: {start[5:-4]} rewritten", flush=True)
+    return True
+
+
+def _verdict(row: PeerRow) -> str:
+    return "-" if row.ok is None else f"{row.target}: {'met' if row.ok else 'not met'}"
+
+
+def write_peers(rows, cold_rows, command: str, machine: str, rounds: int) -> None:
+    """The peers table and the R-cold lines of this run into docs/evidence/speed.md
+    (``peers:start`` / ``peers:end``) and the README's speed lines (``speed:start`` / ``speed:end``)."""
+    when = time.strftime("%Y-%m-%d", time.gmtime())
+    lines = [
+        f"Generated by `{command}` on {when} ({machine}). Each line alternates pycalib_r's call with"
+        f" the peer's on the same data ({rounds} rounds, fewer for the long calls) and keeps each side's"
+        " minimum; the target is judged on CPU time (`process_time`), the wall-clock ratio is in"
+        " brackets. A peer that is not installed is skipped, saying so.",
+        "",
+        "| work | pycalib_r | peer (same data) | ratio CPU (wall) | target |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    lines += [f"| {r.work} | {r.ours} | {r.peer} | {r.ratio} | {_verdict(r)} |" for r in rows if r.ours != "-"]
+    skipped = {}
+    for r in rows:
+        if r.ours == "-":
+            skipped.setdefault(r.peer.split(":")[0], []).append(r.work)
+    for peer, works in skipped.items():
+        lines += ["", f"{peer}: not installed, so its lines were skipped ({'; '.join(dict.fromkeys(works))})."]
+    lines += ["", "As whole new processes on the same data file: `Rscript -e 'library(probcal); ...'` against"
+              " `python -c 'import pycalib_r; ...'` (minimum of 3, alternating):", "",
+              "| work | R process | Python process | R / Python |", "| --- | --- | --- | --- |"]
+    lines += [f"| {w} | {r} | {p} | {x} |" for w, r, p, x in cold_rows]
+    _replace_block(REPO / "docs" / "evidence" / "speed.md", PEERS_START, PEERS_END, lines)
+    short = [
+        f"From `{command}` on {when}; the R lines, every figure and the machine's load are in"
+        " [the speed page](docs/evidence/speed.md).",
+        "",
+        "| work | pycalib_r | against | ratio |",
+        "| --- | --- | --- | --- |",
+    ]
+    short += [f"| {r.work} | {r.ours.split(',')[0]} | {r.peer.split(',')[0]} | {r.ratio.split(' ')[0]}"
+              f" (target {r.target}) |" for r in rows if r.ok is not None]
+    short += [f"| {w}, a whole new process | {p} | `Rscript` with probcal {r} | R / Python {x} |"
+              for w, r, p, x in cold_rows if p != "-"]
+    _replace_block(REPO / "README.md", README_START, README_END, short)
 
 
 def main(argv=None) -> int:
@@ -236,11 +335,17 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="the smaller sizes only")
     ap.add_argument("--rounds", type=int, default=7, help="alternating runs per line (minimum kept)")
     ap.add_argument("--no-cold", action="store_true", help="skip the R-cold column")
+    ap.add_argument("--readme", action="store_true",
+                    help="rewrite the peers table of docs/evidence/speed.md and the README's speed lines")
     args = ap.parse_args(argv)
-    missed = peer_lines(quick=args.quick, rounds=args.rounds)
+    rows, cold_rows = [], []
+    missed = peer_lines(quick=args.quick, rounds=args.rounds, rows=rows)
     if not args.no_cold:
-        r_cold_lines()
+        r_cold_lines(rows=cold_rows)
     print("all peer targets met" if not missed else f"{missed} peer target(s) missed")
+    if args.readme:
+        load = f"load average {os.getloadavg()[0]:.2f} at the end on {os.cpu_count()} cores"
+        write_peers(rows, cold_rows, "python tools/bench_peers.py --readme", load, args.rounds)
     return 1 if missed else 0
 
 

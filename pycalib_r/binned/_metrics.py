@@ -10,7 +10,6 @@ import numpy as np
 
 from ._binning import (
     STRATEGIES,
-    assign_bins,
     bin_groups,
     check_edges,
     is_python_bins,
@@ -37,7 +36,7 @@ from ..inputs._forms import MULTICLASS_TYPES, Form, binary_inputs, confidence_pa
 from ..kernel._skce import scalar_kernel_sum
 from ..rbase._rarith import quiet_fp, r_exp, r_log, seq_sum
 from ..rbase._rarith import special as _special
-from ._rbins import WIDTH_KERNEL_MAX, bin_means, width_means
+from ._rbins import WIDTH_KERNEL_MAX, bin_means, edge_means, width_means, width_means_cols
 
 __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table", "python_bins",
            "binned_error", "bin_frame", "BinnedMetric", "bind_metric", "bind_mmce", "mmce_value", "r_sums", "r_means", "r_means_masked",
@@ -145,11 +144,10 @@ def r_means(x: np.ndarray) -> np.ndarray:
 
 def _bin_stats(p: np.ndarray, y: np.ndarray, bins: int, strategy: str):
     """Every bin's edges, count, and R's means (a table of all bins: the diagram's data)."""
+    breaks = histogram_breaks(p, bins, strategy)
     if strategy == "equal_width" and bins <= WIDTH_KERNEL_MAX:
-        return (histogram_breaks(p, bins, strategy),) + width_means(p, y, bins)
-    breaks, n_bins, bin_idx = assign_bins(p, bins, strategy)
-    counts, conf, acc = bin_means(bin_idx, p, y, n_bins)
-    return breaks, counts, conf, acc
+        return (breaks,) + width_means(p, y, bins)
+    return (breaks,) + edge_means(p, y, breaks)
 
 
 def binned_error(counts, conf, acc, kind: str, debiased: bool = False):
@@ -225,10 +223,26 @@ class BinnedMetric:
         return self.strategy == "equal_width" and not is_python_bins(self.bins) \
             and self.bins <= WIDTH_KERNEL_MAX
 
+    def _edges(self, r: np.ndarray):
+        """The sorted edges whose bins :func:`edge_means` finds (equal-frequency
+        breaks, a caller's edges), or None (equal widths, ``"unique"``, or more
+        bins than its kernel takes: :meth:`groups` then numbers them)."""
+        if isinstance(self.bins, str):
+            return None
+        if is_python_bins(self.bins):
+            edges = check_edges(self.bins, r)
+        elif self.strategy == "equal_freq" and self.bins <= max(r.size, 1 << 16):
+            edges = histogram_breaks(r, self.bins, self.strategy)
+        else:
+            return None
+        return edges if edges.size - 1 <= WIDTH_KERNEL_MAX else None
+
     def scalar_value(self, r: np.ndarray, c: np.ndarray, label: int = 1) -> float:
         """The binary metric of one scalar problem (the labels ``c == label``)."""
         if self._width_kernel():
             counts, conf, acc = width_means(r, c, self.bins, label)
+        elif (edges := self._edges(r)) is not None:
+            counts, conf, acc = edge_means(r, c, edges, label)
         else:
             ids, n_ids = self.groups(r)
             counts, conf, acc = bin_means(ids, r, c if label == 1 else (c == label), n_ids)
@@ -245,8 +259,9 @@ class BinnedMetric:
     def value(self) -> float:
         form = self.form
         if not form.scalar and self._width_kernel():
-            # Classwise: each column against its class's code, read in place.
-            per = np.array([self.scalar_value(form.p[:, j], form.codes, j + 1) for j in range(form.k)])
+            # Classwise: each column against its class's code, read in place
+            # (one binary pass per class; binned_error works row by row).
+            per = binned_error(*width_means_cols(form.p, form.codes, self.bins), self.kind, self.debiased)
         else:
             per = np.array([self.scalar_value(r, c) for r, c in form.problems()])
         return float(self.combine(per))
@@ -595,10 +610,13 @@ def bin_table(p, y, bins=10, strategy="equal_width"):
     """
     p_arr, y_arr = binary_inputs(p, y)
     if is_python_bins(bins):
-        ids, n_ids, edges = bin_groups(p_arr, python_bins(bins), occupied=False)
-        counts, conf, acc = bin_means(ids, p_arr, y_arr, n_ids)
-        lower, upper = (edges, edges) if isinstance(bins, str) else (edges[:-1], edges[1:])
-        return _table(np.arange(1, counts.size + 1), lower, upper, counts, conf, acc)
+        if isinstance(bins, str):
+            ids, n_ids, edges = bin_groups(p_arr, bins, occupied=False)
+            counts, conf, acc = bin_means(ids, p_arr, y_arr, n_ids)
+            return _table(np.arange(1, counts.size + 1), edges, edges, counts, conf, acc)
+        edges = check_edges(python_bins(bins), p_arr)
+        counts, conf, acc = edge_means(p_arr, y_arr, edges)
+        return _table(np.arange(1, counts.size + 1), edges[:-1], edges[1:], counts, conf, acc)
     bins = check_bin_edges(check_bins(bins))
     breaks, counts, conf, acc = _bin_stats(p_arr, y_arr, bins, strategy)
     return _table(np.arange(1, counts.size + 1), breaks[:-1], breaks[1:], counts, conf, acc)

@@ -221,21 +221,22 @@ def bin_means(ids, x, c, idx, n_ids, counts, conf, acc):
     m = idx.size if idx.size > 0 else x.size
     key = _keys(ids, c)
     scratch = _scratch(m, n_ids)
-    _one(key, x, idx, m, n_ids, counts, conf, acc, *scratch)
+    _one(key, x, idx, 0, m, n_ids, counts, conf, acc, *scratch)
 
 
 @njit
-def bin_means_rows(ids, x, c, idx, n_ids, counts, conf, acc):
-    """:func:`bin_means` of every row of ``idx`` (rows x n, 0-based) into the
-    rows of ``counts``, ``conf`` and ``acc`` (rows x n_ids); ``ids`` is
-    either one row for all resamples or one row per resample."""
+def bin_means_rows(ids, x, c, idx, n_ids, counts, conf, acc, base=0):
+    """:func:`bin_means` of every row of ``idx`` (rows x n, ``base``-based:
+    R's 1-based ``sample.int`` draws as they are) into the rows of
+    ``counts``, ``conf`` and ``acc`` (rows x n_ids); ``ids`` is either one
+    row for all resamples or one row per resample."""
     m = idx.shape[1]
     scratch = _scratch(m, n_ids)
     key = _keys(ids[0], c)
     for r in range(idx.shape[0]):
         if ids.shape[0] > 1 and r > 0:
             key = _keys(ids[r], c)
-        _one(key, x, idx[r], m, n_ids, counts[r], conf[r], acc[r], *scratch)
+        _one(key, x, idx[r], base, m, n_ids, counts[r], conf[r], acc[r], *scratch)
 
 
 @njit
@@ -250,25 +251,42 @@ def _keys(ids, c):
 @njit
 def _scratch(m, n_ids):
     return (np.empty(m, dtype=np.int64), np.empty(m), np.empty(m), np.empty(n_ids + 1, dtype=np.int64),
-            np.empty(n_ids, dtype=np.int64), np.empty(4 * n_ids))
+            np.empty(n_ids, dtype=np.int64), np.empty(4 * n_ids + 8),
+            np.empty(8 * n_ids if 8 * n_ids <= m else 0, dtype=np.int64))
 
 
 @njit
-def _one(key, x, idx, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc80):
+def _one(key, x, idx, base, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc80, hist):
     # The resample is gathered once, in its order; then put in bin order,
     # keeping the order within a bin (a counting sort), so that each bin's
     # two long-double passes run in the x87 registers over a contiguous run.
     use_idx = idx.size > 0
-    for b in range(n_ids):
-        counts[b] = 0
-        csum[b] = 0
-    for j in range(m):
-        i = idx[j] if use_idx else j
-        k = key[i]
-        kb[j] = k
-        xb[j] = x[i]
-        counts[k >> 1] += 1
-        csum[k >> 1] += k & 1
+    w = 2 * n_ids
+    if hist.size == 4 * w:
+        # Few bins: (bin, label) counted in four interleaved copies, so that
+        # consecutive rows of one bin do not wait on each other's increment.
+        hist[:] = 0
+        for j in range(m):
+            i = idx[j] - base if use_idx else j
+            k = key[i]
+            kb[j] = k
+            xb[j] = x[i]
+            hist[(j & 3) * w + k] += 1
+        for b in range(n_ids):
+            c1 = hist[2 * b + 1] + hist[w + 2 * b + 1] + hist[2 * w + 2 * b + 1] + hist[3 * w + 2 * b + 1]
+            counts[b] = hist[2 * b] + hist[w + 2 * b] + hist[2 * w + 2 * b] + hist[3 * w + 2 * b] + c1
+            csum[b] = c1
+    else:
+        for b in range(n_ids):
+            counts[b] = 0
+            csum[b] = 0
+        for j in range(m):
+            i = idx[j] - base if use_idx else j
+            k = key[i]
+            kb[j] = k
+            xb[j] = x[i]
+            counts[k >> 1] += 1
+            csum[k >> 1] += k & 1
     start[0] = 0
     for b in range(n_ids):
         start[b + 1] = start[b] + counts[b]
@@ -276,20 +294,43 @@ def _one(key, x, idx, m, n_ids, counts, conf, acc, kb, xb, buf, start, csum, acc
         b = kb[j] >> 1
         buf[start[b]] = xb[j]
         start[b] += 1
-    # start[b] is now the end of bin b (the start of b + 1).
-    lo = 0
+    # Each bin's run is contiguous in buf, the bins in order: the sums and
+    # then the deviations from the means, two bins' chains interleaved
+    # (_runs_pass, as in the equal-width kernels), every chain in its bin's order.
+    if 4 * n_ids > m:
+        # Sparse bins (one per distinct value, ...): bin by bin. A single
+        # value's mean is R's 0 + x, then x / 1, plus (x - s) / 1 = 0: the
+        # value itself (+0.0 for -0.0, as R's sum from 0).
+        lo = 0
+        for b in range(n_ids):
+            k = counts[b]
+            if k == 1:
+                conf[b] = 0.0 + buf[lo]
+                acc[b] = np.float64(csum[b])
+            elif k > 1:
+                _seg_sum(acc80, 4 * b, buf, lo, k)
+                _ld_div(acc80, 4 * b, acc80, 4 * b, counts, b)
+                _seg_dev(acc80, 4 * b + 2, acc80, 4 * b, buf, lo, k)
+                _ld_fin(conf, b, acc80, 4 * b, acc80, 4 * b + 2, counts, b)
+                _ld_ratio(acc, b, csum, b, counts, b)
+            else:
+                conf[b] = np.nan
+                acc[b] = np.nan
+            lo += k
+        return
+    acc80[:] = 0.0  # all bits zero: 80-bit +0.0
+    _runs_pass(buf, counts, n_ids, acc80, 0)
     for b in range(n_ids):
-        k = counts[b]
-        if k > 0:
-            _seg_sum(acc80, 4 * b, buf, lo, k)
+        if counts[b] > 0:
             _ld_div(acc80, 4 * b, acc80, 4 * b, counts, b)
-            _seg_dev(acc80, 4 * b + 2, acc80, 4 * b, buf, lo, k)
+    _runs_pass(buf, counts, n_ids, acc80, 1)
+    for b in range(n_ids):
+        if counts[b] > 0:
             _ld_fin(conf, b, acc80, 4 * b, acc80, 4 * b + 2, counts, b)
             _ld_ratio(acc, b, csum, b, counts, b)
         else:
             conf[b] = np.nan
             acc[b] = np.nan
-        lo = start[b]
 
 
 
@@ -304,10 +345,13 @@ _CHUNK_BINS = _CHUNK // 16
 # shared-cache misses that vary with the allocator's state and the machine's
 # other work; the chunk's buffers stay in the core's cache.
 _WHOLE = _CHUNK
+# Per-chunk bin counts kept from the first sweep for the second (which then
+# needs no histogram), up to this many (8 bytes each); beyond, recounted.
+_KEEP_COUNTS = 1 << 20
 
 
 @njit
-def width_means(x, c, label, bins, counts, conf, acc):
+def width_means(x, c, label, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
     """:func:`bin_means` of R's equal-width bins, found here (``x`` in
     [0, 1], the labels ``c == label``, ``bins`` at most 65,536; ``x`` may
     be a column of a matrix, ``c`` class codes).
@@ -327,6 +371,23 @@ def width_means(x, c, label, bins, counts, conf, acc):
     carried from chunk to chunk (the same additions in the same order): a
     first sweep for the sums, a second for the deviations from the means.
     """
+    _means_core(x, c, label, bins, np.empty(0), counts, conf, acc, keep_max)
+
+
+@njit
+def edge_means(x, c, label, edges, counts, conf, acc, keep_max=_KEEP_COUNTS):
+    """:func:`width_means` with the bins of the sorted ``edges`` (at most
+    65,537 of them): R's ``findInterval(x, edges, rightmost.closed = TRUE,
+    all.inside = TRUE)``, the number of edges ``<= x`` by a branch-free
+    binary search, clipped to the bins (``numpy.searchsorted(edges, x,
+    "right")`` clipped, as ``_binning.find_bins``). Equal-frequency bins
+    and a caller's edges; the rest as :func:`width_means`.
+    """
+    _means_core(x, c, label, edges.size - 1, edges, counts, conf, acc, keep_max)
+
+
+@njit
+def _means_core(x, c, label, bins, edges, counts, conf, acc, keep_max):
     m = x.size
     chunk = _CHUNK if (m > _WHOLE and bins <= _CHUNK_BINS) else max(m, 1)
     bid = np.empty(chunk, dtype=np.uint16)
@@ -338,6 +399,9 @@ def width_means(x, c, label, bins, counts, conf, acc):
     acc80 = np.zeros(4 * bins + 8)  # all bits zero: 80-bit +0.0
     for b in range(bins):
         counts[b] = 0
+    n_chunks = (m + chunk - 1) // chunk
+    keep = n_chunks > 1 and n_chunks * bins <= keep_max
+    kept = np.empty((n_chunks if keep else 1, bins), dtype=np.int64)
     for sweep in range(2):
         if sweep == 1:
             for b in range(bins):
@@ -345,10 +409,14 @@ def width_means(x, c, label, bins, counts, conf, acc):
                     _ld_div(acc80, 4 * b, acc80, 4 * b, counts, b)
         for s in range(0, m, chunk):
             e = min(s + chunk, m)
+            row = s // chunk if keep else 0
             # Slices, not offsets: x[s + i] would keep the loops from vectorising.
             if sweep == 0 or chunk < m:  # one chunk: already in order
-                _chunk_order(x[s:e], c[s:e], label, bins, bid, hist, local, buf)
+                _chunk_order(x[s:e], c[s:e], label, bins, bid, hist, local, buf, kept[row], sweep == 1 and keep,
+                             edges)
             if sweep == 0:
+                if keep:
+                    kept[row, :] = local
                 for b in range(bins):
                     counts[b] += local[b]
                     csum[b] += hist[2 * b + 1] + hist[w + 2 * b + 1] + hist[2 * w + 2 * b + 1] + \
@@ -364,28 +432,33 @@ def width_means(x, c, label, bins, counts, conf, acc):
 
 
 @njit
-def _chunk_order(x, c, label, bins, bid, hist, local, buf):
+def _chunk_order(x, c, label, bins, bid, hist, local, buf, known, counted, edges):
     # x into buf in bin order (stable); local: each bin's count in it.
+    # counted: ``known`` holds those counts already (the first sweep's), so
+    # the histogram (and with it hist's label counts) is skipped. The bins:
+    # R's equal widths, or (``edges`` not empty) those of the edges.
     n = x.size
-    by = 1.0 / bins
-    top = bins - 1
-    for i in range(n):
-        v = x[i]
-        g = min(np.int64(v * bins), top)  # v * bins >= 0: truncation is floor
-        g += np.int64((g < top) & ((g + 1) * by <= v))
-        g -= np.int64((g > 0) & (g * by > v))
-        bid[i] = g
+    if edges.size:
+        _edge_ids(x, edges, bid)
+    else:
+        _width_ids(x, bins, bid)
     w = 2 * bins
-    hist[:] = 0
-    for i in range(n):
-        hist[(i & 3) * w + 2 * np.int64(bid[i]) + np.int64(c[i] == label)] += 1
-    lo = 0
-    for b in range(bins):
-        k = 0
-        for q in range(8):
-            k += hist[(q >> 1) * w + 2 * b + (q & 1)]
-        local[b] = lo  # the run's start, for the scatter
-        lo += k
+    if counted:
+        lo = 0
+        for b in range(bins):
+            local[b] = lo  # the run's start, for the scatter
+            lo += known[b]
+    else:
+        hist[:] = 0
+        for i in range(n):
+            hist[(i & 3) * w + 2 * np.int64(bid[i]) + np.int64(c[i] == label)] += 1
+        lo = 0
+        for b in range(bins):
+            k = 0
+            for q in range(8):
+                k += hist[(q >> 1) * w + 2 * b + (q & 1)]
+            local[b] = lo
+            lo += k
     for i in range(n):
         b = bid[i]
         buf[local[b]] = x[i]
@@ -396,6 +469,50 @@ def _chunk_order(x, c, label, bins, bid, hist, local, buf):
         end = local[b]
         local[b] = end - prev
         prev = end
+
+
+@njit
+def _width_ids(x, bins, bid):
+    by = 1.0 / bins
+    top = bins - 1
+    for i in range(x.size):
+        v = x[i]
+        g = min(np.int64(v * bins), top)  # v * bins >= 0: truncation is floor
+        g += np.int64((g < top) & ((g + 1) * by <= v))
+        g -= np.int64((g > 0) & (g * by > v))
+        bid[i] = g
+
+
+@njit
+def _edge_ids(x, edges, bid):
+    # findInterval(rightmost.closed, all.inside), 0-based: the count of
+    # edges <= v, clipped. Few edges: counted one by one (a short loop that
+    # vectorises); more: a branch-free binary search over the edges padded
+    # with +inf to a power of two.
+    ne = edges.size
+    top = ne - 2
+    if ne <= 32:
+        for i in range(x.size):
+            v = x[i]
+            pos = 0
+            for k in range(ne):
+                pos += edges[k] <= v
+            bid[i] = min(max(pos - 1, 0), top)
+        return
+    size = 1
+    while size < ne:
+        size *= 2
+    pad = np.full(size, np.inf)
+    pad[:ne] = edges
+    for i in range(x.size):
+        v = x[i]
+        pos = 0
+        step = size // 2
+        while step > 0:
+            pos += step * (pad[pos + step - 1] <= v)
+            step >>= 1
+        pos += pad[pos] <= v  # pos < size: the last candidate
+        bid[i] = min(max(pos - 1, 0), top)
 
 
 @njit
@@ -430,3 +547,82 @@ def _runs_pass(buf, counts, n_ids, acc80, sweep):
                 _pair_dev(acc80, dummy + 2, sb + 2, dummy, sb, buf, lo_b + common, lo_b + common,
                           kb - common)
         lo_a = lo_b + kb
+
+
+# A chunk of a matrix's rows holds about this many entries (a quarter of a
+# core's 1 MB L2 here), at least _COLS_MIN_ROWS rows: each class's column is
+# then gathered from cache, not from main memory.
+_COLS_CHUNK = 1 << 15
+_COLS_MIN_ROWS = 4096
+
+
+@njit
+def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
+    """:func:`width_means` of every column ``j`` of the matrix ``p`` against
+    the labels ``codes == j + 1`` (classwise one-vs-rest problems), into
+    row ``j`` of ``counts``, ``conf`` and ``acc`` (K x bins), the same bits.
+
+    Rows go a chunk at a time, small enough to stay in the core's cache:
+    each class gathers its column of the chunk into a contiguous buffer and
+    runs :func:`width_means`'s steps on it, its 80-bit sums carried from
+    chunk to chunk (the same additions in the same order as a binary call on
+    the column). The matrix is read from memory once per sweep, whatever its
+    layout, with no copy of a column and no K x n temporary. With more bins
+    than a chunk amortises, each column is gathered whole (one buffer of n)
+    and handed to :func:`width_means`.
+    """
+    m, k = p.shape
+    rows = min(m, max(_COLS_MIN_ROWS, _COLS_CHUNK // k))
+    if bins * 16 > rows:
+        col = np.empty(m)
+        for j in range(k):
+            for i in range(m):
+                col[i] = p[i, j]
+            width_means(col, codes, j + 1, bins, counts[j], conf[j], acc[j])
+        return
+    xcol = np.empty(rows)
+    no_edges = np.empty(0)
+    bid = np.empty(rows, dtype=np.uint16)
+    buf = np.empty(rows)
+    w = 2 * bins
+    hist = np.empty(4 * w, dtype=np.int64)
+    local = np.empty(bins, dtype=np.int64)
+    csum = np.zeros((k, bins), dtype=np.int64)
+    acc80 = np.zeros((k, 4 * bins + 8))  # all bits zero: 80-bit +0.0
+    counts[:, :] = 0
+    n_chunks = (m + rows - 1) // rows
+    keep = n_chunks * k * bins <= keep_max
+    kept = np.empty((n_chunks * k if keep else 1, bins), dtype=np.int64)
+    for sweep in range(2):
+        if sweep == 1:
+            for j in range(k):
+                for b in range(bins):
+                    if counts[j, b] > 0:
+                        _ld_div(acc80[j], 4 * b, acc80[j], 4 * b, counts[j], b)
+        for s in range(0, m, rows):
+            e = min(s + rows, m)
+            n = e - s
+            for j in range(k):
+                xc = xcol[:n]
+                pj = p[s:e, j]
+                for i in range(n):
+                    xc[i] = pj[i]
+                row = (s // rows) * k + j if keep else 0
+                _chunk_order(xc, codes[s:e], j + 1, bins, bid, hist, local, buf, kept[row], sweep == 1 and keep,
+                             no_edges)
+                if sweep == 0:
+                    if keep:
+                        kept[row, :] = local
+                    for b in range(bins):
+                        counts[j, b] += local[b]
+                        csum[j, b] += hist[2 * b + 1] + hist[w + 2 * b + 1] + hist[2 * w + 2 * b + 1] + \
+                            hist[3 * w + 2 * b + 1]
+                _runs_pass(buf, local, bins, acc80[j], sweep)
+    for j in range(k):
+        for b in range(bins):
+            if counts[j, b] > 0:
+                _ld_fin(conf[j], b, acc80[j], 4 * b, acc80[j], 4 * b + 2, counts[j], b)
+                _ld_ratio(acc[j], b, csum[j], b, counts[j], b)
+            else:
+                conf[j, b] = np.nan
+                acc[j, b] = np.nan

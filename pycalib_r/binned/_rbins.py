@@ -25,7 +25,7 @@ import numpy as np
 
 from ..rbase._rarith import _X87, JIT_MIN_SIZE
 
-__all__ = ["bin_means", "bin_means_rows", "width_means", "WIDTH_KERNEL_MAX"]
+__all__ = ["bin_means", "bin_means_rows", "width_means", "width_means_cols", "edge_means", "WIDTH_KERNEL_MAX"]
 
 _LD = np.longdouble
 # Bins up to this size are summed together in one padded block (one column
@@ -95,6 +95,20 @@ def bin_means(ids, x, c, n_ids: int, idx=None):
 WIDTH_KERNEL_MAX = 1 << 16
 
 
+def _compiled_means(x, c, bins: int, run):
+    """``(counts, conf, acc)`` of ``bins`` bins filled by ``run(kernels,
+    counts, conf, acc)``, or None where the compiled kernels do not run
+    (small input, numba not loaded, too many bins, not vectors)."""
+    if bins > WIDTH_KERNEL_MAX or not x.ndim == c.ndim == 1:
+        return None
+    kern = _kernels(x.size)
+    if kern is None:
+        return None
+    out = (np.empty(bins, dtype=np.int64), np.empty(bins), np.empty(bins))
+    run(kern, *out)
+    return out
+
+
 def width_means(x, c, bins: int, label: int = 1):
     """:func:`bin_means` over R's equal-width bins of ``x`` in [0, 1], with
     the 0/1 labels ``c == label``: ``bin_means(equal_width_bins(x, bins), x,
@@ -110,27 +124,72 @@ def width_means(x, c, bins: int, label: int = 1):
     # passes over a strided column run four times slower than over a copy.
     x = np.ascontiguousarray(x, dtype=np.float64)
     c = np.asarray(c, dtype=np.int64)
-    kern = _kernels(x.size) if bins <= WIDTH_KERNEL_MAX and x.ndim == c.ndim == 1 else None
-    if kern is not None:
-        counts = np.empty(bins, dtype=np.int64)
-        conf = np.empty(bins)
-        acc = np.empty(bins)
-        kern.width_means(x, c, label, bins, counts, conf, acc)
-        return counts, conf, acc
+    out = _compiled_means(x, c, bins, lambda kern, *arrays: kern.width_means(x, c, label, bins, *arrays))
+    if out is not None:
+        return out
     from ._binning import equal_width_bins, occupied_bins  # noqa: PLC0415
 
     ids, n_ids = occupied_bins(equal_width_bins(x, bins), bins)
     return bin_means(ids, x, c == label, n_ids)
 
 
-def bin_means_rows(ids, x, c, n_ids: int, idx):
-    """:func:`bin_means` of each resample (row of ``idx``, 0-based): arrays
+def edge_means(x, c, edges, label: int = 1):
+    """:func:`bin_means` over the bins of the sorted ``edges`` (R's
+    ``findInterval(x, edges, rightmost.closed = TRUE, all.inside = TRUE)``:
+    equal-frequency breaks, or a caller's edges), with the labels ``c ==
+    label``: ``bin_means(find_bins(x, edges), x, c == label, edges.size -
+    1)``, the same bits. Where the compiled kernels run (and there are at most
+    ``WIDTH_KERNEL_MAX`` bins) one kernel finds the bins by binary search and
+    the means as :func:`width_means` does, with no id array.
+    """
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    c = np.asarray(c, dtype=np.int64)
+    edges = np.ascontiguousarray(edges, dtype=np.float64)
+    bins = edges.size - 1
+    out = _compiled_means(x, c, bins, lambda kern, *arrays: kern.edge_means(x, c, label, edges, *arrays))
+    if out is not None:
+        return out
+    from ._binning import find_bins  # noqa: PLC0415
+
+    return bin_means(find_bins(x, edges), x, c == label, bins)
+
+
+def width_means_cols(p, codes, bins: int):
+    """:func:`width_means` of every column of the matrix ``p`` against its
+    class's labels (``codes == j + 1``): arrays of shape (K, bins), row ``j``
+    equal bit for bit to ``width_means(p[:, j], codes, bins, j + 1)``.
+
+    Where the compiled kernels run, one kernel reads the matrix's rows a
+    chunk at a time (``_rbin_kernels.width_means_cols``): each class costs
+    one binary pass over its column, with no column copies of the whole
+    matrix and no n x K temporary. Otherwise (the twin) one column at a time.
+    """
+    k = p.shape[1]
+    codes = np.ascontiguousarray(codes, dtype=np.int64)
+    kern = _kernels(p.size) if bins <= WIDTH_KERNEL_MAX else None
+    if kern is not None:
+        counts = np.empty((k, bins), dtype=np.int64)
+        conf = np.empty((k, bins))
+        acc = np.empty((k, bins))
+        # C- or F-ordered matrices as they are; another layout as a C copy
+        # (one specialisation of the kernel per layout).
+        mat = p if (p.flags.c_contiguous or p.flags.f_contiguous) else np.ascontiguousarray(p)
+        kern.width_means_cols(mat, codes, bins, counts, conf, acc)
+        return counts, conf, acc
+    stats = [width_means(p[:, j], codes, bins, j + 1) for j in range(k)]
+    return tuple(np.stack([s[q] for s in stats]) for q in range(3))
+
+
+def bin_means_rows(ids, x, c, n_ids: int, idx, base: int = 0):
+    """:func:`bin_means` of each resample (row of ``idx``, ``base``-based: 1
+    for R's ``sample.int`` draws as drawn, without a shifted copy): arrays
     of shape (rows, n_ids). ``ids`` is one bin per observation, shared by
     the resamples (equal-width bins), or one row of them per resample."""
     ids = np.ascontiguousarray(np.atleast_2d(ids), dtype=np.int64)
     x = np.ascontiguousarray(x, dtype=np.float64)
     c = np.ascontiguousarray(c, dtype=np.int64)
-    idx = np.ascontiguousarray(idx, dtype=np.int64)
+    idx = np.asarray(idx)
+    idx = np.ascontiguousarray(idx, dtype=idx.dtype if idx.dtype in (np.int32, np.int64) else np.int64)
     rows = idx.shape[0]
     counts = np.empty((rows, n_ids), dtype=np.int64)
     conf = np.empty((rows, n_ids))
@@ -141,11 +200,11 @@ def bin_means_rows(ids, x, c, n_ids: int, idx):
         return counts, conf, acc
     kern = _kernels(idx.size)
     if kern is not None:
-        kern.bin_means_rows(ids, x, c, idx, n_ids, counts, conf, acc)
+        kern.bin_means_rows(ids, x, c, idx, n_ids, counts, conf, acc, base)
         return counts, conf, acc
     for r in range(rows):
         row_ids = ids[r] if ids.shape[0] > 1 else ids[0]
-        row = idx[r]
+        row = idx[r] - base if base else idx[r]
         counts[r], conf[r], acc[r] = _bin_means_numpy(row_ids[row], x[row], c[row], n_ids)
     return counts, conf, acc
 

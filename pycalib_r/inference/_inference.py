@@ -655,18 +655,18 @@ class _BinnedEngine:
         return max(1, min(n_boot, rows))
 
     def values(self, idx: np.ndarray) -> np.ndarray:
-        rows0 = idx.astype(np.int64) - 1
         kind, debiased = self.metric.kind, self.metric.debiased
         per = []
+        # idx: R's 1-based draws, read as they are (base=1)
         if self.metric.strategy == "equal_width":
             for item in self.problems:
-                stats = bin_means_rows(item["ids"], item["r"], item["c"], item["n_ids"], rows0)
+                stats = bin_means_rows(item["ids"], item["r"], item["c"], item["n_ids"], idx, base=1)
                 per.append(binned_error(*stats, kind, debiased))
         else:
             counts = _int_counts(idx, self.n)
             for item in self.problems:
                 ids = self._equal_freq_ids(item, counts)
-                stats = bin_means_rows(ids, item["r"], item["c"], item["n_ids"], rows0)
+                stats = bin_means_rows(ids, item["r"], item["c"], item["n_ids"], idx, base=1)
                 per.append(binned_error(*stats, kind, debiased))
         return self.metric.combine(np.column_stack(per))
 
@@ -677,10 +677,12 @@ class _BinnedEngine:
                   else self._equal_freq_starts(item, counts))
         n = self.n
         ids = np.empty((counts.shape[0], n), dtype=np.int64)
+        mark = np.empty(n, dtype=np.int64)
         for b, st in enumerate(starts):
-            # Sorted position k is in the bin of the last run start <= k.
-            mark = np.zeros(n, dtype=np.int64)
-            np.add.at(mark, st[(st > 0) & (st < n)], 1)
+            # Sorted position k is in the bin of the last run start <= k (the
+            # starts are distinct and increasing: one mark each).
+            mark[:] = 0
+            mark[st[(st > 0) & (st < n)]] = 1
             ids[b, item["order"]] = np.cumsum(mark)
         return ids
 
@@ -693,7 +695,7 @@ class _BinnedEngine:
         n_rep = counts.shape[0]
         # np.take keeps the rows C-contiguous (w[:, order] would not).
         w = np.take(counts, item["order"], axis=1)
-        cum = np.cumsum(w, axis=1).astype(np.int64)
+        cum = np.cumsum(w, axis=1, dtype=np.int64)
         qs = _quantile8_sorted_counts(rs, cum, n, seq01(self.metric.bins + 1))
         inner = qs[:, 1:-1]
         # findInterval on R's sort(unique(edges)) with the ends set to 0 and 1:
