@@ -60,7 +60,7 @@ import sys
 import threading
 import time
 
-from .rbase import _fork
+from .rbase import _fork, _warn
 
 _lock = threading.Lock()
 _load_lock = threading.Lock()  # held only around ``import numba``
@@ -87,11 +87,14 @@ COMPILE_COST = 5.0
 _BG_AT = 0.01
 _RENT = 2.0
 _SYNC = 1.25
-_IDLE_POLL = 0.02  # seconds between the loading thread's looks for idle time
+# The loading thread looks for idle time when a public call returns (told by
+# rbase._warn), and every _IDLE_POLL seconds (calls that are methods).
+_IDLE_POLL = 0.25
 _forgone = 0.0
 
 _bg = None  # the loading thread, once started in this process
 _urgent = threading.Event()  # set: the loading thread stops waiting for idle time
+_wake = threading.Event()  # set: a call has returned, or _urgent was set
 _in_step = False  # the loading thread is inside a step (a fork waits for it)
 _wanted = []  # kernel modules whose uses ran on the twins (the loading thread imports them)
 _stats = {"twins": 0, "compiled": 0, "started": None, "seconds": None, "by": None, "error": None}
@@ -191,6 +194,7 @@ def worth(saves, name=None):
                     _wanted.append(name)
                 if _forgone >= _RENT * cost:
                     _urgent.set()
+                    _wake.set()
                 if _forgone >= _BG_AT * cost and _bg is None:
                     _start_loader()
                 return False
@@ -207,12 +211,18 @@ def _count(ok):
 def _start_loader():
     """Start the loading thread (``_lock`` held)."""
     global _bg
+    if _call_ended not in _warn._on_call_end:
+        _warn._on_call_end.append(_call_ended)
     _bg = threading.Thread(target=_loader, name="pycalib_r-jit-load", daemon=True)
     _stats["started"] = time.monotonic()
     try:
         _bg.start()
     except RuntimeError:  # no new threads (interpreter shutting down)
         _stats["error"] = "could not start"
+
+
+def _call_ended():
+    _wake.set()
 
 
 def _busy_elsewhere(me):
@@ -236,7 +246,8 @@ def _step(fn):
     while not _urgent.is_set() and _busy_elsewhere(me):
         if _numba is not None or sys.is_finalizing():
             return False
-        time.sleep(_IDLE_POLL)
+        _wake.wait(_IDLE_POLL)
+        _wake.clear()
     if _numba is not None:
         return False
     _in_step = True
@@ -281,6 +292,7 @@ def _try_import(name):
         mod = _import_module(name)
     except Exception:  # noqa: BLE001 - kernels() imports it again at its use, and warns
         return
+    _cacheable(name)
     for disp in list(vars(mod).values()):
         try:
             cache = disp._cache
@@ -465,14 +477,14 @@ def _after_fork_in_child():
     # thread that held the lock) are gone, so a pool inherited from the
     # parent would take work and never run it. The child starts afresh and
     # makes its own pool on first use.
-    global _pool, _lock, _load_lock, _bg, _in_step, _urgent
+    global _pool, _lock, _load_lock, _bg, _in_step, _urgent, _wake
     _pool = None
     _lock = threading.Lock()
     _load_lock = threading.Lock()
     # The loading thread is not in the child (a fork waits for its steps
     # to end, so numba is imported whole or not at all): the child starts
     # its own when its uses ask for one.
-    _bg, _in_step, _urgent = None, False, threading.Event()
+    _bg, _in_step, _urgent, _wake = None, False, threading.Event(), threading.Event()
     # numba compiles (or loads its disk cache) under one process-wide RLock;
     # a fork while another thread held it would leave the child unable to
     # load any kernel. The child has no other thread, so a held lock there

@@ -164,11 +164,11 @@ def test_the_loading_thread_waits_for_idle_time_and_exit_does_not_wait_for_it():
     # takes no step; the process may end while it loads, silently.
     code = (_DATA.format(n=100_000) + "import threading, time; from pycalib_r import _jit\n"
             "from pycalib_r.rbase import _rarith\n"
-            "p = 1 / (1 + np.exp(-z)); pc.ece(p, y)\n"
             "hold = threading.Event(); go = threading.Event()\n"
             "def busy():\n    _rarith.quiet_fp(lambda: (go.set(), hold.wait()))()\n"
             "t = threading.Thread(target=busy); t.start(); go.wait()\n"
-            "time.sleep(0.3); during = 'numba' in sys.modules\n"
+            "p = 1 / (1 + np.exp(-z)); pc.ece(p, y); started = _jit.state()['loading']\n"
+            "time.sleep(0.6); during = 'numba' in sys.modules or not started\n"
             "hold.set(); t.join()\n"
             "deadline = time.monotonic() + 60\n"
             "while 'numba' not in sys.modules and time.monotonic() < deadline:\n    time.sleep(0.001)\n"

@@ -114,7 +114,7 @@ def child_env(**extra):
 
 def run_child(code, **extra):
     out = subprocess.run([sys.executable, "-c", code], env=child_env(**extra), capture_output=True,
-                         text=True, timeout=900)
+                         text=True, timeout=900, cwd=str(REPO))  # this checkout's pycalib_r, whatever the cwd
     if out.returncode != 0:
         raise RuntimeError(f"child failed ({out.returncode}): {out.stderr.strip()[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -201,7 +201,7 @@ def check_import(tab, runs):
 
     def once(code):
         out = subprocess.run([sys.executable, "-c", code], env=child_env(), capture_output=True, text=True,
-                             check=True)
+                             check=True, cwd=str(REPO))
         return float(out.stdout.split()[-1]), out.stderr.strip()
 
     once(code_pc)
@@ -228,11 +228,11 @@ def check_cli(tab, runs):
             f.write("prob,label\n")
             f.writelines(f"{a!r},{b}\n" for a, b in zip(p.tolist(), y.tolist()))
         cmd = [sys.executable, "-m", "pycalib_r", "metrics", str(path), "--p", "prob", "--y", "label"]
-        subprocess.run(cmd, env=child_env(), capture_output=True, check=True)
+        subprocess.run(cmd, env=child_env(), capture_output=True, check=True, cwd=str(REPO))
         walls = []
         for _ in range(runs):
             t = time.perf_counter()
-            subprocess.run(cmd, env=child_env(), capture_output=True, check=True)
+            subprocess.run(cmd, env=child_env(), capture_output=True, check=True, cwd=str(REPO))
             walls.append(time.perf_counter() - t)
     w = statistics.median(walls)
     print(f"Command line (median of {runs} runs, wall time of the whole process)")
