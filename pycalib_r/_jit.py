@@ -73,9 +73,11 @@ _JIT_ENV = "PYCALIB_R_JIT"
 # cache, which also imports numba's typing registries (0.35-0.7 s), on a
 # 2-core x86-64 with numba 0.68; and the cache load alone when something
 # else has imported numba already. tools/cold_start.py measures both and
-# checks these constants against the measurement.
-LOAD_COST = 1.0
-LOAD_COST_IMPORTED = 0.7
+# checks these constants against the measurement: 1.01 s and 0.70 s on
+# 2026-12-01, 0.92 s and 0.39 s (load average 4-5) and 0.48 s and 0.33 s
+# (load average 2-3) on 2026-12-02.
+LOAD_COST = 0.7
+LOAD_COST_IMPORTED = 0.45
 # Compiling a kernel module in memory, when numba has nowhere to cache it.
 COMPILE_COST = 5.0
 # Savings given up across uses, in units of the load cost: from ``_BG_AT``
