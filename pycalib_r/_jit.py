@@ -92,6 +92,12 @@ _SYNC = 1.25
 # The loading thread looks for idle time when a public call returns (told by
 # rbase._warn), and every _IDLE_POLL seconds (calls that are methods).
 _IDLE_POLL = 0.25
+# Idle time is a moment with no thread inside pycalib_r that lasts _SETTLE
+# seconds with no public call ending in it: calls made back to back (a
+# script's loop) leave gaps of microseconds, and a step started in one
+# would slow the next calls (the GIL) without their gaining from it.
+_SETTLE = 0.05
+_calls_ended = 0
 _forgone = 0.0
 
 _bg = None  # the loading thread, once started in this process
@@ -224,7 +230,18 @@ def _start_loader():
 
 
 def _call_ended():
+    global _calls_ended
+    _calls_ended += 1
     _wake.set()
+
+
+def _idle(me):
+    """No thread but ``me`` inside pycalib_r, for ``_SETTLE`` seconds."""
+    if _busy_elsewhere(me):
+        return False
+    seen = _calls_ended
+    time.sleep(_SETTLE)
+    return _calls_ended == seen and not _busy_elsewhere(me)
 
 
 def _busy_elsewhere(me):
@@ -245,7 +262,7 @@ def _step(fn):
     """Run one step of the load when no call is running (or when urgent)."""
     global _in_step
     me = threading.get_ident()
-    while not _urgent.is_set() and _busy_elsewhere(me):
+    while not _urgent.is_set() and not _idle(me):
         if _numba is not None or sys.is_finalizing():
             return False
         _wake.wait(_IDLE_POLL)
