@@ -23,8 +23,8 @@ accelerator, never a source of different numbers:
   up in this process reach ``_BG_AT`` of the load's cost (a call of this
   kind, repeated, would pay for it), a daemon thread loads numba and the
   kernel modules those uses asked for, one step at a time and only while
-  no thread is inside a pycalib_r call (between calls: a notebook's or a
-  prompt's idle time). The next call after that runs compiled. The caller's
+  no thread has been inside a pycalib_r call for ``_SETTLE`` (50 ms; a
+  notebook's or a prompt's idle time between calls, not a loop's gap). The next call after that runs compiled. The caller's
   thread loads numba itself only when one use would save ``_SYNC`` times
   the load's cost, and the loading thread stops waiting for idle time once
   the savings given up reach ``_RENT`` times that cost (a ski-rental rule:
