@@ -1,6 +1,6 @@
 """Fork while another thread is in its first call (issue 32, item 3).
 
-    python tests/_fork_race.py numba|pandas DELAY,DELAY,...
+    python tests/_fork_race.py numba|pandas|background DELAY,DELAY,...
 
 A thread makes the process's first call that imports numba and loads
 compiled kernels (``cal_platt`` under ``PYCALIB_R_JIT=1``) or pandas
@@ -8,6 +8,12 @@ compiled kernels (``cal_platt`` under ``PYCALIB_R_JIT=1``) or pandas
 thread starts. Each child makes the same first call on small data and
 exits 0; a child that fails or does not end within the bound is counted.
 Prints ``forks N bad M`` (tests/test_issue32_library.py runs it).
+
+``background`` (issue 38): the main thread's first call starts the gate's
+loading thread, then the main thread forks at each delay while that thread
+imports numba, fills its typing registries and loads kernels. Each child
+makes the same call, waits for its own loading thread, and checks that its
+kernels run and give the twins' bits.
 """
 
 from __future__ import annotations
@@ -24,6 +30,18 @@ import pycalib_r as pc
 CHILD_BOUND = 60.0
 
 
+def _background_child(p, y, want) -> int:
+    from pycalib_r import _jit
+    from pycalib_r.rbase import _rarith
+
+    if pc.ece(p, y) != want or not _jit.wait(CHILD_BOUND) or pc.ece(p, y) != want:
+        return 4
+    kern = _jit.kernels("pycalib_r.rbase._libm_kernels", float_math=True)
+    out = np.empty(p.size)
+    kern.log_into(p, out)
+    return 0 if np.array_equal(out, _rarith.special().xlogy(1.0, p)) else 5
+
+
 def main(kind: str, delays) -> None:
     rng = np.random.default_rng(0)
     big = rng.random(200_000)
@@ -36,7 +54,12 @@ def main(kind: str, delays) -> None:
         else:
             pc.reliability_table(p, y)
 
-    thread = threading.Thread(target=work, args=(big,))
+    if kind == "background":
+        y = (rng.random(big.size) < big).astype(int)
+        want = pc.ece(big, y)  # starts the loading thread; the main thread then idles
+        thread = threading.Thread(target=lambda: None)
+    else:
+        thread = threading.Thread(target=work, args=(big,))
     start = time.perf_counter()
     thread.start()
     children = []
@@ -46,7 +69,10 @@ def main(kind: str, delays) -> None:
         if pid == 0:
             code = 0
             try:
-                work(small)
+                if kind == "background":
+                    code = _background_child(big, y, want)
+                else:
+                    work(small)
             except BaseException as exc:  # noqa: BLE001 - reported by the exit code
                 sys.stderr.write(f"child: {type(exc).__name__}: {exc}\n")
                 code = 3
@@ -68,6 +94,10 @@ def main(kind: str, delays) -> None:
                 break
             time.sleep(0.01)
     thread.join()
+    if kind == "background":
+        from pycalib_r import _jit
+
+        bad += not _jit.wait(CHILD_BOUND)
     print(f"forks {len(children)} bad {bad}")
 
 

@@ -58,9 +58,14 @@ _RELTEST = 10.0
 # numpy's few array operations cost less than loading numba in a process.
 _BFGS_KERNEL_MIN = 40
 # Seconds the compiled direction and update save over a whole minimisation,
-# per squared parameter count (cal_dirichlet, K = 10, 110 parameters: about
-# 0.3 s): pycalib_r._jit.worth weighs it against loading numba.
-_BFGS_SAVES = 2.5e-5
+# per squared parameter count: pycalib_r._jit.worth weighs it against loading
+# numba. cal_dirichlet (7 minimisations) at K = 10, 450 rows (110
+# parameters) saved 0.06-0.22 s in all, i.e. 0.9e-6 to 2.6e-6 per fit and
+# squared parameter, and 0.5 s at K = 20, 900 rows (420 parameters): 4e-7
+# (measured 2026-12-02, numba forced against PYCALIB_R_JIT=0, steady state).
+# An estimate 12x this one made the gate load numba inside a first call.
+_BFGS_SAVES = 2e-6
+_BFGS_MODULE = "pycalib_r.calibrators._bfgs_kernels"
 
 
 # ---------------------------------------------------------------------------
@@ -154,8 +159,8 @@ def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: flo
     # the diagonal: ``sym`` is that symmetric matrix, each entry of the lower
     # triangle mirrored (the same double, so row i's terms are column i's).
     kern = None
-    if n >= 2 and (_jit.loaded() or (n >= _BFGS_KERNEL_MIN and _jit.worth(n * n * _BFGS_SAVES))):
-        kern = _jit.kernels("pycalib_r.calibrators._bfgs_kernels")
+    if n >= 2 and (_jit.loaded() or (n >= _BFGS_KERNEL_MIN and _jit.worth(n * n * _BFGS_SAVES, _BFGS_MODULE))):
+        kern = _jit.kernels(_BFGS_MODULE)
     if kern is not None:
         B = np.eye(n)  # R's lower triangle; the upper part is never read
         Xbuf = np.empty(n)

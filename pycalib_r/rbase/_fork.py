@@ -22,7 +22,10 @@ have without this hook. Threads that only wait for a module lock hold
 nothing and do not delay the fork.
 
 The numba compiler lock that a thread in its first compiled call may hold
-is renewed in the child by :mod:`pycalib_r._jit`.
+is renewed in the child by :mod:`pycalib_r._jit`. A fork also waits while
+another thread is inside work registered with :func:`wait_also_for` (the
+gate's loading thread, whose steps import numba and fill numba's typing
+registries: a child must get them whole or not at all).
 
 Python's import internals (``importlib._bootstrap._module_locks`` and the
 locks' ``owner``/``count``) are read only when present; on an interpreter
@@ -55,8 +58,19 @@ except ImportError:  # pragma: no cover - another interpreter
     _bootstrap = None
 
 
+_also = []
+
+
+def wait_also_for(busy) -> None:
+    """Make a fork also wait (bounded) while ``busy()`` is true. ``busy`` is
+    called from the forking thread; it must be quick and take no lock."""
+    _also.append(busy)
+
+
 def _others_importing() -> bool:
     """True while a thread other than this one holds a module import lock."""
+    if _bootstrap is None:
+        return False
     locks = getattr(_bootstrap, "_module_locks", None)
     if not isinstance(locks, dict):
         return False
@@ -76,12 +90,10 @@ def _others_importing() -> bool:
 
 def before_fork() -> None:
     """Wait (bounded) until no other thread is inside an import."""
-    if _bootstrap is None:
-        return
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline:
         try:
-            if not _others_importing():
+            if not (_others_importing() or any(busy() for busy in _also)):
                 return
         except Exception:  # noqa: BLE001 - never let a fork fail over this
             return

@@ -161,7 +161,7 @@ def _x87_kernels(n=None):
         return None
     from .. import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
 
-    if not (_jit.available() if n is None else _jit.worth(n * _X87_SAVES)):
+    if not (_jit.available() if n is None else _jit.worth(n * _X87_SAVES, "pycalib_r.rbase._x87_kernels")):
         return None
     if "kern" not in _x87_state:
         kern = None
