@@ -185,8 +185,12 @@ def test_cal_histogram_with_many_bins_equals_the_dense_fit():
 
 def test_stable_order_in_chunks_equals_one_stable_sort():
     g = np.random.default_rng(5)
-    keys = g.integers(0, 50, size=10007)
-    assert np.array_equal(stable_order(keys, chunk=64), np.argsort(keys, kind="stable"))
+    # Float keys: chunks sorted and merged. Integer keys: numpy's unstable
+    # argsort with ties re-sorted by (rank, index). Both the stable order.
+    for keys in (g.integers(0, 50, size=10007).astype(float), g.integers(0, 50, size=10007),
+                 g.integers(0, 2**62, size=10007).astype(np.uint64),
+                 np.repeat(g.integers(0, 2**62, size=2000).astype(np.uint64), 5), np.zeros(300, np.int64)):
+        assert np.array_equal(stable_order(keys, chunk=64), np.argsort(keys, kind="stable"))
 
 
 def test_huge_bins_cost_only_the_filled_bins():
