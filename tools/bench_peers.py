@@ -235,7 +235,10 @@ def r_cold_lines(out=print, n: int = 100_000, k: int = 5, rounds: int = 3, rows=
 
     p, y = binary_data(n, 25)
     z, ym = logits_data(n, k, 26)
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+    # The environment from before rpy2 loaded R into this process (R changes
+    # it: a Python child then finds no numpy), when bench.py runs this.
+    base = getattr(sys.modules.get("__main__"), "_ORIGINAL_ENV", None) or os.environ
+    env = dict(base, PYTHONPATH=str(REPO))
     out(f"R-cold (a new process each side, data read from the same raw float64 files, {n:,} rows;"
         f" minimum of {rounds}, alternating)")
     with tempfile.TemporaryDirectory() as tmp:
