@@ -302,17 +302,31 @@ def _import_module(name):
 
 
 def _try_import(name):
-    """Import kernel module ``name`` for :func:`kernels`. Its kernels load
-    their machine code from the disk cache at their first call, for the
-    types of that call. (Loading every signature the cache holds ahead of
-    time made numba dispatch a call with C-contiguous arrays to an already
-    loaded signature for any layout, whose loops do not vectorise: the
-    multiclass temperature kernel ran 1.5x slower.)"""
+    """Import kernel module ``name`` and load its kernels' machine code for
+    the signatures its disk cache holds whose arrays are all C-contiguous (a
+    first compiled call then finds them loaded: about 5-10 ms a kernel
+    module). A signature for any layout (``'A'``) is not loaded ahead: numba
+    would dispatch C-contiguous calls to it, whose loops do not vectorise
+    (the multiclass temperature kernel ran 1.5x slower); such a call loads
+    its own signature when it comes. numba's cache internals are used only
+    when present: without them the kernels load at their first call."""
     try:
-        _import_module(name)
+        mod = _import_module(name)
     except Exception:  # noqa: BLE001 - kernels() imports it again at its use, and warns
         return
     _cacheable(name)
+    for disp in list(vars(mod).values()):
+        try:
+            cache = disp._cache
+            codegen = disp.targetctx.codegen()
+            for key in cache._cache_file._load_index():
+                sig = key[0]
+                if any(getattr(t, "layout", "C") != "C" for t in sig):
+                    continue
+                if key[1:] == cache._index_key(sig, codegen)[1:]:  # this machine's, this source's
+                    disp.compile(sig)
+        except Exception:  # noqa: BLE001 - not a dispatcher, or another numba
+            continue
 
 
 def _loader():
