@@ -324,6 +324,13 @@ def _one(key, x, idx, base, m, n_ids, counts, conf, acc, kb, xb, buf, start, csu
         if counts[b] > 0:
             _ld_div(acc80, 4 * b, acc80, 4 * b, counts, b)
     _runs_pass(buf, counts, n_ids, acc80, 1)
+    _finish_bins(acc80, csum, counts, n_ids, conf, acc)
+
+
+@njit
+def _finish_bins(acc80, csum, counts, n_ids, conf, acc):
+    # Each non-empty bin's mean from its two 80-bit sums (slots 4b, 4b + 2)
+    # and its label ratio; an empty bin is NaN in both.
     for b in range(n_ids):
         if counts[b] > 0:
             _ld_fin(conf, b, acc80, 4 * b, acc80, 4 * b + 2, counts, b)
@@ -424,13 +431,7 @@ def _means_core(x, c, label, bins, edges, counts, conf, acc, keep_max):
                     csum[b] += hist[2 * b + 1] + hist[w + 2 * b + 1] + hist[2 * w + 2 * b + 1] + \
                         hist[3 * w + 2 * b + 1]
             _runs_pass(buf, local, bins, acc80, sweep)
-    for b in range(bins):
-        if counts[b] > 0:
-            _ld_fin(conf, b, acc80, 4 * b, acc80, 4 * b + 2, counts, b)
-            _ld_ratio(acc, b, csum, b, counts, b)
-        else:
-            conf[b] = np.nan
-            acc[b] = np.nan
+    _finish_bins(acc80, csum, counts, bins, conf, acc)
 
 
 @njit
@@ -621,10 +622,4 @@ def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
                             hist[3 * w + 2 * b + 1]
                 _runs_pass(buf, local, bins, acc80[j], sweep)
     for j in range(k):
-        for b in range(bins):
-            if counts[j, b] > 0:
-                _ld_fin(conf[j], b, acc80[j], 4 * b, acc80[j], 4 * b + 2, counts[j], b)
-                _ld_ratio(acc[j], b, csum[j], b, counts[j], b)
-            else:
-                conf[j, b] = np.nan
-                acc[j, b] = np.nan
+        _finish_bins(acc80[j], csum[j], counts[j], bins, conf[j], acc[j])
