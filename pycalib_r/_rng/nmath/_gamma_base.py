@@ -2,7 +2,7 @@
 ``dpois_raw``, ``lgammafn``, and the normal ``dnorm``, ``pnorm`` and ``qnorm``
 with ``lower_tail`` and ``log_p``, as scalar functions (``pnorm`` on
 :func:`pycalib_r.rbase._rarith.pnorm_both`, ``qnorm`` on
-:func:`._dists.qnorm_open1`, ``gammafn`` and ``lgammacor`` from
+:func:`._dists.qnorm_open1`, ``lgammafn_small`` and ``lgammacor`` from
 :mod:`._qdiscrete`).
 
 Each is R 4.2.2's C code operation for operation (C's operand order, the
@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 
 from ...rbase._rarith import pnorm_both
-from ._qdiscrete import gammafn, lgammacor
+from ._qdiscrete import lgammacor, lgammafn_small
 from ._dists import qnorm_open1
 
 __all__ = []
@@ -120,8 +120,8 @@ def lgammafn(x: float) -> float:
     y = x
     if y < 1e-306:
         return -math.log(y)
-    if y <= 10:  # _qdiscrete's gammafn: gamma.c for 0 < x <= 10
-        return c_log(abs(gammafn(x)))
+    if y <= 10:  # gamma.c for 0 < x <= 10: a positive finite gammafn(x)
+        return lgammafn_small(x)
     if y > 2.5327372760800758e+305:
         return INF
     if x > 1e17:
