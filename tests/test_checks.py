@@ -318,3 +318,33 @@ def test_plain_arrays_do_not_import_numpy_ma():
     assert out.stdout.split() == ["False"]
     with pytest.raises(pc.ProbcalError, match="must not contain missing values"):
         pc.ece(np.ma.masked_array([0.2, 0.5], [False, True]), [0, 1])
+
+
+def test_one_pass_unit_check_takes_the_same_decisions():
+    # check_probability's one-pass uint64 max over float64 bits and
+    # check_binary_y's over int64 labels decide as the min/max scan does:
+    # -0.0 is a probability, a negative number, NaN, inf or 1 + ulp is not.
+    ok = [np.array([0.0, 1.0, 0.5]), np.array([-0.0, 0.25]), np.array([5e-324, 1.0])]
+    for p in ok:
+        assert _checks._in_unit(p) == (not np.signbit(p).any())
+        np.testing.assert_array_equal(_checks.check_probability(p), p)
+    bad = {-1e-300: "probabilities", np.nextafter(1.0, 2.0): "probabilities", math.inf: "finite",
+           math.nan: "missing"}
+    for v, word in bad.items():
+        p = np.array([0.5, v, 0.2])
+        assert not _checks._in_unit(p)
+        with pytest.raises(pc.ProbcalError, match=word):
+            _checks.check_probability(p)
+    # int64 labels as a read-only view; a negative label reads as a huge one.
+    for y, both in (([0, 1, 1], True), ([1, 1, 1], False), ([0, 0], False)):
+        arr = np.array(y, dtype=np.int64)
+        out = _checks.check_binary_y(arr, copy=False)
+        assert not out.flags.writeable and np.shares_memory(out, arr)
+        if both:
+            _checks.check_binary_y(arr, require_both=True, copy=False)
+        else:
+            with pytest.raises(pc.ProbcalError, match="at least one `0` and one `1`"):
+                _checks.check_binary_y(arr, require_both=True, copy=False)
+    for y in ([0, -1, 1], [0, 2, 1]):
+        with pytest.raises(pc.ProbcalError, match="only binary labels"):
+            _checks.check_binary_y(np.array(y, dtype=np.int64), copy=False)

@@ -149,64 +149,79 @@ def _seg_dev(typingctx, dst, di, s, si, x, start, count):
 
 
 
-def _pair_codegen(text, n_slots):
-    # f(acc80, slot_0 .. slot_{n-1}, buf, lo_a, lo_b, count): the text runs
-    # with $0 = &buf[lo_a], $1 = &buf[lo_b], $2 = count (all three advanced
-    # by the loop) and $6 .. = &acc80[slot_k].
+def _lanes_codegen(text, n_lanes):
+    # f(stage, buf, lo_0 .. lo_{L-1}, count): the text runs with $0 = -count
+    # (an index counting up to 0), $1 .. $L = &buf[lo_k + count] (each lane's
+    # end: lane k's i-th value is at ($k+1, $0, 8)) and $(L + 2) = &stage[0].
     def codegen(context, builder, signature, llargs):
         i64 = ir.IntType(64)
         i8p = ir.IntType(8).as_pointer()
+
+        def wide(v):
+            return builder.sext(v, i64) if v.type.width < 64 else v
 
         def ptr(k, idx):
             ary = context.make_array(signature.args[k])(context, builder, llargs[k])
             return builder.bitcast(builder.gep(ary.data, [idx]), i8p)
 
-        def wide(v):
-            return builder.sext(v, i64) if v.type.width < 64 else v
-
-        nb = 1 + n_slots
-        pa, pb = ptr(nb, llargs[nb + 1]), ptr(nb, llargs[nb + 2])
-        slots = [ptr(0, llargs[1 + k]) for k in range(n_slots)]
-        ins = [pa, pb, wide(llargs[nb + 3])] + slots
-        ret = ir.LiteralStructType([i8p, i8p, i64])
-        fnty = ir.FunctionType(ret, [v.type for v in ins])
-        cons = "=r,=r,=r,0,1,2" + ",r" * n_slots + \
-            ",~{dirflag},~{fpsr},~{flags},~{memory},~{st},~{st(1)},~{st(2)},~{st(3)},~{st(4)},~{st(5)}"
+        count = wide(llargs[2 + n_lanes])
+        lanes = [ptr(1, builder.add(wide(llargs[2 + k]), count)) for k in range(n_lanes)]
+        ins = lanes + [builder.neg(count), ptr(0, ir.Constant(i64, 0))]
+        fnty = ir.FunctionType(i64, [v.type for v in ins])
+        cons = ",".join(["=r"] + ["r"] * n_lanes + ["0", "r", "~{dirflag}", "~{fpsr}", "~{flags}", "~{memory}",
+                                                     "~{st}"] + [f"~{{st({k})}}" for k in range(1, 8)])
         builder.call(ir.InlineAsm(fnty, text, cons, side_effect=True), ins)
         return context.get_dummy_value()
 
     return codegen
 
 
-# Two runs' sums at once: a ($6) += each of the count doubles at $0, b ($7)
-# += each at $1 (80-bit slots, each chain in its own order: two independent
-# x87 latency chains interleaved, twice the speed of one).
-_PAIR_SUM = ("fldt ($7)\n\tfldt ($6)\n\ttest $2, $2\n\tjz 2f\n1:\n\tfaddl ($0)\n\tfxch %st(1)\n\t"
-             "faddl ($1)\n\tfxch %st(1)\n\tadd $$8, $0\n\tadd $$8, $1\n\tdec $2\n\tjnz 1b\n2:\n\t"
-             "fstpt ($6)\n\tfstpt ($7)")
-# The same for the deviations: t_a ($6) += x - s_a ($8), t_b ($7) += x - s_b ($9).
-_PAIR_DEV = ("fldt ($9)\n\tfldt ($8)\n\tfldt ($7)\n\tfldt ($6)\n\ttest $2, $2\n\tjz 2f\n1:\n\t"
-             "fldl ($0)\n\tfsub %st(3), %st\n\tfaddp %st, %st(1)\n\t"
-             "fldl ($1)\n\tfsub %st(4), %st\n\tfaddp %st, %st(2)\n\t"
-             "add $$8, $0\n\tadd $$8, $1\n\tdec $2\n\tjnz 1b\n2:\n\t"
-             "fstpt ($6)\n\tfstpt ($7)\n\tfstp %st(0)\n\tfstp %st(0)")
+def _lanes_sum_text(n):
+    # Lane k's 80-bit sum (16 bytes at stage + 16 k) += each of its doubles:
+    # n independent x87 latency chains interleaved, each in its own order.
+    stage = f"${n + 2}"
+    text = "".join(f"fldt {16 * k}({stage})\n\t" for k in reversed(range(n)))
+    text += "test $0, $0\n\tjz 2f\n1:\n\t"
+    text += "".join(f"fldl (${1 + k},$0,8)\n\tfaddp %st, %st({k + 1})\n\t" for k in range(n))
+    return text + "inc $0\n\tjnz 1b\n2:\n\t" + "\n\t".join(f"fstpt {16 * k}({stage})" for k in range(n))
 
 
-def _pair_ok(args, n_slots):
-    return (isinstance(args[0], types.Array) and isinstance(args[1 + n_slots], types.Array)
-            and all(isinstance(a, types.Integer) for k, a in enumerate(args) if k not in (0, 1 + n_slots)))
+def _lanes_dev_text(n):
+    # Lane k's 80-bit t (stage + 16 k) += x - s_k (stage + 16 (n + k)): R's
+    # second pass of mean(); n t's and n s's fill 2 n of the 8 x87 registers.
+    stage = f"${n + 2}"
+    text = "".join(f"fldt {16 * (n + k)}({stage})\n\t" for k in reversed(range(n)))
+    text += "".join(f"fldt {16 * k}({stage})\n\t" for k in reversed(range(n)))
+    text += "test $0, $0\n\tjz 2f\n1:\n\t"
+    text += "".join(f"fldl (${1 + k},$0,8)\n\tfsub %st({n + 1 + k}), %st\n\tfaddp %st, %st({k + 1})\n\t"
+                    for k in range(n))
+    text += "inc $0\n\tjnz 1b\n2:\n\t" + "\n\t".join(f"fstpt {16 * k}({stage})" for k in range(n))
+    return text + "\n\t" + "\n\t".join(["fstp %st(0)"] * n)
+
+
+def _lanes_ok(args):
+    return (isinstance(args[0], types.Array) and isinstance(args[1], types.Array)
+            and all(isinstance(a, types.Integer) for a in args[2:]))
+
+
+# x87 fadd's latency is about five of its issue slots here: six sums at
+# once (one chain per bin) run at about 1.7 cycles a value where one runs at
+# 5 and two at 2.5. The deviations keep their bins' means in registers, so
+# three chains fill the stack.
+_SUM_LANES = 6
+_DEV_LANES = 3
 
 
 @intrinsic
-def _pair_sum(typingctx, acc80, sa, sb, buf, lo_a, lo_b, count):
-    args = (acc80, sa, sb, buf, lo_a, lo_b, count)
-    return (types.void(*args), _pair_codegen(_PAIR_SUM, 2)) if _pair_ok(args, 2) else None
+def _lanes_sum(typingctx, stage, buf, l0, l1, l2, l3, l4, l5, count):
+    args = (stage, buf, l0, l1, l2, l3, l4, l5, count)
+    return (types.void(*args), _lanes_codegen(_lanes_sum_text(_SUM_LANES), _SUM_LANES)) if _lanes_ok(args) else None
 
 
 @intrinsic
-def _pair_dev(typingctx, acc80, ta, tb, sa, sb, buf, lo_a, lo_b, count):
-    args = (acc80, ta, tb, sa, sb, buf, lo_a, lo_b, count)
-    return (types.void(*args), _pair_codegen(_PAIR_DEV, 4)) if _pair_ok(args, 4) else None
+def _lanes_dev(typingctx, stage, buf, l0, l1, l2, count):
+    args = (stage, buf, l0, l1, l2, count)
+    return (types.void(*args), _lanes_codegen(_lanes_dev_text(_DEV_LANES), _DEV_LANES)) if _lanes_ok(args) else None
 
 
 @njit
@@ -357,10 +372,13 @@ _WHOLE = 1 << 21
 # Per-chunk bin counts kept from the first sweep for the second (which then
 # needs no histogram), up to this many (8 bytes each); beyond, recounted.
 _KEEP_COUNTS = 1 << 20
+# No caller's buffer: the kernel allocates its own.
+_NO_STORE = np.empty(0)
+_NO_BID = np.empty(0, dtype=np.uint16)
 
 
 @njit
-def width_means(x, c, label, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
+def width_means(x, c, label, bins, counts, conf, acc, keep_max=_KEEP_COUNTS, buf=_NO_STORE, bid=_NO_BID):
     """:func:`bin_means` of R's equal-width bins, found here (``x`` in
     [0, 1], the labels ``c == label``, ``bins`` at most 65,536; ``x`` may
     be a column of a matrix, ``c`` class codes).
@@ -380,11 +398,11 @@ def width_means(x, c, label, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
     carried from chunk to chunk (the same additions in the same order): a
     first sweep for the sums, a second for the deviations from the means.
     """
-    _means_core(x, c, label, bins, np.empty(0), counts, conf, acc, keep_max)
+    _means_core(x, c, label, bins, np.empty(0), counts, conf, acc, keep_max, buf, bid)
 
 
 @njit
-def edge_means(x, c, label, edges, counts, conf, acc, keep_max=_KEEP_COUNTS):
+def edge_means(x, c, label, edges, counts, conf, acc, keep_max=_KEEP_COUNTS, buf=_NO_STORE, bid=_NO_BID):
     """:func:`width_means` with the bins of the sorted ``edges`` (at most
     65,537 of them): R's ``findInterval(x, edges, rightmost.closed = TRUE,
     all.inside = TRUE)``, the number of edges ``<= x`` by a branch-free
@@ -392,15 +410,16 @@ def edge_means(x, c, label, edges, counts, conf, acc, keep_max=_KEEP_COUNTS):
     "right")`` clipped, as ``_binning.find_bins``). Equal-frequency bins
     and a caller's edges; the rest as :func:`width_means`.
     """
-    _means_core(x, c, label, edges.size - 1, edges, counts, conf, acc, keep_max)
+    _means_core(x, c, label, edges.size - 1, edges, counts, conf, acc, keep_max, buf, bid)
 
 
 @njit
-def _means_core(x, c, label, bins, edges, counts, conf, acc, keep_max):
+def _means_core(x, c, label, bins, edges, counts, conf, acc, keep_max, buf_in, bid_in):
+    # buf_in, bid_in: the caller's scratch, used where it has room.
     m = x.size
     chunk = _CHUNK if (m > _WHOLE and bins <= _CHUNK_BINS) else max(m, 1)
-    bid = np.empty(chunk, dtype=np.uint16)
-    buf = np.empty(chunk)
+    bid = bid_in[:chunk] if bid_in.size >= chunk else np.empty(chunk, dtype=np.uint16)
+    buf = buf_in[:chunk] if buf_in.size >= chunk else np.empty(chunk)
     w = 2 * bins
     hist = np.empty(4 * w, dtype=np.int64)
     local = np.empty(bins, dtype=np.int64)
@@ -523,33 +542,65 @@ def _runs_pass(buf, counts, n_ids, acc80, sweep):
     # Over the bins' contiguous runs of buf (the bins in order): sweep 0 adds
     # each run to its bin's 80-bit sum (slot 4b), sweep 1 each deviation
     # from its bin's mean (slot 4b, after the division) to slot 4b + 2.
-    # Bins go in pairs whose two chains run interleaved over their common
-    # length; the longer run's rest is then added to its own chain (a dummy
-    # slot takes the other lane's additions). Every chain adds its bin's
-    # values in their order.
-    dummy = 4 * n_ids
-    lo_a = 0
-    for b in range(0, n_ids, 2):
-        ka = counts[b]
-        kb = counts[b + 1] if b + 1 < n_ids else 0
-        lo_b = lo_a + ka
-        common = min(ka, kb)
-        sa, sb = 4 * b, (4 * (b + 1) if b + 1 < n_ids else dummy)
+    # Up to _SUM_LANES (_DEV_LANES) bins run at once, their chains
+    # interleaved over the shortest one's rest; a lane that finishes takes
+    # the next bin. A lane without a bin re-reads a live lane's values into
+    # a dummy sum that is never kept. Every chain adds its bin's values in
+    # their order; the 80-bit values move between acc80 and the lanes'
+    # stage as bits (uint64 pairs).
+    lanes = _SUM_LANES if sweep == 0 else _DEV_LANES
+    acc = acc80.view(np.uint64)
+    stage = np.zeros(4 * lanes, dtype=np.uint64)
+    lane_bin = np.full(lanes, -1, dtype=np.int64)
+    lane_pos = np.zeros(lanes, dtype=np.int64)
+    lane_rem = np.zeros(lanes, dtype=np.int64)
+    nxt = 0
+    pos = 0
+    while True:
+        live = 0
+        common = 0
+        for k in range(lanes):
+            if lane_rem[k] == 0:
+                b = lane_bin[k]
+                if b >= 0:  # finished: its sum back to the bin's slot
+                    acc[4 * b + 2 * sweep] = stage[2 * k]
+                    acc[4 * b + 2 * sweep + 1] = stage[2 * k + 1]
+                    lane_bin[k] = -1
+                while nxt < n_ids and counts[nxt] == 0:
+                    nxt += 1
+                if nxt < n_ids:
+                    lane_bin[k] = nxt
+                    lane_pos[k] = pos
+                    lane_rem[k] = counts[nxt]
+                    stage[2 * k] = acc[4 * nxt + 2 * sweep]
+                    stage[2 * k + 1] = acc[4 * nxt + 2 * sweep + 1]
+                    if sweep == 1:
+                        stage[2 * (lanes + k)] = acc[4 * nxt]
+                        stage[2 * (lanes + k) + 1] = acc[4 * nxt + 1]
+                    pos += counts[nxt]
+                    nxt += 1
+            if lane_bin[k] >= 0:
+                common = lane_rem[k] if live == 0 else min(common, lane_rem[k])
+                live += 1
+        if live == 0:
+            return
+        first = 0
+        while lane_bin[first] < 0:
+            first += 1
+        for k in range(lanes):
+            if lane_bin[k] < 0:
+                lane_pos[k] = lane_pos[first]
+                stage[2 * k] = 0  # all bits zero: 80-bit +0.0
+                stage[2 * k + 1] = 0
         if sweep == 0:
-            _pair_sum(acc80, sa, sb, buf, lo_a, lo_b, common)
-            if ka > common:
-                _pair_sum(acc80, sa, dummy, buf, lo_a + common, lo_a + common, ka - common)
-            elif kb > common:
-                _pair_sum(acc80, dummy, sb, buf, lo_b + common, lo_b + common, kb - common)
+            _lanes_sum(stage, buf, lane_pos[0], lane_pos[1], lane_pos[2], lane_pos[3], lane_pos[4], lane_pos[5],
+                       common)
         else:
-            _pair_dev(acc80, sa + 2, sb + 2, sa, sb, buf, lo_a, lo_b, common)
-            if ka > common:
-                _pair_dev(acc80, sa + 2, dummy + 2, sa, dummy, buf, lo_a + common, lo_a + common,
-                          ka - common)
-            elif kb > common:
-                _pair_dev(acc80, dummy + 2, sb + 2, dummy, sb, buf, lo_b + common, lo_b + common,
-                          kb - common)
-        lo_a = lo_b + kb
+            _lanes_dev(stage, buf, lane_pos[0], lane_pos[1], lane_pos[2], common)
+        for k in range(lanes):
+            if lane_bin[k] >= 0:
+                lane_pos[k] += common
+                lane_rem[k] -= common
 
 
 # A chunk of a matrix's rows holds about this many entries (a quarter of a
@@ -557,10 +608,13 @@ def _runs_pass(buf, counts, n_ids, acc80, sweep):
 # then gathered from cache, not from main memory.
 _COLS_CHUNK = 1 << 15
 _COLS_MIN_ROWS = 4096
+# Matrix entries up to which the bin-ordered columns are kept between the
+# sweeps (64 MB).
+_COLS_SAVE = 1 << 23
 
 
 @njit
-def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
+def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS, store=_NO_STORE):
     """:func:`width_means` of every column ``j`` of the matrix ``p`` against
     the labels ``codes == j + 1`` (classwise one-vs-rest problems), into
     row ``j`` of ``counts``, ``conf`` and ``acc`` (K x bins), the same bits.
@@ -569,10 +623,12 @@ def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
     each class gathers its column of the chunk into a contiguous buffer and
     runs :func:`width_means`'s steps on it, its 80-bit sums carried from
     chunk to chunk (the same additions in the same order as a binary call on
-    the column). The matrix is read from memory once per sweep, whatever its
-    layout, with no copy of a column and no K x n temporary. With more bins
-    than a chunk amortises, each column is gathered whole (one buffer of n)
-    and handed to :func:`width_means`.
+    the column). ``store``, when it has room for the whole matrix (the
+    caller passes one up to ``_COLS_SAVE`` entries), keeps every chunk's
+    columns in bin order from the first sweep, so the second reads only
+    that; otherwise the second sweep reads the matrix again and re-bins
+    each chunk. With more bins than a chunk amortises, each column is
+    gathered whole (one buffer of n) and handed to :func:`width_means`.
     """
     m, k = p.shape
     rows = min(m, max(_COLS_MIN_ROWS, _COLS_CHUNK // k))
@@ -586,7 +642,6 @@ def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
     xcol = np.empty(rows)
     no_edges = np.empty(0)
     bid = np.empty(rows, dtype=np.uint16)
-    buf = np.empty(rows)
     w = 2 * bins
     hist = np.empty(4 * w, dtype=np.int64)
     local = np.empty(bins, dtype=np.int64)
@@ -596,6 +651,13 @@ def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
     n_chunks = (m + rows - 1) // rows
     keep = n_chunks * k * bins <= keep_max
     kept = np.empty((n_chunks * k if keep else 1, bins), dtype=np.int64)
+    # Up to _COLS_SAVE entries the first sweep leaves every chunk's columns
+    # in bin order in one buffer the size of the matrix, and the second
+    # sweep only reads it back (as a binary call keeps its whole input in
+    # bin order): no second gather, binning and scatter.
+    saved = keep and store.size >= m * k
+    if not saved:
+        store = np.empty(rows)
     for sweep in range(2):
         if sweep == 1:
             for j in range(k):
@@ -606,11 +668,15 @@ def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS):
             e = min(s + rows, m)
             n = e - s
             for j in range(k):
+                row = (s // rows) * k + j if keep else 0
+                buf = store[s * k + j * n:s * k + (j + 1) * n] if saved else store[:n]
+                if sweep == 1 and saved:
+                    _runs_pass(buf, kept[row], bins, acc80[j], 1)
+                    continue
                 xc = xcol[:n]
                 pj = p[s:e, j]
                 for i in range(n):
                     xc[i] = pj[i]
-                row = (s // rows) * k + j if keep else 0
                 _chunk_order(xc, codes[s:e], j + 1, bins, bid, hist, local, buf, kept[row], sweep == 1 and keep,
                              no_edges)
                 if sweep == 0:

@@ -105,7 +105,14 @@ def _compiled_means(x, c, bins: int, run):
     if kern is None:
         return None
     out = (np.empty(bins, dtype=np.int64), np.empty(bins), np.empty(bins))
-    run(kern, *out)
+    scratch = ()
+    if x.size <= kern._WHOLE:
+        # The whole-input buffers from numpy (huge pages where the system
+        # has them): the kernel's own allocation takes a 4 KB page fault per
+        # page whenever the allocator hands back fresh memory (after another
+        # library's large arrays, say): 2,400 faults, 2x the call at 10^6.
+        scratch = (np.empty(x.size), np.empty(x.size, dtype=np.uint16))
+    run(kern, *out, *scratch)
     return out
 
 
@@ -124,7 +131,7 @@ def width_means(x, c, bins: int, label: int = 1):
     # passes over a strided column run four times slower than over a copy.
     x = np.ascontiguousarray(x, dtype=np.float64)
     c = np.asarray(c, dtype=np.int64)
-    out = _compiled_means(x, c, bins, lambda kern, *arrays: kern.width_means(x, c, label, bins, *arrays))
+    out = _compiled_means(x, c, bins, lambda kern, *arrays: kern.width_means(x, c, label, bins, *arrays[:3], kern._KEEP_COUNTS, *arrays[3:]))
     if out is not None:
         return out
     from ._binning import equal_width_bins, occupied_bins  # noqa: PLC0415
@@ -146,7 +153,7 @@ def edge_means(x, c, edges, label: int = 1):
     c = np.asarray(c, dtype=np.int64)
     edges = np.ascontiguousarray(edges, dtype=np.float64)
     bins = edges.size - 1
-    out = _compiled_means(x, c, bins, lambda kern, *arrays: kern.edge_means(x, c, label, edges, *arrays))
+    out = _compiled_means(x, c, bins, lambda kern, *arrays: kern.edge_means(x, c, label, edges, *arrays[:3], kern._KEEP_COUNTS, *arrays[3:]))
     if out is not None:
         return out
     from ._binning import find_bins  # noqa: PLC0415
@@ -162,7 +169,10 @@ def width_means_cols(p, codes, bins: int):
     Where the compiled kernels run, one kernel reads the matrix's rows a
     chunk at a time (``_rbin_kernels.width_means_cols``): each class costs
     one binary pass over its column, with no column copies of the whole
-    matrix and no n x K temporary. Otherwise (the twin) one column at a time.
+    matrix; up to ``_COLS_SAVE`` entries (64 MB) one buffer the size of the
+    matrix holds its chunks in bin order between the two sweeps, beyond it
+    the second sweep re-reads the matrix. Otherwise (the twin) one column at
+    a time.
     """
     k = p.shape[1]
     codes = np.ascontiguousarray(codes, dtype=np.int64)
@@ -174,7 +184,10 @@ def width_means_cols(p, codes, bins: int):
         # C- or F-ordered matrices as they are; another layout as a C copy
         # (one specialisation of the kernel per layout).
         mat = p if (p.flags.c_contiguous or p.flags.f_contiguous) else np.ascontiguousarray(p)
-        kern.width_means_cols(mat, codes, bins, counts, conf, acc)
+        # numpy's allocation (transparent huge pages), not the kernel's: 4 KB
+        # page faults over a buffer this size cost more than the pass it saves.
+        store = np.empty(p.size if p.size <= kern._COLS_SAVE else 0)
+        kern.width_means_cols(mat, codes, bins, counts, conf, acc, kern._KEEP_COUNTS, store)
         return counts, conf, acc
     stats = [width_means(p[:, j], codes, bins, j + 1) for j in range(k)]
     return tuple(np.stack([s[q] for s in stats]) for q in range(3))

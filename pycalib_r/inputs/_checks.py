@@ -336,11 +336,33 @@ def as_numeric_vector(x, arg: str = "x", finite: bool = True) -> np.ndarray:
     return _checked_vector(x, arg, finite)[0]
 
 
+# The bits of 1.0: a float64 whose bits, read as uint64, are at most this is
+# +0.0 or a positive number up to 1 (a negative number, -0.0 included, has
+# the sign bit; NaN and +inf are above it).
+_ONE_BITS = 0x3FF0000000000000
+
+
+def _in_unit(arr: np.ndarray) -> bool:
+    """Whether every element of a float64 array is in [+0, 1]: one pass of
+    a uint64 max over its bits (half the work of min and max), in blocks.
+    False says only that the full scan must decide (a -0.0 is in [0, 1])."""
+    if arr.dtype != np.float64 or not arr.flags.c_contiguous:
+        return False
+    bits = arr.reshape(-1).view(np.uint64)
+    for s in range(0, bits.size, CHECK_BLOCK):
+        if int(bits[s:s + CHECK_BLOCK].max()) > _ONE_BITS:
+            return False
+    return True
+
+
 @_masked_aware
-def _checked_vector(x, arg: str, finite: bool = True, copy: bool = True):
+def _checked_vector(x, arg: str, finite: bool = True, copy: bool = True, unit: bool = False):
+    # unit: the caller needs only [0, 1] (lo >= 0 and hi <= 1), not the range.
     arr = _numeric_array(x, arg, f"Argument `{arg}` must be a numeric vector.", copy)
     if arr.size == 0:
         _abort(f"Argument `{arg}` must not be empty.")
+    if unit and _in_unit(arr):
+        return arr, _Scan(False, True, 0.0, 1.0)
     scan = _scan(arr)
     if scan.nan:
         _abort(f"Argument `{arg}` must not contain missing values.")
@@ -352,7 +374,7 @@ def _checked_vector(x, arg: str, finite: bool = True, copy: bool = True):
 def check_probability(p, arg: str = "p", copy: bool = True) -> np.ndarray:
     """R ``check_probability()``: a numeric vector in ``[0, 1]`` (a float64
     copy, or with ``copy=False`` a read-only view of a float64 array)."""
-    arr, scan = _checked_vector(p, arg, copy=copy)
+    arr, scan = _checked_vector(p, arg, copy=copy, unit=True)
     if scan.lo < 0 or scan.hi > 1:
         _abort(f"Argument `{arg}` must contain probabilities in `[0, 1]`.")
     return arr
@@ -421,7 +443,7 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False, copy: bool = T
         out = values.astype(np.int64)
         zero, one = not values.all(), values.any()
     elif values.dtype.kind in "iuf":
-        out, zero, one = _binary_codes(values, arg, missing, copy or values is not y)
+        out, zero, one = _binary_codes(values, arg, missing, copy or values is not y, require_both)
     else:
         _abort(wrong_type)
     if out.size == 0:
@@ -431,12 +453,23 @@ def check_binary_y(y, arg: str = "y", require_both: bool = False, copy: bool = T
     return out
 
 
-def _binary_codes(values: np.ndarray, arg: str, missing: str, copy: bool = True):
+def _binary_codes(values: np.ndarray, arg: str, missing: str, copy: bool = True, need_both: bool = True):
     """Numeric labels as int64 0/1, checked in blocks: R's missing/infinite
     message if any is NaN or infinite, else its binary message if any is
     not 0 or 1. Also whether a 0 and a 1 occur. Without ``copy``, int64
-    labels come back as a read-only view (nothing written)."""
+    labels come back as a read-only view (nothing written). Without
+    ``need_both``, ``zero`` may be False where a 0 occurs (not looked for)."""
     view = not copy and values.dtype == np.int64 and values.ndim == 1
+    if view and values.flags.c_contiguous and values.size:
+        # int64 0/1 labels: one pass of a uint64 max (a negative label reads
+        # as a huge one) says they are all 0 or 1; a second (min) is needed
+        # only when a 0 or a 1 is missing from the max, to say which occur.
+        top = max(int(values[s:s + CHECK_BLOCK].view(np.uint64).max()) for s in range(0, values.size, CHECK_BLOCK))
+        if top <= 1:
+            one = top == 1
+            zero = not one or (need_both and any(int(values[s:s + CHECK_BLOCK].min()) == 0
+                                                 for s in range(0, values.size, CHECK_BLOCK)))
+            return readonly_view(values), zero, one
     out = readonly_view(values) if view else np.empty(values.size, dtype=np.int64)
     binary, zero, one = True, False, False
     floating = values.dtype.kind == "f"
