@@ -315,6 +315,32 @@ def _try_import(name):
     except Exception:  # noqa: BLE001 - kernels() imports it again at its use, and warns
         return
     _cacheable(name)
+    # The kernel modules whose kernels this one calls are loaded ahead too
+    # (the sampler's Mersenne Twister words, say): a caller of this module
+    # calls theirs as well.
+    found = [mod] + [sys.modules.get(getattr(getattr(d, "py_func", None), "__module__", None) or "")
+                     for d in vars(mod).values()]
+    for other in found:
+        if other is not None and other.__name__ not in _preloaded:
+            _preloaded.add(other.__name__)
+            _preload(other)
+    # A module's own warm-up (a tiny call of its main kernels): their first
+    # run's costs (code and buffers touched the first time) fall in idle
+    # time, not in the caller's next call.
+    warm_up = getattr(mod, "_warm_up", None)
+    if callable(warm_up):
+        try:
+            warm_up()
+        except Exception:  # noqa: BLE001 - a failing warm-up leaves the first call to pay
+            pass
+
+
+_preloaded = set()
+
+
+def _preload(mod):
+    """Load the machine code of ``mod``'s kernels for the C-contiguous
+    signatures in their disk cache (see :func:`_try_import`)."""
     for disp in list(vars(mod).values()):
         try:
             cache = disp._cache

@@ -367,3 +367,42 @@ def test_cal_ci_print_on_tied_small_data_is_r(r):
     assert "\n".join(s.strip("\n") for s in parts) == "\n".join(
         s for s in got_r.split("\n") if s != "")
     assert "Interval: [0.08075, 0.2492]" in parts[0]
+
+
+@pytest.mark.skipif(not _X87, reason="the compiled path is x87 assembly")
+def test_kept_buffers_are_one_caller_at_a_time():
+    # Calls up to _POOL_ROWS borrow one kept pair of buffers; concurrent
+    # calls (which then allocate their own) and the warm-up give the bits
+    # of a call made alone, and the warm-up compiles nothing.
+    import threading
+
+    kern = _kernels_or_skip()
+    rng = np.random.default_rng(41)
+    cases = []
+    for n in (5_000, 100_000, _rbins._POOL_ROWS, _rbins._POOL_ROWS + 1):
+        x = rng.random(n)
+        cases.append((x, (rng.random(n) < x).astype(np.int64)))
+    alone = [_rbins.width_means(x, c, 10) for x, c in cases]
+    before = {k: len(v.signatures) for k, v in vars(kern).items() if hasattr(v, "signatures")}
+    _rbins.warm_up(kern)
+    assert {k: len(v.signatures) for k, v in vars(kern).items() if hasattr(v, "signatures")} == before
+    got, errors = {}, []
+
+    def work(t):
+        try:
+            for r in range(6):
+                i = (t + r) % len(cases)
+                got[(t, r)] = (i, _rbins.width_means(*cases[i], 10))
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    for i, res in got.values():
+        for a, b in zip(res, alone[i]):
+            assert np.array_equal(a, b, equal_nan=True)
+    assert not _rbins._pool_lock.locked()

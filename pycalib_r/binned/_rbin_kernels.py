@@ -689,3 +689,12 @@ def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS, s
                 _runs_pass(buf, local, bins, acc80[j], sweep)
     for j in range(k):
         _finish_bins(acc80[j], csum[j], counts[j], bins, conf[j], acc[j])
+
+
+def _warm_up():
+    # Called by the JIT gate's loading thread once this module is loaded.
+    import sys  # noqa: PLC0415
+
+    from pycalib_r.binned import _rbins  # noqa: PLC0415
+
+    _rbins.warm_up(sys.modules[__name__])

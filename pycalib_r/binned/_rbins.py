@@ -21,6 +21,8 @@ R equivalent: ``vapply(seq_len(B), function(b) mean(p[bin == b]), 0)``.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from ..rbase._rarith import _X87, JIT_MIN_SIZE
@@ -95,6 +97,61 @@ def bin_means(ids, x, c, n_ids: int, idx=None):
 WIDTH_KERNEL_MAX = 1 << 16
 
 
+# Calls up to this many observations borrow one kept pair of whole-input
+# buffers (2.5 MB) instead of fresh memory: a new buffer's first touch costs
+# a page fault per 4 KB page (0.3 ms at 10^5 rows, a third of the call),
+# whenever the allocator hands back memory it returned to the system. One
+# call at a time borrows it; a concurrent call allocates its own.
+_POOL_ROWS = 1 << 18
+_pool_lock = threading.Lock()
+_pool = []
+
+
+def _borrow(m: int):
+    """``(buf, bid)`` for ``m`` observations from the kept pair (the caller
+    then calls :func:`_give_back`), or ``None`` when it is taken or too small."""
+    if m > _POOL_ROWS or not _pool_lock.acquire(blocking=False):
+        return None
+    if not _pool:
+        _pool.append((np.empty(_POOL_ROWS), np.empty(_POOL_ROWS, dtype=np.uint16)))
+    return _pool[0]
+
+
+def _give_back():
+    _pool_lock.release()
+
+
+def warm_up(kern) -> None:
+    """A tiny call of the equal-width kernel on the kept buffers, with
+    writable and read-only inputs, for each of the two whose machine code is
+    loaded (a signature not loaded would be compiled here: seconds): the JIT
+    gate's loading thread runs it in idle time (``_rbin_kernels._warm_up``)."""
+    from numba import typeof  # noqa: PLC0415 (numba is loaded: this is its loading thread)
+
+    q = np.linspace(0.0, 1.0, 64)
+    c = (q > 0.5).astype(np.int64)
+    loaded = set(kern.width_means.signatures)
+    for x, y in ((q, c), (_readonly(q), _readonly(c))):
+        scratch = _borrow(x.size)
+        if scratch is None:
+            return
+        try:
+            scratch[0][:] = 0.0
+            scratch[1][:] = 0
+            args = (x, y, 1, 10, np.empty(10, dtype=np.int64), np.empty(10), np.empty(10), kern._KEEP_COUNTS,
+                    *scratch)
+            if tuple(typeof(a) for a in args) in loaded:
+                kern.width_means(*args)
+        finally:
+            _give_back()
+
+
+def _readonly(a):
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
 def _compiled_means(x, c, bins: int, run):
     """``(counts, conf, acc)`` of ``bins`` bins filled by ``run(kernels,
     counts, conf, acc)``, or None where the compiled kernels do not run
@@ -106,13 +163,20 @@ def _compiled_means(x, c, bins: int, run):
         return None
     out = (np.empty(bins, dtype=np.int64), np.empty(bins), np.empty(bins))
     scratch = ()
-    if x.size <= kern._WHOLE:
+    pooled = x.size <= kern._WHOLE and _borrow(x.size)
+    if pooled:
+        scratch = pooled
+    elif x.size <= kern._WHOLE:
         # The whole-input buffers from numpy (huge pages where the system
         # has them): the kernel's own allocation takes a 4 KB page fault per
         # page whenever the allocator hands back fresh memory (after another
         # library's large arrays, say): 2,400 faults, 2x the call at 10^6.
         scratch = (np.empty(x.size), np.empty(x.size, dtype=np.uint16))
-    run(kern, *out, *scratch)
+    try:
+        run(kern, *out, *scratch)
+    finally:
+        if pooled:
+            _give_back()
     return out
 
 

@@ -112,20 +112,25 @@ _LOOP_SAVES = 1.5e-6
 _INDEX_SAVES = 2e-8
 
 
-def _worth_compiling(size, low):
-    """Whether a call of ``size`` items should take a compiled loop: from
-    ``low`` items once numba is loaded; before that when
+_WEIGHTED_MODULE = "pycalib_r._rng.do_sample._sample_kernels"
+_INDEX_MODULE = "pycalib_r._rng.do_sample._index_kernels"
+
+
+def _worth_compiling(size, low, name):
+    """Whether a call of ``size`` items should take kernel module ``name``'s
+    compiled loop: from ``low`` items once numba is loaded; before that when
     :func:`pycalib_r._jit.worth` says loading it pays (the first load costs
-    a process about 0.35 s)."""
-    return size >= low and _jit.worth(size * _LOOP_SAVES)
+    a process about 0.35 s; told the module, the loading thread loads its
+    kernels ahead of the next call)."""
+    return size >= low and _jit.worth(size * _LOOP_SAVES, name)
 
 
 def _sample_kernels(n):
     """The weighted samplers' compiled loops for a problem of size ``n``
     (None when :func:`_worth_compiling` says no, or without kernels)."""
-    if not _worth_compiling(n, _WEIGHTED_KERNEL_MIN):
+    if not _worth_compiling(n, _WEIGHTED_KERNEL_MIN, _WEIGHTED_MODULE):
         return None
-    return _jit.kernels("pycalib_r._rng.do_sample._sample_kernels")
+    return _jit.kernels(_WEIGHTED_MODULE)
 
 
 def _revsort_heap(av, ib):
@@ -243,7 +248,7 @@ class SamplingMixin:
         """True when the compiled samplers may read this stream's words
         (default kinds on ``_bg``, numba available and allowed, and the
         kernel module loaded; ``saves``: see :func:`pycalib_r._jit.worth`)."""
-        return _jit.kernels("pycalib_r._rng.do_sample._index_kernels", saves=saves) is not None
+        return _jit.kernels(_INDEX_MODULE, saves=saves) is not None
 
     def _index_cursor(self):
         """A scalar cursor with ``unif()`` and ``unif_index(dn)`` (R_unif_index)."""
@@ -363,7 +368,7 @@ class SamplingMixin:
         moved slots, so ``useHash = FALSE`` on a huge ``n`` stays O(k).
         """
         n = int(dn)
-        if (_worth_compiling(k, _NOREPLACE_KERNEL_MIN) and n <= _INT_MAX
+        if (_worth_compiling(k, _NOREPLACE_KERNEL_MIN, _INDEX_MODULE) and n <= _INT_MAX
                 and (n <= _NOREPLACE_ARRAY_MAX or 8 * k >= n) and self._mt_kernels_ok()):
             return self._noreplace_kernel(n, k)
         out = np.empty(k, dtype=np.int64)
@@ -403,7 +408,7 @@ class SamplingMixin:
 
     def _draw_hash(self, dn, k):
         """R's ``sample2`` (hash rejection of repeats), for huge ``n``."""
-        if _worth_compiling(k, _NOREPLACE_KERNEL_MIN) and self._mt_kernels_ok():
+        if _worth_compiling(k, _NOREPLACE_KERNEL_MIN, _INDEX_MODULE) and self._mt_kernels_ok():
             return self._hash_kernel(dn, k)
         out = np.empty(k, dtype=np.int64)
         if k == 0:
