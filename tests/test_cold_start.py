@@ -107,6 +107,8 @@ _KINDS = {
                       "[*np.ravel(r.weight), *np.ravel(r.bias)]"),
     "cal_platt": (_DATA.format(n=50_000), "pc.cal_platt(z, y)", "list(r.coefficients.values())"),
     "cal_temperature": (_MULTI.format(n=20_000, k=10), "pc.cal_temperature(zm, ym)", "[r.temperature]"),
+    "cal_cv": (_DATA.format(n=50_000), 'pc.cal_cv(1 / (1 + np.exp(-z)), y, method="platt", rng=pc.RRandom(1))',
+               "r.oof_predictions[:5]"),
 }
 
 _SWITCH = ("import sys, json; import numpy as np; import pycalib_r as pc\n"
@@ -114,9 +116,15 @@ _SWITCH = ("import sys, json; import numpy as np; import pycalib_r as pc\n"
            "r = {call}; bits1 = [float(v).hex() for v in {bits}]; gate1 = _jit.state()\n"
            "ready = _jit.wait(120)\n"
            "mods = sorted(m for m in _jit._modules if _jit._modules[m] is not None)\n"
+           "def sigs():\n"
+           "    return sorted(f'{{m.__name__}}.{{k}}{{s}}' for m in list(sys.modules.values())\n"
+           "                  if getattr(m, '__name__', '').startswith('pycalib_r') for k, v in vars(m).items()\n"
+           "                  if hasattr(v, 'py_func') and hasattr(v, 'signatures') for s in v.signatures)\n"
+           "before = sigs()\n"
            "r = {call}; bits2 = [float(v).hex() for v in {bits}]; gate2 = _jit.state()\n"
+           "new = sorted(set(sigs()) - set(before))\n"
            "print(json.dumps({{'gate1': gate1, 'ready': ready, 'gate2': gate2, 'mods': mods,"
-           " 'bits1': bits1, 'bits2': bits2}}))")
+           " 'bits1': bits1, 'bits2': bits2, 'new': new}}))")
 
 
 def _bits_code(kind):
@@ -141,6 +149,9 @@ def test_first_call_runs_the_twins_the_second_the_kernels_with_the_same_bits(kin
         assert "pycalib_r.calibrators._bfgs_kernels" in out["mods"]
     else:
         assert g2["compiled"] > 0
+    # the loading thread loaded ahead every kernel the second call runs (its
+    # machine code is not loaded during the call): none is loaded by it
+    assert out["new"] == [], out["new"]
     # the path switched mid-session; the bits did not, nor against the twins-only process
     assert out["bits1"] == out["bits2"]
     assert _child(_bits_code(kind), PYCALIB_R_JIT="0")["bits2"] == out["bits1"]
