@@ -199,6 +199,27 @@ def test_x87_sum_same_bits_as_numpy_long_double():
         assert (np.isnan(got) and np.isnan(want)) or _bits(got) == _bits(want)
         assert _bits(_rarith.r_sum(x)) == _bits(want) or (np.isnan(want) and np.isnan(_rarith.r_sum(x)))
     assert kern.ld_seq_sum(np.zeros(0)) == 0.0
+    # R's mean() (real_mean): the x87 block against the numpy twin, on the
+    # same cases, a mean above DBL_MAX as a double (no second pass), and
+    # short vectors.
+    def twin_mean(x):
+        with np.errstate(invalid="ignore", over="ignore"):
+            x_ld = x.astype(np.longdouble)
+            s = _rarith._ld_seq_sum(x_ld) / np.longdouble(x.size)
+            if np.isfinite(float(s)):
+                s = s + _rarith._ld_seq_sum(x_ld - s) / np.longdouble(x.size)
+        return float(s)
+
+    extra = [np.full(10, 0.1), np.array([np.finfo(float).max] * 2 + [np.finfo(float).max / 2]),
+             np.array([-np.inf, np.inf]), np.array([-0.0]), np.array([5e-324] * 7), g.random(3)]
+    for x in cases + extra + [g.normal(g.normal(), 10 ** g.uniform(-5, 5), int(g.integers(1, 300)))
+                              for _ in range(500)]:
+        want = twin_mean(x)
+        got = kern.ld_mean(np.ascontiguousarray(x))
+        assert (np.isnan(got) and np.isnan(want)) or _bits(got) == _bits(want), (x[:3], got, want)
+        if x.size >= _rarith.JIT_MIN_SIZE:
+            r = _rarith.r_mean(x)
+            assert (np.isnan(r) and np.isnan(want)) or _bits(r) == _bits(want)
 
 
 def _vmmin_both(monkeypatch, par, fn, gr):

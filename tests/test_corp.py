@@ -347,3 +347,41 @@ def test_threads_and_pickling():
     r = pc.reliabilitydiag(p, y, rng=1)
     back = pickle.loads(pickle.dumps(r))
     assert str(back) == str(r) and back["X"].regions.equals(r["X"].regions)
+
+
+def test_cases_made_on_demand_are_the_stable_order():
+    # Without a -0.0 forecast the fit sorts the (x, y) keys themselves and
+    # makes the cases table (case_id: the stable permutation) when first
+    # asked; it is R's order(x, -y) of the cases, ties in their order, as
+    # the eager path (taken with a -0.0) gives. A pickle made before the
+    # table was asked for holds it.
+    import pickle
+
+    from pycalib_r.binned._binning import stable_order
+    from pycalib_r.calibrators._isotonic import _order_keys
+
+    g = np.random.default_rng(3)
+    n = 5_000
+    p = np.round(g.random(n), 2)  # many ties in x and in (x, y)
+    y = (g.random(n) < p).astype(np.int64)
+    order = stable_order(_order_keys(p, y))
+    r = pc.reliabilitydiag(p, y, region_level=None)
+    fit = r["X"]
+    assert callable(fit._cases)  # not made yet
+    summary = str(r.summary())
+    assert callable(fit._cases)  # summary() did not need it
+    back = pickle.loads(pickle.dumps(r))
+    for f in (fit, back["X"]):
+        c = f.cases
+        np.testing.assert_array_equal(c["case_id"].to_numpy(), order + 1)
+        np.testing.assert_array_equal(c["x"].to_numpy(), p[order])
+        np.testing.assert_array_equal(c["y"].to_numpy(), y[order])
+        assert c["y"].dtype == np.int64 and c["x"].dtype == np.float64
+    assert str(back.summary()) == summary
+    # the eager path (a -0.0 forecast keeps its sign in the cases)
+    p0 = p.copy()
+    p0[p0 == 0] = -0.0
+    fit0 = pc.reliabilitydiag(p0, y, region_level=None)["X"]
+    assert not callable(fit0._cases)
+    np.testing.assert_array_equal(fit0.cases["case_id"].to_numpy(), order + 1)
+    assert fit0.bins.equals(fit.bins) and str(pc.reliabilitydiag(p0, y, region_level=None).summary()) == summary

@@ -129,7 +129,8 @@ def _bound_correction(bound, x, cep, position):
 
 
 def _detect_xtype(x_sorted):
-    u = np.unique(x_sorted)
+    # np.unique of the sorted forecasts, without sorting them again.
+    u = x_sorted[np.concatenate(([True], x_sorted[1:] != x_sorted[:-1]))]
     if u.size == 1:
         return "discrete"
     return "discrete" if np.min(np.diff(u)) >= 0.01 else "continuous"
@@ -309,8 +310,37 @@ class CorpFit(Mapping):
 
     _keys = ("cases", "bins", "regions", "xinfo")
 
-    def __init__(self, cases, bins, regions, xinfo):
-        self.cases, self.bins, self.regions, self.xinfo = cases, bins, regions, xinfo
+    def __init__(self, cases, bins, regions, xinfo, ordered=None):
+        # cases: the DataFrame, or a function making it (the permutation
+        # behind case_id is a stable sort of all the cases: made when first
+        # asked for). ordered: (x, y, CEP_pav) in the cases' order, which
+        # summary() and the plots read without the table.
+        self._cases, self.bins, self.regions, self.xinfo = cases, bins, regions, xinfo
+        self._ordered = ordered
+
+    @property
+    def cases(self):
+        if callable(self._cases):
+            self._cases = self._cases()
+        return self._cases
+
+    def ordered(self):
+        """``(x, y, CEP_pav)`` of the cases, in their order (numpy arrays)."""
+        if self._ordered is None:
+            c = self.cases
+            return c["x"].to_numpy(), c["y"].to_numpy(), c["CEP_pav"].to_numpy()
+        return self._ordered
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_cases"] = self.cases  # a pickle holds the table itself
+        return state
+
+    def __setstate__(self, state):
+        if "cases" in state:  # pickled before the table was made on demand
+            state["_cases"] = state.pop("cases")
+        state.setdefault("_ordered", None)
+        self.__dict__.update(state)
 
     def __getitem__(self, key):
         if key not in self._keys:
@@ -337,9 +367,23 @@ def _frame(columns):
 
 def _fit_one(x, y, xtype, xvalues, level, method, position, n_boot, stream):
     """reliabilitydiag's ``reldiag_numeric()`` for checked float ``x`` and int 0/1 ``y``."""
-    order = stable_order(_order_keys(x, y))
-    x = x[order]
-    y = y[order]
+    keys = _order_keys(x, y)
+    if np.signbit(x).any():
+        # A -0.0 forecast: its key is +0.0's, and the cases keep it as given.
+        order = stable_order(keys)
+        x = x[order]
+        y = y[order]
+    else:
+        # The sorted keys are the sorted (x, y) pairs themselves (equal keys,
+        # equal pairs): no gather. The permutation (case_id) is a stable sort
+        # of the keys, made only when the cases table is asked for.
+        order = None
+        sk = np.sort(keys)
+        y = (sk & np.uint64(1)).view(np.int64)
+        np.subtract(1, y, out=y)
+        sk >>= np.uint64(1)
+        x = sk.view(np.float64)
+        del sk
     if xtype is None and xvalues is None:
         xtype = _detect_xtype(x)
     elif xvalues is not None:
@@ -375,8 +419,13 @@ def _fit_one(x, y, xtype, xvalues, level, method, position, n_boot, stream):
     cep = np.repeat(values, counts)
     nbins = counts.size
     ends = np.cumsum(counts)
-    cases = _frame(dict(case_id=order + 1, x=x, y=y, bin_id=np.repeat(np.arange(1, nbins + 1), counts),
-                        CEP_pav=cep))
+    def make_cases(order=order):
+        if order is None:
+            order = stable_order(keys)
+        return _frame(dict(case_id=order + 1, x=x, y=y, bin_id=np.repeat(np.arange(1, nbins + 1), counts),
+                           CEP_pav=cep))
+
+    cases = make_cases() if order is not None else make_cases
     bins = _frame(dict(bin_id=np.arange(1, nbins + 1), n=counts, x_min=x[ends - counts],
                        x_max=x[ends - 1], CEP_pav=values))
     if not do_region:
@@ -395,7 +444,7 @@ def _fit_one(x, y, xtype, xvalues, level, method, position, n_boot, stream):
                               method=np.full(m, reg["method"], dtype=object),
                               level=np.full(m, reg["level"]),
                               position=np.full(m, reg["position"], dtype=object)))
-    return CorpFit(cases, bins, regions, dict(type=xtype, values=xvalues))
+    return CorpFit(cases, bins, regions, dict(type=xtype, values=xvalues), (x, y, cep))
 
 
 def _problems(p, y, type):
@@ -645,9 +694,7 @@ class ReliabilityDiag(Mapping):
         import pandas as pd
 
         name, _ = _score_fn(score)
-        rows = [(key, *corp_decomposition(f.cases["x"].to_numpy(), f.cases["y"].to_numpy(),
-                                          f.cases["CEP_pav"].to_numpy(), score))
-                for key, f in self._fits.items()]
+        rows = [(key, *corp_decomposition(*f.ordered(), score)) for key, f in self._fits.items()]
         table = pd.DataFrame(rows, columns=["forecast", "mean_score", "miscalibration",
                                             "discrimination", "uncertainty"])
         return CorpSummary(table, name)
@@ -851,7 +898,7 @@ def autoplot(r, ax=None, *, colour="red", figsize=None):
     single = len(r) == 1
     colours = [colour] if single else _model_colours(len(r))
     for (name, fit), col in zip(r.items(), colours):
-        x = fit.cases["x"].to_numpy()
+        x = fit.ordered()[0]
         bins = fit.bins
         if single:
             breaks = (_breaks_fd(x) if fit.xinfo["type"] == "continuous" else _breaks_discrete(x))

@@ -182,6 +182,12 @@ def r_mean(x) -> float:
     n = arr.size
     if n == 0:
         return float("nan")
+    if n >= JIT_MIN_SIZE:
+        kern = _x87_kernels(2 * n)  # two passes
+        if kern is not None:
+            # The same two passes on the x87 unit (_x87_kernels.ld_mean):
+            # no long-double copy of the array, and no warning of numpy's.
+            return float(kern.ld_mean(np.ascontiguousarray(arr)))
     arr_ld = arr.astype(_LD)
     s = _ld_seq_sum(arr_ld) / _LD(n)
     if math.isfinite(float(s)):

@@ -17,6 +17,7 @@ Only for x86 with numpy's 80-bit long double (``_rarith`` checks).
 from __future__ import annotations
 
 import llvmlite.binding as _llvm
+import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
@@ -63,3 +64,84 @@ def _x87_seq_sum(typingctx, arr):
 def ld_seq_sum(x):
     """``(double) s`` after ``long double s = 0; for (i) s += x[i];`` (x: C-contiguous float64)."""
     return _x87_seq_sum(x)
+
+
+# R's mean() of doubles (summary.c, real_mean) in one block: s = sum / n in
+# long double; if (double) s is finite, t = sum of (x[i] - s) in long double
+# and s += t / n; the result leaves the x87 stack rounded to double. The
+# finiteness test is fxam's C0 flag on s rounded to double and reloaded
+# (R_FINITE((double) s)).
+_MEAN_ASM = ("fldz\n\t"
+             "test $2, $2\n\t"
+             "jz 2f\n"
+             "1:\n\t"
+             "faddl ($1)\n\t"
+             "add $$8, $1\n\t"
+             "dec $2\n\t"
+             "jnz 1b\n"
+             "2:\n\t"
+             "fildll ($9)\n\t"
+             "fxch %st(1)\n\t"
+             "fdiv %st(1), %st\n\t"
+             "fld %st(0)\n\t"
+             "fstpl ($10)\n\t"
+             "fldl ($10)\n\t"
+             "fxam\n\t"
+             "fnstsw %ax\n\t"
+             "fstp %st(0)\n\t"
+             "testw $$0x100, %ax\n\t"
+             "jnz 4f\n\t"
+             "fldz\n\t"
+             "test $4, $4\n\t"
+             "jz 3f\n"
+             "5:\n\t"
+             "fldl ($3)\n\t"
+             "fsub %st(2), %st\n\t"
+             "faddp %st, %st(1)\n\t"
+             "add $$8, $3\n\t"
+             "dec $4\n\t"
+             "jnz 5b\n"
+             "3:\n\t"
+             "fdiv %st(2), %st\n\t"
+             "faddp %st, %st(1)\n"
+             "4:\n\t"
+             "fstp %st(1)")
+
+
+@intrinsic
+def _x87_mean(typingctx, arr, count, tmp):
+    ok = (isinstance(arr, types.Array) and arr.ndim == 1 and arr.dtype == types.float64 and arr.layout == "C"
+          and isinstance(count, types.Array) and count.dtype == types.int64
+          and isinstance(tmp, types.Array) and tmp.dtype == types.float64)
+    if not ok:
+        return None
+    sig = types.float64(arr, count, tmp)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        cnt = context.make_array(signature.args[1])(context, builder, args[1])
+        tmp_ = context.make_array(signature.args[2])(context, builder, args[2])
+        ptr = ary.data
+        n = builder.extract_value(ary.shape, 0)
+        i8p = ir.IntType(8).as_pointer()
+        nptr = builder.bitcast(cnt.data, i8p)
+        tptr = builder.bitcast(tmp_.data, i8p)
+        ret = ir.LiteralStructType([ir.DoubleType(), ptr.type, n.type, ptr.type, n.type])
+        fnty = ir.FunctionType(ret, [ptr.type, n.type, ptr.type, n.type, i8p, i8p])
+        asm = ir.InlineAsm(fnty, _MEAN_ASM,
+                           "={st},=r,=r,=r,=r,1,2,3,4,r,r,~{ax},~{dirflag},~{fpsr},~{flags},~{memory},"
+                           "~{st(1)},~{st(2)},~{st(3)}", side_effect=True)
+        return builder.extract_value(builder.call(asm, [ptr, n, ptr, n, nptr, tptr]), 0)
+
+    return sig, codegen
+
+
+@njit
+def ld_mean(x):
+    """R's ``mean()`` of a C-contiguous float64 vector (``real_mean``: the
+    long-double sum over n, and where it is finite as a double the
+    long-double mean of the deviations added), rounded to double."""
+    count = np.empty(1, dtype=np.int64)
+    count[0] = x.size
+    tmp = np.empty(1)
+    return _x87_mean(x, count, tmp)
