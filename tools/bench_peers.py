@@ -11,9 +11,13 @@ on the CPU ratio and the wall ratio is printed beside it.
 
 Peers: relplot (``binnedECE``), scikit-learn (``_TemperatureScaling``, the
 temperature fit of ``CalibratedClassifierCV(method="temperature")``, and
-``IsotonicRegression``), uncertainty-calibration (``get_ece``). netcal needs
-torch, which cannot be installed here: its lines say "not installed,
-skipped", as any missing peer's do.
+``IsotonicRegression``), uncertainty-calibration (``get_ece``), netcal
+(``ECE``, ``TemperatureScaling``, ``IsotonicRegression``). netcal pulls in
+torch (5 GB with its CUDA wheels), so it is not a test extra: its lines run
+where it is installed (here a virtual environment made with
+``--system-site-packages`` and ``pip install netcal``, whose python runs
+this script), and elsewhere say "not installed, skipped", as any missing
+peer's do.
 
 The R-cold column (:func:`r_cold_lines`): the same work as a whole new
 process on each side, on the same data file (raw float64, read by
@@ -99,6 +103,16 @@ def _line(out, work, peer_name, times, need, rows=None):
     return ok
 
 
+def _info(out, work, peer_name, times, rows=None):
+    """A line without a target (for information)."""
+    (ow, oc), (pw, pcpu) = times
+    out(f"  {work}: pycalib_r {ow * 1000:.1f} ms wall, {oc * 1000:.1f} ms CPU; {peer_name}"
+        f" {pw * 1000:.1f} ms wall, {pcpu * 1000:.1f} ms CPU; {oc / pcpu:.2f}x (no target)")
+    if rows is not None:
+        rows.append(PeerRow(work, f"{_ms(oc)} CPU, {_ms(ow)} wall", f"{peer_name} {_ms(pcpu)} CPU, {_ms(pw)} wall",
+                            f"{oc / pcpu:.2f}x ({ow / pw:.2f}x)", "none (information)", None))
+
+
 def _skip(out, work, peer, rows=None):
     out(f"  {work}: {peer} not installed, skipped")
     if rows is not None:
@@ -160,7 +174,15 @@ def peer_lines(out=print, quick: bool = False, rounds: int = 7, rows=None) -> in
                                     "none (other work)", None))
         else:
             _skip(out, work, "uncertainty-calibration", rows)
-        _skip(out, work, "netcal", rows)
+        if _installed("netcal"):
+            from netcal.metrics import ECE
+
+            netcal_ece = ECE(bins=10)
+            netcal_ece.measure(p, y)
+            t = alternate(lambda: pc.ece(p, y), lambda: netcal_ece.measure(p, y), max(3, rounds // 2))
+            missed += not _line(out, work, "netcal `ECE(bins=10).measure`", t, 1.5, rows)
+        else:
+            _skip(out, work, "netcal", rows)
         del p, y
     # -- classwise = K binary passes ------------------------------------------------
     k = 5
@@ -170,6 +192,13 @@ def peer_lines(out=print, quick: bool = False, rounds: int = 7, rows=None) -> in
     t = alternate(lambda: pc.ece(pm, ym), lambda: [pc.ece(r, c) for r, c in cols], max(3, rounds // 2))
     missed += not _line(out, f"classwise `ece`, K = {k}, 1,000,000 rows", f"{k} binary `ece` calls", t, 1.0,
                         rows)
+    # For information: the same K binary calls on columns and labels taken
+    # from the matrix in the call, as a user without classwise would.
+    t = alternate(lambda: pc.ece(pm, ym), lambda: [pc.ece(np.ascontiguousarray(pm[:, j]),
+                                                          (ym == j + 1).astype(np.int64)) for j in range(k)],
+                  max(3, rounds // 2))
+    _info(out, f"classwise `ece`, K = {k}, 1,000,000 rows",
+          f"{k} binary `ece` calls, each column and its labels taken from the matrix", t, rows)
     del pm, ym, cols
     # -- multiclass temperature -------------------------------------------------------
     if _installed("sklearn"):
@@ -182,7 +211,19 @@ def peer_lines(out=print, quick: bool = False, rounds: int = 7, rows=None) -> in
                 t = alternate(lambda: pc.cal_temperature(z, y),
                               lambda: _TemperatureScaling().fit(z, y - 1), 1 if n > 100_000 else 3)
                 missed += not _line(out, work, "scikit-learn `_TemperatureScaling`", t, 1.0, rows)
-                _skip(out, work, "netcal", rows)
+                if _installed("netcal"):
+                    from netcal.scaling import TemperatureScaling
+
+                    # netcal takes the probabilities (softmax of the logits) and 0-based labels.
+                    e = np.exp(z - z.max(axis=1, keepdims=True))
+                    probs, y0 = e / e.sum(axis=1, keepdims=True), y - 1
+                    del e
+                    t = alternate(lambda: pc.cal_temperature(z, y), lambda: TemperatureScaling().fit(probs, y0), 1)
+                    missed += not _line(out, work, "netcal `TemperatureScaling` (its default `mle`)", t, 1.0,
+                                        rows)
+                    del probs, y0
+                else:
+                    _skip(out, work, "netcal", rows)
     else:
         _skip(out, "multiclass `cal_temperature`", "scikit-learn", rows)
     # -- isotonic -------------------------------------------------------------------------
@@ -196,7 +237,14 @@ def peer_lines(out=print, quick: bool = False, rounds: int = 7, rows=None) -> in
                           lambda: IsotonicRegression(out_of_bounds="clip", y_min=0, y_max=1).fit(pb, yb),
                           1 if n > 1_000_000 else 3)
             missed += not _line(out, work, "scikit-learn `IsotonicRegression`", t, 1.0, rows)
-            _skip(out, work, "netcal", rows)
+            if _installed("netcal"):
+                from netcal.binning import IsotonicRegression as NetcalIsotonic
+
+                t = alternate(lambda: pc.cal_isotonic(pb, yb), lambda: NetcalIsotonic().fit(pb, yb),
+                              1 if n > 1_000_000 else 3)
+                missed += not _line(out, work, "netcal `IsotonicRegression`", t, 1.0, rows)
+            else:
+                _skip(out, work, "netcal", rows)
     return missed
 
 
