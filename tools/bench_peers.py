@@ -208,8 +208,12 @@ def peer_lines(out=print, quick: bool = False, rounds: int = 7, rows=None) -> in
             for k in (5, 10):
                 z, y = logits_data(n, k, 23)
                 work = f"multiclass `cal_temperature`, K = {k}, {n:,} rows"
+                # One call of each first: warm figures (a process's first
+                # calls at a size pay its page faults and thread start-up).
+                pc.cal_temperature(z, y)
+                _TemperatureScaling().fit(z, y - 1)
                 t = alternate(lambda: pc.cal_temperature(z, y),
-                              lambda: _TemperatureScaling().fit(z, y - 1), 1 if n > 100_000 else 3)
+                              lambda: _TemperatureScaling().fit(z, y - 1), 1 if n > 100_000 else 5)
                 missed += not _line(out, work, "scikit-learn `_TemperatureScaling`", t, 1.0, rows)
                 if _installed("netcal"):
                     from netcal.scaling import TemperatureScaling
@@ -218,6 +222,7 @@ def peer_lines(out=print, quick: bool = False, rounds: int = 7, rows=None) -> in
                     e = np.exp(z - z.max(axis=1, keepdims=True))
                     probs, y0 = e / e.sum(axis=1, keepdims=True), y - 1
                     del e
+                    TemperatureScaling().fit(probs, y0)
                     t = alternate(lambda: pc.cal_temperature(z, y), lambda: TemperatureScaling().fit(probs, y0), 1)
                     missed += not _line(out, work, "netcal `TemperatureScaling` (its default `mle`)", t, 1.0,
                                         rows)
@@ -233,6 +238,8 @@ def peer_lines(out=print, quick: bool = False, rounds: int = 7, rows=None) -> in
         for n in ((100_000, 1_000_000) if quick else (100_000, 1_000_000, 10_000_000)):
             pb, _, yb = binary_scores(n, 24)
             work = f"`cal_isotonic`, {n:,} rows"
+            pc.cal_isotonic(pb, yb)  # warm figures, as above
+            IsotonicRegression(out_of_bounds="clip", y_min=0, y_max=1).fit(pb, yb)
             t = alternate(lambda: pc.cal_isotonic(pb, yb),
                           lambda: IsotonicRegression(out_of_bounds="clip", y_min=0, y_max=1).fit(pb, yb),
                           1 if n > 1_000_000 else 3)
@@ -240,6 +247,7 @@ def peer_lines(out=print, quick: bool = False, rounds: int = 7, rows=None) -> in
             if _installed("netcal"):
                 from netcal.binning import IsotonicRegression as NetcalIsotonic
 
+                NetcalIsotonic().fit(pb, yb)
                 t = alternate(lambda: pc.cal_isotonic(pb, yb), lambda: NetcalIsotonic().fit(pb, yb),
                               1 if n > 1_000_000 else 3)
                 missed += not _line(out, work, "netcal `IsotonicRegression`", t, 1.0, rows)
