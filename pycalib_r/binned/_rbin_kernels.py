@@ -4,10 +4,12 @@ probcal's binned metrics take ``mean(p[bin == b])`` and ``mean(y[bin == b])``
 for every bin: R's ``mean()`` of doubles is a long-double sum in the order of
 the observations, divided by the count, plus a second long-double pass over
 the deviations from that mean (``summary.c``); of integers it is the
-long-double sum divided by the count, rounded once. One pass over the
-observations here keeps one 80-bit accumulator per bin in memory (16 bytes,
-two float64 slots of a scratch array), so every bin's sum is R's sequential
-sum of its own observations, in their order, whatever the bins in between.
+long-double sum divided by the count, rounded once. The observations are
+put in bin order (a stable counting sort: each bin's run keeps their order),
+and each bin's two passes run over its contiguous run in the x87 registers,
+several bins' chains interleaved; between runs a bin's 80-bit value waits
+in 16 bytes (two float64 slots of a scratch array). Every bin's sum is R's
+sequential sum of its own observations, in their order.
 
 numba has no 80-bit type, so each step is a few x87 instructions of inline
 assembly on memory operands: ``fldt``/``fstpt`` move an accumulator, the
@@ -310,7 +312,7 @@ def _one(key, x, idx, base, m, n_ids, counts, conf, acc, kb, xb, buf, start, csu
         buf[start[b]] = xb[j]
         start[b] += 1
     # Each bin's run is contiguous in buf, the bins in order: the sums and
-    # then the deviations from the means, two bins' chains interleaved
+    # then the deviations from the means, several bins' chains interleaved
     # (_runs_pass, as in the equal-width kernels), every chain in its bin's order.
     if 4 * n_ids > m:
         # Sparse bins (one per distinct value, ...): bin by bin. A single
