@@ -846,6 +846,10 @@ def _class_codes(values: np.ndarray, arg: str) -> np.ndarray:
         integer_range_error(arg, NA_CONDITION, stacklevel=4)
     if lo < 1:
         _abort(f"Integer class codes in `{arg}` must start at `1`.")
+    if values.dtype == np.int64 and values.ndim == 1 and values.flags.c_contiguous:
+        # int64 codes as they are, read-only (a write through them raises
+        # instead of changing the caller's array): no copy of the input's size.
+        return readonly_view(values)
     out = np.empty(values.size, dtype=np.int64)
     for s in range(0, values.size, CHECK_BLOCK):
         out[s:s + CHECK_BLOCK] = values[s:s + CHECK_BLOCK]
