@@ -369,7 +369,8 @@ def test_cases_made_on_demand_are_the_stable_order():
     fit = r["X"]
     assert callable(fit._cases)  # not made yet
     summary = str(r.summary())
-    assert callable(fit._cases)  # summary() did not need it
+    assert repr(fit).startswith(f"<CorpFit: {n} cases")
+    assert callable(fit._cases)  # summary() and repr() did not need it
     back = pickle.loads(pickle.dumps(r))
     for f in (fit, back["X"]):
         c = f.cases

@@ -354,7 +354,8 @@ class CorpFit(Mapping):
         return 4
 
     def __repr__(self):
-        return (f"<CorpFit: {len(self.cases)} cases, {len(self.bins)} PAV bins, "
+        n = self._ordered[0].size if self._ordered is not None else len(self.cases)
+        return (f"<CorpFit: {n} cases, {len(self.bins)} PAV bins, "
                 f"{self.xinfo['type']} forecasts, regions: "
                 f"{self.regions['method'].iloc[0] if len(self.regions) else 'none'}>")
 
