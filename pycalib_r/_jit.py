@@ -22,7 +22,10 @@ accelerator, never a source of different numbers:
   save it, and the twins run until numba is loaded. Once the savings given
   up in this process reach ``_BG_AT`` of the load's cost (a call of this
   kind, repeated, would pay for it), a daemon thread loads numba and the
-  kernel modules those uses asked for, one step at a time and only while
+  kernel modules those uses asked for (with the kernel modules their
+  kernels call, and each module's ``_warm_up()`` when it has one: a tiny
+  call of already-loaded signatures, so that the next call does not pay
+  the first run of new code), one step at a time and only while
   no thread has been inside a pycalib_r call for ``_SETTLE`` (50 ms; a
   notebook's or a prompt's idle time between calls, not a loop's gap). The next call after that runs compiled. The caller's
   thread loads numba itself only when one use would save ``_SYNC`` times
