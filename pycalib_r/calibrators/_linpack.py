@@ -137,6 +137,26 @@ def _dnrm2_scaled(ax: np.ndarray) -> float:
     return scl * math.sqrt(sumsq)
 
 
+def _reflect(x: np.ndarray, l: int, p: int) -> float:
+    """LINPACK ``dqrdc``'s Householder step at 0-based column ``l``: the
+    reflection of ``x[l:, l]`` formed in place and applied to the columns
+    ``l + 1 .. p - 1``. Returns ``nrmxl`` (the caller stores ``qraux[l] =
+    x[l, l]`` and ``x[l, l] = -nrmxl``), or 0.0 for a zero column, left as
+    it is."""
+    nrmxl = _dnrm2(x[l:, l])
+    if nrmxl == 0.0:
+        return 0.0
+    if x[l, l] != 0.0:
+        nrmxl = math.copysign(abs(nrmxl), x[l, l])
+    _scal(1.0 / nrmxl, x[l:, l])
+    x[l, l] = 1.0 + x[l, l]
+    for j in range(l + 1, p):
+        t = -_ddot(x[l:, l], x[l:, j]) / x[l, l]
+        if t != 0.0:
+            _axpy(t, x[l:, l], x[l:, j])
+    return nrmxl
+
+
 # Fortran's arithmetic is silent: a column whose norm is denormal gives Inf and
 # NaN there without a word (R then reports what follows), numpy would warn.
 @quiet_fp
@@ -165,18 +185,12 @@ def _dqrdc2(x: np.ndarray, tol: float, overwrite: bool = False):
             k -= 1
         if l + 1 == n:
             continue
-        col = x[l:, l]
-        nrmxl = _dnrm2(col)
+        nrmxl = _reflect(x, l, p)
         if nrmxl == 0.0:
             continue
-        if x[l, l] != 0.0:
-            nrmxl = math.copysign(abs(nrmxl), x[l, l])
-        _scal(1.0 / nrmxl, x[l:, l])
-        x[l, l] = 1.0 + x[l, l]
+        # Each column's norm after the reflection (the columns are
+        # independent: updating them after all were reflected is the same).
         for j in range(l + 1, p):
-            t = -_ddot(x[l:, l], x[l:, j]) / x[l, l]
-            if t != 0.0:
-                _axpy(t, x[l:, l], x[l:, j])
             if qraux[j] != 0.0:
                 tt = 1.0 - (abs(x[l, j]) / qraux[j]) ** 2
                 tt = max(tt, 0.0)

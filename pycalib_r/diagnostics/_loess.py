@@ -42,7 +42,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..calibrators._linpack import _axpy, _ddot, _dnrm2, _scal
+from ..calibrators._linpack import _axpy, _ddot, _dnrm2, _reflect
 from ..inputs._checks import ProbcalError
 from ..rbase._rarith import quiet_fp, r_sum, seq_sum
 from ..rbase._warn import warn
@@ -425,17 +425,9 @@ def _ehg127(q: float, x: np.ndarray, xl: list, y: np.ndarray, rw: np.ndarray, nf
         qraux[l] = 0.0
         if l + 1 == nf:
             continue
-        nrmxl = _dnrm2(b[l:, l])
+        nrmxl = _reflect(b, l, k)
         if nrmxl == 0.0:
             continue
-        if b[l, l] != 0.0:
-            nrmxl = math.copysign(abs(nrmxl), b[l, l])
-        _scal(1.0 / nrmxl, b[l:, l])
-        b[l, l] = 1.0 + b[l, l]
-        for j in range(l + 1, k):
-            t = -_ddot(b[l:, l], b[l:, j]) / b[l, l]
-            if t != 0.0:
-                _axpy(t, b[l:, l], b[l:, j])
         qraux[l] = b[l, l]
         b[l, l] = -nrmxl
     # dqrsl(..., job = 1000): eta <- Q^T eta. The Fortran then reads eta(1:k)
