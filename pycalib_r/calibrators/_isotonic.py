@@ -162,6 +162,12 @@ def _ordered(p: np.ndarray, y: np.ndarray):
     if p.dtype != np.float64 or np.signbit(p).any():
         order = stable_order(_order_keys(p, y))
         return p[order], y[order]
+    return _sorted_pairs(p, y)
+
+
+def _sorted_pairs(p: np.ndarray, y: np.ndarray):
+    """:func:`_ordered` for float64 ``p`` without a -0: the sorted keys,
+    decoded (no permutation)."""
     keys = p.view(np.uint64) << np.uint64(1)
     keys |= y == 0
     keys.sort()

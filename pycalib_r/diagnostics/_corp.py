@@ -26,7 +26,7 @@ from ..inputs._checks import add_note
 from ..rbase._errors import ProbcalError
 from ..inputs._forms import input_form
 from ..rbase._rarith import r_mean
-from ..calibrators._isotonic import _approx_linear, _order_keys, _pava_binary
+from ..calibrators._isotonic import _approx_linear, _order_keys, _pava_binary, _sorted_pairs
 
 __all__ = ["reliabilitydiag", "ReliabilityDiag", "CorpSummary", "corp_decomposition"]
 
@@ -368,23 +368,19 @@ def _frame(columns):
 
 def _fit_one(x, y, xtype, xvalues, level, method, position, n_boot, stream):
     """reliabilitydiag's ``reldiag_numeric()`` for checked float ``x`` and int 0/1 ``y``."""
-    keys = _order_keys(x, y)
+    given = (x, y)
     if np.signbit(x).any():
         # A -0.0 forecast: its key is +0.0's, and the cases keep it as given.
-        order = stable_order(keys)
+        order = stable_order(_order_keys(x, y))
         x = x[order]
         y = y[order]
     else:
         # The sorted keys are the sorted (x, y) pairs themselves (equal keys,
-        # equal pairs): no gather. The permutation (case_id) is a stable sort
-        # of the keys, made only when the cases table is asked for.
+        # equal pairs), as cal_isotonic sorts them: no gather. The
+        # permutation (case_id) is a stable sort of the keys, made only when
+        # the cases table is asked for.
         order = None
-        sk = np.sort(keys)
-        y = (sk & np.uint64(1)).view(np.int64)
-        np.subtract(1, y, out=y)
-        sk >>= np.uint64(1)
-        x = sk.view(np.float64)
-        del sk
+        x, y = _sorted_pairs(x, y)
     if xtype is None and xvalues is None:
         xtype = _detect_xtype(x)
     elif xvalues is not None:
@@ -422,7 +418,7 @@ def _fit_one(x, y, xtype, xvalues, level, method, position, n_boot, stream):
     ends = np.cumsum(counts)
     def make_cases(order=order):
         if order is None:
-            order = stable_order(keys)
+            order = stable_order(_order_keys(*given))
         return _frame(dict(case_id=order + 1, x=x, y=y, bin_id=np.repeat(np.arange(1, nbins + 1), counts),
                            CEP_pav=cep))
 
