@@ -128,10 +128,12 @@ def warm_up(kern) -> None:
     gate's loading thread runs it in idle time (``_rbin_kernels._warm_up``)."""
     from numba import typeof  # noqa: PLC0415 (numba is loaded: this is its loading thread)
 
+    from ..inputs._checks import readonly_view  # noqa: PLC0415
+
     q = np.linspace(0.0, 1.0, 64)
     c = (q > 0.5).astype(np.int64)
     loaded = set(kern.width_means.signatures)
-    for x, y in ((q, c), (_readonly(q), _readonly(c))):
+    for x, y in ((q, c), (readonly_view(q), readonly_view(c))):
         scratch = _borrow(x.size)
         if scratch is None:
             return
@@ -146,15 +148,9 @@ def warm_up(kern) -> None:
             _give_back()
 
 
-def _readonly(a):
-    v = a.view()
-    v.flags.writeable = False
-    return v
-
-
 def _compiled_means(x, c, bins: int, run):
     """``(counts, conf, acc)`` of ``bins`` bins filled by ``run(kernels,
-    counts, conf, acc)``, or None where the compiled kernels do not run
+    counts, conf, acc, keep_max, *scratch)``, or None where the compiled kernels do not run
     (small input, numba not loaded, too many bins, not vectors)."""
     if bins > WIDTH_KERNEL_MAX or not x.ndim == c.ndim == 1:
         return None
@@ -162,8 +158,7 @@ def _compiled_means(x, c, bins: int, run):
     if kern is None:
         return None
     out = (np.empty(bins, dtype=np.int64), np.empty(bins), np.empty(bins))
-    scratch = ()
-    pooled = x.size <= kern._WHOLE and _borrow(x.size)
+    pooled = _borrow(x.size)
     if pooled:
         scratch = pooled
     elif x.size <= kern._WHOLE:
@@ -172,8 +167,10 @@ def _compiled_means(x, c, bins: int, run):
         # page whenever the allocator hands back fresh memory (after another
         # library's large arrays, say): 2,400 faults, 2x the call at 10^6.
         scratch = (np.empty(x.size), np.empty(x.size, dtype=np.uint16))
+    else:
+        scratch = ()  # by chunks: the kernel's own cache-sized buffers
     try:
-        run(kern, *out, *scratch)
+        run(kern, *out, kern._KEEP_COUNTS, *scratch)
     finally:
         if pooled:
             _give_back()
@@ -195,7 +192,7 @@ def width_means(x, c, bins: int, label: int = 1):
     # passes over a strided column run four times slower than over a copy.
     x = np.ascontiguousarray(x, dtype=np.float64)
     c = np.asarray(c, dtype=np.int64)
-    out = _compiled_means(x, c, bins, lambda kern, *arrays: kern.width_means(x, c, label, bins, *arrays[:3], kern._KEEP_COUNTS, *arrays[3:]))
+    out = _compiled_means(x, c, bins, lambda kern, *arrays: kern.width_means(x, c, label, bins, *arrays))
     if out is not None:
         return out
     from ._binning import equal_width_bins, occupied_bins  # noqa: PLC0415
@@ -217,7 +214,7 @@ def edge_means(x, c, edges, label: int = 1):
     c = np.asarray(c, dtype=np.int64)
     edges = np.ascontiguousarray(edges, dtype=np.float64)
     bins = edges.size - 1
-    out = _compiled_means(x, c, bins, lambda kern, *arrays: kern.edge_means(x, c, label, edges, *arrays[:3], kern._KEEP_COUNTS, *arrays[3:]))
+    out = _compiled_means(x, c, bins, lambda kern, *arrays: kern.edge_means(x, c, label, edges, *arrays))
     if out is not None:
         return out
     from ._binning import find_bins  # noqa: PLC0415

@@ -71,15 +71,7 @@ def ld_seq_sum(x):
 # and s += t / n; the result leaves the x87 stack rounded to double. The
 # finiteness test is fxam's C0 flag on s rounded to double and reloaded
 # (R_FINITE((double) s)).
-_MEAN_ASM = ("fldz\n\t"
-             "test $2, $2\n\t"
-             "jz 2f\n"
-             "1:\n\t"
-             "faddl ($1)\n\t"
-             "add $$8, $1\n\t"
-             "dec $2\n\t"
-             "jnz 1b\n"
-             "2:\n\t"
+_MEAN_ASM = (_ASM + "\n\t"  # the sum, as ld_seq_sum's ($1: x, $2: n)
              "fildll ($9)\n\t"
              "fxch %st(1)\n\t"
              "fdiv %st(1), %st\n\t"
