@@ -90,27 +90,20 @@ def _ms(t: float) -> str:
 
 def _line(out, work, peer_name, times, need, rows=None):
     """One target: pycalib_r at most ``need`` times the peer's CPU time
-    (printed, and appended to ``rows`` when given); returns whether it is met."""
+    (printed, and appended to ``rows`` when given); returns whether it is
+    met. ``need`` None: a line without a target (for information)."""
     (ow, oc), (pw, pcpu) = times
     ratio = oc / pcpu
-    ok = ratio <= need
+    ok = None if need is None else ratio <= need
+    verdict = ("(no target)" if need is None else
+               f"the peer's CPU time ({ow / pw:.2f}x wall; target <= {need:g}x)  {'PASS' if ok else 'FAIL'}")
     out(f"  {work}: pycalib_r {ow * 1000:.1f} ms wall, {oc * 1000:.1f} ms CPU; {peer_name}"
-        f" {pw * 1000:.1f} ms wall, {pcpu * 1000:.1f} ms CPU; {ratio:.2f}x the peer's CPU time"
-        f" ({ow / pw:.2f}x wall; target <= {need:g}x)  {'PASS' if ok else 'FAIL'}")
+        f" {pw * 1000:.1f} ms wall, {pcpu * 1000:.1f} ms CPU; {ratio:.2f}x {verdict}")
     if rows is not None:
         rows.append(PeerRow(work, f"{_ms(oc)} CPU, {_ms(ow)} wall", f"{peer_name} {_ms(pcpu)} CPU, {_ms(pw)} wall",
-                            f"{ratio:.2f}x ({ow / pw:.2f}x)", f"<= {need:g}x", ok))
+                            f"{ratio:.2f}x ({ow / pw:.2f}x)",
+                            "none (information)" if need is None else f"<= {need:g}x", ok))
     return ok
-
-
-def _info(out, work, peer_name, times, rows=None):
-    """A line without a target (for information)."""
-    (ow, oc), (pw, pcpu) = times
-    out(f"  {work}: pycalib_r {ow * 1000:.1f} ms wall, {oc * 1000:.1f} ms CPU; {peer_name}"
-        f" {pw * 1000:.1f} ms wall, {pcpu * 1000:.1f} ms CPU; {oc / pcpu:.2f}x (no target)")
-    if rows is not None:
-        rows.append(PeerRow(work, f"{_ms(oc)} CPU, {_ms(ow)} wall", f"{peer_name} {_ms(pcpu)} CPU, {_ms(pw)} wall",
-                            f"{oc / pcpu:.2f}x ({ow / pw:.2f}x)", "none (information)", None))
 
 
 def _skip(out, work, peer, rows=None):
@@ -197,8 +190,8 @@ def peer_lines(out=print, quick: bool = False, rounds: int = 7, rows=None) -> in
     t = alternate(lambda: pc.ece(pm, ym), lambda: [pc.ece(np.ascontiguousarray(pm[:, j]),
                                                           (ym == j + 1).astype(np.int64)) for j in range(k)],
                   max(3, rounds // 2))
-    _info(out, f"classwise `ece`, K = {k}, 1,000,000 rows",
-          f"{k} binary `ece` calls, each column and its labels taken from the matrix", t, rows)
+    _line(out, f"classwise `ece`, K = {k}, 1,000,000 rows",
+          f"{k} binary `ece` calls, each column and its labels taken from the matrix", t, None, rows)
     del pm, ym, cols
     # -- multiclass temperature -------------------------------------------------------
     if _installed("sklearn"):
