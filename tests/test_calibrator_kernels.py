@@ -335,8 +335,9 @@ def _adversarial_logits(k, seed):
     return z, g.integers(1, k + 1, z.shape[0])
 
 
+@pytest.mark.parametrize("fast_exp", [False, True])
 @pytest.mark.parametrize("k", [2, 3, 5, 10, 17])
-def test_multiclass_temperature_terms_adversarial_rows_same_bits(k):
+def test_multiclass_temperature_terms_adversarial_rows_same_bits(k, fast_exp):
     # Term by term (not only the mean): the compiled kernel against numpy's
     # softmax, clip and log, on rows built to hit its exact-zero handling.
     from pycalib_r.calibrators._base import clip_eps, r_log, softmax
@@ -345,14 +346,46 @@ def test_multiclass_temperature_terms_adversarial_rows_same_bits(k):
     if not _X87:
         pytest.skip("the compiled objective uses the x87 unit")
     kern = _jit.kernels("pycalib_r.calibrators._temperature_kernels", float_math=True)
+    if fast_exp and not kern.fast_exp_ok():
+        pytest.skip("glibc's exp here is not the FMA build the vectorised exp follows")
     z, codes = _adversarial_logits(k, k)
     n = z.shape[0]
     for t in (1e-3, 0.37, 1.0, 3.0, 1e3):
         fast = np.empty(n)
-        kern.multiclass_temperature_terms(z, codes, t, 1e-15, fast, np.empty(k * 512), 0, n)
+        kern.multiclass_temperature_terms(z, codes, t, 1e-15, fast, np.empty(k * 512), 0, n, fast_exp)
         with np.errstate(all="ignore"):
             slow = r_log(clip_eps(softmax(z / t)[np.arange(n), codes - 1], 1e-15))
         assert np.array_equal(_bits(fast), _bits(slow))
+
+
+def test_vectorised_exp_is_glibcs_exp_bit_for_bit():
+    # exp_block (glibc's FMA build's main path, vectorised) against a call of
+    # glibc's exp per element, on 3 million arguments: every path (|x| below
+    # 2^-54, the main path, 512 <= |x| < 1024, overflow, underflow to
+    # subnormals and zero, inf, NaN) and each of the 128 table entries many
+    # times. Where the process's check refuses it, the kernels never use it.
+    import math
+
+    from pycalib_r.rbase._rarith import _X87
+
+    if not _X87:
+        pytest.skip("the compiled float kernels run only where the x87 checks pass")
+    mod = _jit.kernels("pycalib_r.rbase._libm_kernels", float_math=True)
+    if mod is None:
+        pytest.skip("numba does not call glibc's libm here")
+    if not mod.fast_exp_ok():
+        pytest.skip("glibc's exp here is not the FMA build the vectorised exp follows")
+    g = np.random.default_rng(4242)
+    x = np.concatenate([g.normal(0, 5, 1_000_000), -g.exponential(3, 1_000_000), g.uniform(-1100, 1100, 500_000),
+                        np.ldexp(g.uniform(-1, 1, 400_000), g.integers(-1074, 11, 400_000)),
+                        np.arange(-70_000, 70_000) * (math.log(2) / 128),
+                        [0.0, -0.0, 5e-324, -5e-324, 2.0 ** -54, -(2.0 ** -54), 2.0 ** -55, 512.0, -512.0, 1024.0,
+                         709.782712893384, 709.7827128933841, -745.1332191019411, -745.1332191019412,
+                         -708.3964185322641, math.inf, -math.inf, math.nan]])
+    fast, slow = np.empty_like(x), np.empty_like(x)
+    mod.exp_block(x, fast)
+    mod.exp_calls(x, slow)
+    assert np.array_equal(_bits(fast), _bits(slow))
 
 
 def test_direct_libm_entries_are_the_wrappers_bits():

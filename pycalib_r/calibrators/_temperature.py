@@ -337,10 +337,11 @@ def _multiclass_objective(mat: np.ndarray, codes: np.ndarray, jit=None):
     k = _jit.parts() if n >= _SPLIT_MIN else 1
     cuts = np.linspace(0, n, k + 1).astype(np.int64)
     pieces = [(int(a), int(b), np.empty(mat_c.shape[1] * 512)) for a, b in zip(cuts[:-1], cuts[1:])]
+    fast = kern.fast_exp_ok()
 
     def objective(temperature: float) -> float:
         t = float(temperature)
-        _jit.run_parts([lambda q=q: fill(mat_c, codes_c, t, _LOSS_EPS, terms, q[2], q[0], q[1])
+        _jit.run_parts([lambda q=q: fill(mat_c, codes_c, t, _LOSS_EPS, terms, q[2], q[0], q[1], fast)
                         for q in pieces])
         res = np.empty(2)
         kern.neg_r_mean(terms, res)

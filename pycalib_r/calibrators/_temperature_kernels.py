@@ -20,6 +20,7 @@ import numpy as np
 
 from pycalib_r._jit import njit
 from pycalib_r.binned._rbin_kernels import _ld_div, _ld_fin, _ld_row_sum, _seg_dev, _seg_sum
+from pycalib_r.rbase._libm_kernels import exp_block, fast_exp_ok
 from pycalib_r.rbase._libm_kernels import glibc_exp as _exp
 from pycalib_r.rbase._libm_kernels import glibc_log as _log
 
@@ -31,7 +32,7 @@ _BLOCK = 512
 
 
 @njit
-def multiclass_temperature_terms(mat, codes, temperature, eps, terms, row, first, last):
+def multiclass_temperature_terms(mat, codes, temperature, eps, terms, row, first, last, fast_exp=False):
     """``terms[i] = log(clip(softmax(mat / T)[i, codes[i]]))`` for the rows
     ``first <= i < last`` (``mat`` C-contiguous, ``codes`` 1-based; ``row``
     scratch of at least K x 512 doubles). Each row alone: pieces of rows can
@@ -43,13 +44,16 @@ def multiclass_temperature_terms(mat, codes, temperature, eps, terms, row, first
     arguments that small, mispredicted at random positions: each exact zero
     (of either sign) is given ``exp(-1)``'s fast path instead and its result
     replaced by 1.0 afterwards, ``exp(+-0) = 1`` exactly (C99 Annex F.9.3.1),
-    so the bits are those of ``exp()`` on every element.
+    so the bits are those of ``exp()`` on every element. With ``fast_exp``
+    (where ``_libm_kernels.fast_exp_ok()``) the block's exponentials are
+    ``exp_block``'s instead, glibc's main path vectorised, the same bits.
     """
     k = mat.shape[1]
     flat = mat.reshape(-1)
     hi = 1.0 - eps
     rs = np.empty(1)
     zero = np.empty(k * _BLOCK, dtype=np.bool_)
+    ex = np.empty(k * _BLOCK if fast_exp else 0)
     for lo in range(first, last, _BLOCK):
         up = min(lo + _BLOCK, last)
         nr = up - lo
@@ -67,20 +71,17 @@ def multiclass_temperature_terms(mat, codes, temperature, eps, terms, row, first
                     m = r[j]
             for j in range(k):
                 r[j] = r[j] - m
-        for q in range(cnt):
-            v = blk[q]
-            z = v == 0.0
-            zero[q] = z
-            blk[q] = -1.0 if z else v
-        for q in range(cnt):
-            blk[q] = _exp(blk[q])
-        for q in range(cnt):
-            blk[q] = 1.0 if zero[q] else blk[q]
+        if fast_exp:
+            e = ex[:cnt]
+            exp_block(blk, e)
+        else:
+            e = blk
+            _exp_calls(blk, zero[:cnt])
         tb = terms[lo:up]
         cb = codes[lo:up]
         for i in range(nr):
-            _ld_row_sum(rs, 0, blk, i * k, k)
-            p = blk[i * k + cb[i] - 1] / rs[0]
+            _ld_row_sum(rs, 0, e, i * k, k)
+            p = e[i * k + cb[i] - 1] / rs[0]
             # pmin(pmax(p, eps), 1 - eps), a NaN kept as numpy keeps it.
             if p < eps:
                 p = eps
@@ -89,6 +90,20 @@ def multiclass_temperature_terms(mat, codes, temperature, eps, terms, row, first
             tb[i] = p
         for i in range(nr):
             tb[i] = _log(tb[i])
+
+
+@njit
+def _exp_calls(blk, zero):
+    # blk = exp(blk), a call per element; exact zeros by exp(-1)'s path (see above).
+    for q in range(blk.size):
+        v = blk[q]
+        z = v == 0.0
+        zero[q] = z
+        blk[q] = -1.0 if z else v
+    for q in range(blk.size):
+        blk[q] = _exp(blk[q])
+    for q in range(blk.size):
+        blk[q] = 1.0 if zero[q] else blk[q]
 
 
 @njit
@@ -106,3 +121,9 @@ def neg_r_mean(terms, res):
     _ld_fin(res, 0, acc80, 0, acc80, 2, cnt, 0)
     res[0] = -res[0]
     res[1] = 1.0 if math.isfinite(res[0]) else 0.0
+
+
+def _warm_up():
+    # Called by the JIT gate's loading thread once this module is loaded:
+    # the vectorised exp's one check of the process, off the first fit's path.
+    fast_exp_ok()
