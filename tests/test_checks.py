@@ -249,7 +249,8 @@ def test_prob_matrix_scan_kernel_is_the_twin():
     g = np.random.default_rng(9)
     base = g.dirichlet(np.ones(5), 30_001)  # odd: the last row alone
     bad = {"nan": (7, 2, np.nan), "inf": (9, 0, np.inf), "neg": (3, 1, -0.5), "big": (5, 4, 1.5),
-           "off": (11, 3, 0.9), "last": (30_000, 3, 0.9), "lastnan": (30_000, 0, np.nan)}
+           "off": (11, 3, 0.9), "last": (30_000, 3, 0.9), "lastnan": (30_000, 0, np.nan),
+           "negzero": (13, 2, -0.0), "one": (17, 1, 1.0), "lastneg": (30_000, 4, -1e-300)}
     for name, (i, j, v) in [("ok", (0, 0, base[0, 0]))] + list(bad.items()):
         m = base.copy()
         m[i, j] = v
@@ -261,12 +262,18 @@ def test_prob_matrix_scan_kernel_is_the_twin():
             scan = _checks._scan(arr)
             assert (nan or not (np.isfinite(lo) and np.isfinite(hi))) == (not scan.finite)
             if scan.finite:
-                assert (lo, hi) == (scan.lo, scan.hi)
+                # The range itself, or 0 and 1 when every entry is in [+0, 1]
+                # (-0.0 takes the exact pass): the same range decision.
+                unit = bool((arr.reshape(-1).view(np.uint64) if arr.flags.c_contiguous else
+                             np.ascontiguousarray(arr).reshape(-1).view(np.uint64)).max() <= 0x3FF0000000000000)
+                assert (lo, hi) == ((0.0, 1.0) if unit else (scan.lo, scan.hi))
+                assert (lo < 0 or hi > 1) == (scan.lo < 0 or scan.hi > 1)
+                assert unit == (name in ("ok", "off", "last", "one"))
                 dist = np.abs(np.einsum("ij->i", arr) - 1)
                 assert far == (dist > tol + margin).sum() and near == (dist >= tol - margin).sum()
                 assert bool(far) == (name != "ok")
             if name.startswith("last"):
-                assert scan.finite == (name == "last")
+                assert scan.finite == (name in ("last", "lastneg"))
     with pytest.raises(pc.ProbcalError, match="must sum to"):
         m = base.copy()
         m[11, 3] += 1e-6 * 1.5

@@ -225,12 +225,15 @@ def test_width_means_cols_kernel_is_the_twin():
         k = p.shape[1]
         counts = np.empty((k, bins), np.int64)
         conf, acc = np.empty((k, bins)), np.empty((k, bins))
-        mat = p if (p.flags.c_contiguous or p.flags.f_contiguous) else np.ascontiguousarray(p)
-        kern.width_means_cols(mat, codes, bins, counts, conf, acc)
-        again = [np.empty_like(a) for a in (counts, conf, acc)]
-        kern.width_means_cols(mat, codes, bins, *again, 0)  # the second sweep recounts
-        for a, b in zip((counts, conf, acc), again):
-            assert np.array_equal(a, b, equal_nan=True)
+        mat = np.ascontiguousarray(p)  # the kernel's layout (a Fortran matrix goes column by column)
+        kern.width_means_cols(mat, codes, bins, counts, conf, acc, kern._KEEP_COUNTS, np.empty(mat.size))
+        # Its other paths: no store (the second sweep sorts each chunk
+        # again), and no kept counts either (it also counts them again).
+        for keep_max, store in ((kern._KEEP_COUNTS, np.empty(0)), (0, np.empty(mat.size)), (0, np.empty(0))):
+            again = [np.empty_like(a) for a in (counts, conf, acc)]
+            kern.width_means_cols(mat, codes, bins, *again, keep_max, store)
+            for a, b in zip((counts, conf, acc), again):
+                assert np.array_equal(a, b, equal_nan=True)
         for j in range(k):
             col = np.ascontiguousarray(p[:, j])
             want = _rbins._bin_means_numpy(equal_width_bins(col, bins), col, (codes == j + 1).astype(np.int64),
@@ -406,3 +409,34 @@ def test_kept_buffers_are_one_caller_at_a_time():
         for a, b in zip(res, alone[i]):
             assert np.array_equal(a, b, equal_nan=True)
     assert not _rbins._pool_lock.locked()
+
+
+def test_classwise_store_is_kept_shared_safely_and_released(monkeypatch):
+    # The classwise kernel's matrix-sized store is kept between calls (no
+    # new memory's page faults), lent to one call at a time (concurrent
+    # calls allocate their own: the same results), and released after
+    # _STORE_IDLE seconds without a call.
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    _kernels_or_skip()
+    g = np.random.default_rng(41)
+    n, k = 300_000, 4  # 1.2 million entries: a kept store
+    p = g.dirichlet(np.ones(k), n)
+    codes = g.integers(1, k + 1, n)
+    monkeypatch.setattr(_rbins, "_STORE_IDLE", 0.3)
+    first = _rbins.width_means_cols(p, codes, 10)
+    assert _rbins._store["buf"] is not None and _rbins._store["buf"].size >= p.size
+    with ThreadPoolExecutor(4) as pool:
+        runs = list(pool.map(lambda _: _rbins.width_means_cols(p, codes, 10), range(8)))
+    for got in runs + [_rbins.width_means_cols(p, codes, 10)]:
+        for a, b in zip(got, first):
+            assert np.array_equal(a, b, equal_nan=True)
+    for j in range(k):
+        want = _rbins.width_means(np.ascontiguousarray(p[:, j]), codes, 10, label=j + 1)
+        for a, b in zip(first, want):
+            assert np.array_equal(a[j], b, equal_nan=True)
+    deadline = time.monotonic() + 10
+    while _rbins._store["buf"] is not None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _rbins._store["buf"] is None

@@ -605,10 +605,10 @@ def _runs_pass(buf, counts, n_ids, acc80, sweep):
                 lane_rem[k] -= common
 
 
-# A chunk of a matrix's rows holds about this many entries (a quarter of a
-# core's 1 MB L2 here), at least _COLS_MIN_ROWS rows: each class's column is
-# then gathered from cache, not from main memory.
-_COLS_CHUNK = 1 << 15
+# A chunk of a matrix's rows holds about this many entries (1 MB: it stays
+# in the core's cache while each of its passes reads it), at least
+# _COLS_MIN_ROWS rows.
+_COLS_CHUNK = 1 << 17
 _COLS_MIN_ROWS = 4096
 # Matrix entries up to which the bin-ordered columns are kept between the
 # sweeps (64 MB).
@@ -617,20 +617,25 @@ _COLS_SAVE = 1 << 23
 
 @njit
 def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS, store=_NO_STORE):
-    """:func:`width_means` of every column ``j`` of the matrix ``p`` against
-    the labels ``codes == j + 1`` (classwise one-vs-rest problems), into
-    row ``j`` of ``counts``, ``conf`` and ``acc`` (K x bins), the same bits.
+    """:func:`width_means` of every column ``j`` of the C-contiguous matrix
+    ``p`` against the labels ``codes == j + 1`` (classwise one-vs-rest
+    problems), into row ``j`` of ``counts``, ``conf`` and ``acc`` (K x
+    bins), the same bits.
 
-    Rows go a chunk at a time, small enough to stay in the core's cache:
-    each class gathers its column of the chunk into a contiguous buffer and
-    runs :func:`width_means`'s steps on it, its 80-bit sums carried from
+    Rows go a chunk at a time, small enough to stay in the core's cache,
+    and each pass reads the chunk's entries in memory order, all classes
+    together (no column is gathered): the bins of every entry in one
+    vectorised loop, every class's bin counts in a second, and a third puts
+    each entry in its class's bin order (a stable counting sort per class).
+    The labels are counted once per row, at its own class's column. Each
+    class's runs then get :func:`width_means`'s 80-bit sums, carried from
     chunk to chunk (the same additions in the same order as a binary call on
     the column). ``store``, when it has room for the whole matrix (the
-    caller passes one up to ``_COLS_SAVE`` entries), keeps every chunk's
-    columns in bin order from the first sweep, so the second reads only
-    that; otherwise the second sweep reads the matrix again and re-bins
-    each chunk. With more bins than a chunk amortises, each column is
-    gathered whole (one buffer of n) and handed to :func:`width_means`.
+    caller passes one up to ``_COLS_SAVE`` entries), keeps every chunk in
+    bin order from the first sweep, so the second reads only that;
+    otherwise the second sweep reads the matrix again and sorts each chunk
+    again. With more bins than a chunk amortises, each column is gathered
+    whole (one buffer of n) and handed to :func:`width_means`.
     """
     m, k = p.shape
     rows = min(m, max(_COLS_MIN_ROWS, _COLS_CHUNK // k))
@@ -641,25 +646,22 @@ def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS, s
                 col[i] = p[i, j]
             width_means(col, codes, j + 1, bins, counts[j], conf[j], acc[j])
         return
-    xcol = np.empty(rows)
-    no_edges = np.empty(0)
-    bid = np.empty(rows, dtype=np.uint16)
-    w = 2 * bins
-    hist = np.empty(4 * w, dtype=np.int64)
-    local = np.empty(bins, dtype=np.int64)
+    flat = p.reshape(-1)
+    ids = np.empty(rows * k, dtype=np.uint16)
+    hist = np.empty(k * bins, dtype=np.int64)
+    pos = np.empty(k * bins, dtype=np.int64)
     csum = np.zeros((k, bins), dtype=np.int64)
     acc80 = np.zeros((k, 4 * bins + 8))  # all bits zero: 80-bit +0.0
     counts[:, :] = 0
     n_chunks = (m + rows - 1) // rows
     keep = n_chunks * k * bins <= keep_max
-    kept = np.empty((n_chunks * k if keep else 1, bins), dtype=np.int64)
-    # Up to _COLS_SAVE entries the first sweep leaves every chunk's columns
-    # in bin order in one buffer the size of the matrix, and the second
-    # sweep only reads it back (as a binary call keeps its whole input in
-    # bin order): no second gather, binning and scatter.
+    kept = np.empty((n_chunks * k if keep else k, bins), dtype=np.int64)
+    # Up to _COLS_SAVE entries the first sweep leaves every chunk in bin
+    # order in one buffer the size of the matrix, and the second sweep only
+    # reads it back (as a binary call keeps its whole input in bin order).
     saved = keep and store.size >= m * k
     if not saved:
-        store = np.empty(rows)
+        store = np.empty(rows * k)
     for sweep in range(2):
         if sweep == 1:
             for j in range(k):
@@ -669,28 +671,50 @@ def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS, s
         for s in range(0, m, rows):
             e = min(s + rows, m)
             n = e - s
-            for j in range(k):
-                row = (s // rows) * k + j if keep else 0
-                buf = store[s * k + j * n:s * k + (j + 1) * n] if saved else store[:n]
-                if sweep == 1 and saved:
-                    _runs_pass(buf, kept[row], bins, acc80[j], 1)
-                    continue
-                xc = xcol[:n]
-                pj = p[s:e, j]
-                for i in range(n):
-                    xc[i] = pj[i]
-                _chunk_order(xc, codes[s:e], j + 1, bins, bid, hist, local, buf, kept[row], sweep == 1 and keep,
-                             no_edges)
+            first = (s // rows) * k if keep else 0
+            base = s * k if saved else 0
+            if sweep == 0 or not saved:
+                _cols_order(flat[s * k:e * k], k, bins, ids, hist, pos, store, base)
                 if sweep == 0:
-                    if keep:
-                        kept[row, :] = local
-                    for b in range(bins):
-                        counts[j, b] += local[b]
-                        csum[j, b] += hist[2 * b + 1] + hist[w + 2 * b + 1] + hist[2 * w + 2 * b + 1] + \
-                            hist[3 * w + 2 * b + 1]
-                _runs_pass(buf, local, bins, acc80[j], sweep)
+                    cb = codes[s:e]
+                    for i in range(n):
+                        c = cb[i] - 1
+                        if 0 <= c < k:
+                            csum[c, np.int64(ids[i * k + c])] += 1
+                    for j in range(k):
+                        for b in range(bins):
+                            counts[j, b] += hist[j * bins + b]
+                if sweep == 0 or not keep:
+                    for j in range(k):
+                        kept[first + j, :] = hist[j * bins:(j + 1) * bins]
+            for j in range(k):
+                _runs_pass(store[base + j * n:base + (j + 1) * n], kept[first + j], bins, acc80[j], sweep)
     for j in range(k):
         _finish_bins(acc80[j], csum[j], counts[j], bins, conf[j], acc[j])
+
+
+@njit
+def _cols_order(blk, k, bins, ids, hist, pos, out, base):
+    # The chunk blk (rows of k entries) into out[base:], class by class
+    # (class j's n entries from base + j n), each class's in bin order
+    # (stable); hist[j bins + b]: class j's count in bin b.
+    n = blk.size // k
+    ids = ids[:blk.size]
+    _width_ids(blk, bins, ids)
+    hist[:] = 0
+    for i in range(n):
+        for j in range(k):
+            hist[j * bins + np.int64(ids[i * k + j])] += 1
+    for j in range(k):
+        lo = base + j * n
+        for b in range(bins):
+            pos[j * bins + b] = lo
+            lo += hist[j * bins + b]
+    for i in range(n):
+        for j in range(k):
+            q = j * bins + np.int64(ids[i * k + j])
+            out[pos[q]] = blk[i * k + j]
+            pos[q] += 1
 
 
 def _warm_up():

@@ -21,6 +21,7 @@ R equivalent: ``vapply(seq_len(B), function(b) mean(p[bin == b]), 0)``.
 
 from __future__ import annotations
 
+import os
 import threading
 
 import numpy as np
@@ -227,31 +228,113 @@ def width_means_cols(p, codes, bins: int):
     class's labels (``codes == j + 1``): arrays of shape (K, bins), row ``j``
     equal bit for bit to ``width_means(p[:, j], codes, bins, j + 1)``.
 
-    Where the compiled kernels run, one kernel reads the matrix's rows a
-    chunk at a time (``_rbin_kernels.width_means_cols``): each class costs
-    one binary pass over its column, with no column copies of the whole
-    matrix; up to ``_COLS_SAVE`` entries (64 MB) one buffer the size of the
-    matrix holds its chunks in bin order between the two sweeps, beyond it
-    the second sweep re-reads the matrix. Otherwise (the twin) one column at
-    a time.
+    Where the compiled kernels run, a C-ordered matrix goes to one kernel
+    that reads its rows a chunk at a time, all classes together
+    (``_rbin_kernels.width_means_cols``), with no column copies; up to
+    ``_COLS_SAVE`` entries (64 MB) a buffer the size of the matrix holds its
+    chunks in bin order between the two sweeps (one kept buffer, see
+    :func:`_borrow_store`); beyond it the second sweep re-reads the matrix.
+    A column-ordered (Fortran) matrix's columns are contiguous: each is one
+    binary call of the kernel, the calls sharing their buffers. Another
+    layout is copied to C order. Otherwise (the twin) one column at a time.
     """
     k = p.shape[1]
     codes = np.ascontiguousarray(codes, dtype=np.int64)
     kern = _kernels(p.size) if bins <= WIDTH_KERNEL_MAX else None
-    if kern is not None:
-        counts = np.empty((k, bins), dtype=np.int64)
-        conf = np.empty((k, bins))
-        acc = np.empty((k, bins))
-        # C- or F-ordered matrices as they are; another layout as a C copy
-        # (one specialisation of the kernel per layout).
-        mat = p if (p.flags.c_contiguous or p.flags.f_contiguous) else np.ascontiguousarray(p)
-        # numpy's allocation (transparent huge pages), not the kernel's: 4 KB
-        # page faults over a buffer this size cost more than the pass it saves.
-        store = np.empty(p.size if p.size <= kern._COLS_SAVE else 0)
-        kern.width_means_cols(mat, codes, bins, counts, conf, acc, kern._KEEP_COUNTS, store)
+    if kern is None:
+        stats = [width_means(p[:, j], codes, bins, j + 1) for j in range(k)]
+        return tuple(np.stack([s[q] for s in stats]) for q in range(3))
+    counts = np.empty((k, bins), dtype=np.int64)
+    conf = np.empty((k, bins))
+    acc = np.empty((k, bins))
+    if p.flags.f_contiguous and not p.flags.c_contiguous:
+        m = p.shape[0]
+        scratch = (np.empty(m), np.empty(m, dtype=np.uint16)) if m <= kern._WHOLE else ()
+        for j in range(k):
+            kern.width_means(p[:, j], codes, j + 1, bins, counts[j], conf[j], acc[j], kern._KEEP_COUNTS, *scratch)
         return counts, conf, acc
-    stats = [width_means(p[:, j], codes, bins, j + 1) for j in range(k)]
-    return tuple(np.stack([s[q] for s in stats]) for q in range(3))
+    mat = p if p.flags.c_contiguous else np.ascontiguousarray(p)
+    if mat.size > kern._COLS_SAVE:
+        store = None
+    elif mat.size < _STORE_KEPT_MIN:
+        store = np.empty(mat.size)
+    else:
+        store = _borrow_store(mat.size)
+    try:
+        kern.width_means_cols(mat, codes, bins, counts, conf, acc, kern._KEEP_COUNTS,
+                              _NO_FLOATS if store is None else store)
+    finally:
+        if store is not None and mat.size >= _STORE_KEPT_MIN:
+            _give_back_store(store)
+    return counts, conf, acc
+
+
+# The classwise kernel's store (a buffer the size of the matrix, up to 64 MB)
+# is kept between calls for _STORE_IDLE seconds after the last one: memory
+# new to the process costs a page fault and the zeroing of each page at its
+# first touch, 2 ms for a matrix of 10^6 x 5 here (the C library keeps and
+# reuses blocks below 32 MB itself, so K binary calls' buffers do not pay
+# it). One call at a time borrows it; a concurrent call allocates its own.
+# After _STORE_IDLE seconds without a call it is released (a timer thread).
+# Smaller stores (under 8 MB) come from numpy each time: the C library
+# reuses such blocks, and a call that small would pay for the timer.
+_STORE_IDLE = 2.0
+_STORE_KEPT_MIN = 1 << 20
+_NO_FLOATS = np.empty(0)
+_store_lock = threading.Lock()
+_store = {"buf": None, "timer": None}
+
+
+def _borrow_store(size: int):
+    """A float64 buffer of ``size`` entries: the kept one when it is free
+    (grown when smaller), else a new one."""
+    if not _store_lock.acquire(blocking=False):
+        return np.empty(size)
+    try:
+        timer, _store["timer"] = _store["timer"], None
+        if timer is not None:
+            timer.cancel()
+        buf = _store["buf"]
+        if buf is None or buf.size < size:
+            buf = _store["buf"] = None  # the old one's memory goes before the new one comes
+            buf = np.empty(size)
+        _store["buf"] = None  # borrowed: a concurrent call does not take it
+        return buf[:size]
+    finally:
+        _store_lock.release()
+
+
+def _give_back_store(view) -> None:
+    buf = view.base if view.base is not None else view
+    with _store_lock:
+        held = _store["buf"]
+        if held is None or held.size < buf.size:
+            _store["buf"] = buf
+        timer = threading.Timer(_STORE_IDLE, _release_store)
+        timer.daemon = True
+        if _store["timer"] is not None:
+            _store["timer"].cancel()
+        _store["timer"] = timer
+        timer.start()
+
+
+def _release_store() -> None:
+    with _store_lock:
+        _store["buf"] = None
+        _store["timer"] = None
+
+
+def _store_after_fork_in_child() -> None:
+    # The child has only the forking thread: a lock another thread held at
+    # the fork would never be released, and the parent's timer does not run.
+    global _store_lock
+    _store_lock = threading.Lock()
+    _store["buf"] = None
+    _store["timer"] = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_store_after_fork_in_child)
 
 
 def bin_means_rows(ids, x, c, n_ids: int, idx, base: int = 0):

@@ -15,20 +15,79 @@ column of each row, its value and whether it is the label.
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
 from pycalib_r._jit import njit
+
+
+@intrinsic
+def f64_bits(typingctx, a):
+    """The bits of a double as a uint64 (for kernels)."""
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return types.uint64(types.float64), codegen
+
+
+_ONE_BITS = np.uint64(0x3FF0000000000000)
 
 
 @njit
 def prob_matrix_scan(p, tolerance, margin):
     """``(nan, lo, hi, far, near)`` of a matrix: whether a row sum is NaN
     (a NaN entry, or infinities of both signs), the smallest and largest
-    entry, and how many rows have a double row sum (in column order) farther
-    than ``tolerance + margin`` from 1, or at least ``tolerance - margin``.
+    entry (0 and 1 when every entry is in [+0, 1]: all the checks need),
+    and how many rows have a double row sum (in column order) farther than
+    ``tolerance + margin`` from 1, or at least ``tolerance - margin``.
 
-    Two rows at a time, each with its own running minimum and maximum: two
-    independent dependency chains, so the pass runs at memory speed.
+    One pass takes the row sums and each row's largest entry bits as a
+    uint64 (a double in [+0, 1] has bits at most those of 1.0; a negative
+    one, -0.0 included, or a NaN has more): a row's work is independent of
+    the others', so the pass runs near memory speed. Only when some entry is
+    outside [+0, 1] does a second pass find the NaNs, minimum and maximum.
     """
+    m, k = p.shape
+    hi_t = tolerance + margin
+    lo_t = tolerance - margin
+    far = 0
+    near = 0
+    out = False
+    # Four rows at a time: four row sums' chains of additions in flight.
+    for i in range(0, m - 3, 4):
+        s0 = s1 = s2 = s3 = 0.0
+        for j in range(k):
+            v0 = p[i, j]
+            v1 = p[i + 1, j]
+            v2 = p[i + 2, j]
+            v3 = p[i + 3, j]
+            s0 += v0
+            s1 += v1
+            s2 += v2
+            s3 += v3
+            out |= (f64_bits(v0) > _ONE_BITS) | (f64_bits(v1) > _ONE_BITS) | (f64_bits(v2) > _ONE_BITS) | \
+                (f64_bits(v3) > _ONE_BITS)
+        for d in (abs(s0 - 1.0), abs(s1 - 1.0), abs(s2 - 1.0), abs(s3 - 1.0)):
+            far += d > hi_t
+            near += d >= lo_t
+    for i in range(m - m % 4, m):
+        s0 = 0.0
+        for j in range(k):
+            s0 += p[i, j]
+            out |= f64_bits(p[i, j]) > _ONE_BITS
+        d = abs(s0 - 1.0)
+        far += d > hi_t
+        near += d >= lo_t
+    if not out:
+        return False, 0.0, 1.0, far, near
+    return _range_scan(p, tolerance, margin)
+
+
+@njit
+def _range_scan(p, tolerance, margin):
+    # prob_matrix_scan with the range itself: two rows at a time, each with
+    # its own running minimum and maximum (two independent chains).
     m, k = p.shape
     lo0 = lo1 = np.inf
     hi0 = hi1 = -np.inf
