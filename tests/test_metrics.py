@@ -188,3 +188,53 @@ def test_ece_input_types():
         pc.ece([0.1, 0.2], [0, 1], debiased="yes")
     with pytest.raises(pc.ProbcalError, match="should be one of"):
         pc.ece([0.1, 0.2], [0, 1], strategy="quantile")
+
+
+def test_classwise_kernel_scan_decides_as_check_prob_matrix_in_r_order(monkeypatch):
+    # ece/mce/ace on a large classwise matrix check its values inside the
+    # binning kernel (one read of the matrix): every fault is reported as
+    # check_prob_matrix() reports it, before a fault of the labels or bins,
+    # and values that R's check passes (-0.0, a row sum inside the
+    # tolerance band) give the same metric as the checked path.
+    from pycalib_r._jit import kernels
+    from pycalib_r.binned import _metrics
+    from pycalib_r.binned._metrics import _SCAN_IN_KERNEL_MIN, bind_metric
+
+    if kernels("pycalib_r.binned._rbin_kernels") is None:
+        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing: the values are checked first")
+    g = np.random.default_rng(77)
+    k = 4
+    n = _SCAN_IN_KERNEL_MIN // k + 3
+    base = g.dirichlet(np.ones(k), n)
+    codes = g.integers(1, k + 1, n).astype(np.int64)
+
+    def outcome(fn, p, y, bins, defer):
+        try:
+            return "value", bind_metric(fn, p, y, bins, defer=defer).value()
+        except pc.ProbcalError as exc:
+            return "error", str(exc)
+
+    faults = {"nan": (5, 1, np.nan), "inf": (9, 0, np.inf), "neg": (n - 1, 2, -0.25), "big": (3, 3, 1.5),
+              "off": (n // 2, 1, base[n // 2, 1] + 0.01), "negzero": (7, 2, -0.0),
+              "band": (11, 0, base[11, 0] + 1e-6)}  # R's exact row sum decides
+    for name, (i, j, v) in [("ok", (0, 0, base[0, 0]))] + list(faults.items()):
+        p = base.copy()
+        if name == "negzero":
+            p[i, j] = 0.0
+            p[i, (j + 1) % k] += base[i, j]
+        p[i, j] = v
+        for fn in ("ece", "mce", "ace"):
+            for y, bins in ((codes, 10), (np.where(codes == 1, 7, codes), 10), (codes, 0), (codes[:-1], 10)):
+                want = outcome(fn, p, y, bins, False)
+                got = outcome(fn, p, y, bins, True)
+                assert got == want, (name, fn, bins)
+        if name != "band":
+            assert outcome("ece", p, codes, 10, True)[0] == ("value" if name in ("ok", "negzero") else "error")
+        # The kernel's scan took the decision: R's check ran only where it
+        # found an entry outside [+0, 1] or a row sum near the tolerance.
+        calls = []
+        real = _metrics.check_prob_matrix_values
+        monkeypatch.setattr(_metrics, "check_prob_matrix_values", lambda *a: calls.append(1) or real(*a))
+        outcome("ece", p, codes, 10, True)
+        monkeypatch.undo()
+        assert bool(calls) == (name != "ok")

@@ -234,6 +234,37 @@ def test_width_means_cols_kernel_is_the_twin():
             kern.width_means_cols(mat, codes, bins, *again, keep_max, store)
             for a, b in zip((counts, conf, acc), again):
                 assert np.array_equal(a, b, equal_nan=True)
+        # With the check's scan (every path): the same means, and what
+        # check_prob_matrix's own scan finds.
+        from pycalib_r.inputs import _checks
+
+        ikern = kernels("pycalib_r.inputs._input_kernels")
+        bands = np.array(_checks.prob_matrix_bands(mat))
+        want_found = np.zeros(3, dtype=np.int64)
+        ikern.unit_rows(mat, bands[0], bands[1], want_found)
+        for keep_max, store in ((kern._KEEP_COUNTS, np.empty(mat.size)), (kern._KEEP_COUNTS, np.empty(0)),
+                                (0, np.empty(0))):
+            again = [np.empty_like(a) for a in (counts, conf, acc)]
+            found = np.full(3, -1, dtype=np.int64)
+            kern.width_means_cols(mat, codes, bins, *again, keep_max, store, bands, found)
+            assert np.array_equal(found, want_found)
+            for a, b in zip((counts, conf, acc), again):
+                assert np.array_equal(a, b, equal_nan=True)
+        # Faulty values (a NaN, a negative entry, -0.0, a row off by 0.01)
+        # are found as unit_rows finds them, with the bins clipped (no
+        # write outside the kernel's arrays).
+        bad = mat.copy()
+        bad[1, 0] = np.nan
+        bad[-1, 1] = -0.5
+        bad[bad.shape[0] // 2, 0] += 0.01
+        bad[bad.shape[0] // 3, 1] = -0.0
+        want_found[:] = 0
+        ikern.unit_rows(bad, bands[0], bands[1], want_found)
+        assert want_found[0] == 1 and want_found[1] >= 3
+        found = np.full(3, -1, dtype=np.int64)
+        spoilt = [np.empty_like(a) for a in (counts, conf, acc)]
+        kern.width_means_cols(bad, codes, bins, *spoilt, kern._KEEP_COUNTS, np.empty(bad.size), bands, found)
+        assert np.array_equal(found, want_found) and spoilt[0].sum() == bad.size
         for j in range(k):
             col = np.ascontiguousarray(p[:, j])
             want = _rbins._bin_means_numpy(equal_width_bins(col, bins), col, (codes == j + 1).astype(np.int64),

@@ -26,10 +26,13 @@ from ..inputs._checks import (
     check_bin_edges,
     check_bins,
     check_count,
+    check_prob_matrix_values,
     check_probability,
     clip_prob,
     is_matrix,
     match_arg,
+    prob_matrix_bands,
+    values_first,
 )
 from ..rbase._errors import ProbcalError
 from ..inputs._forms import MULTICLASS_TYPES, Form, binary_inputs, confidence_pair, input_form
@@ -258,6 +261,18 @@ class BinnedMetric:
 
     def value(self) -> float:
         form = self.form
+        if form.deferred:
+            if not form.scalar and self._width_kernel():
+                out = width_means_cols(form.p, form.codes, self.bins, bands=prob_matrix_bands(form.p))
+                if out is not None:
+                    counts, conf, acc, found = out
+                    if found.any():
+                        # An entry outside [+0, 1] or a row sum near or past
+                        # the tolerance: R's check decides (it may pass).
+                        check_prob_matrix_values(form.p, "p")
+                    return float(self.combine(binned_error(counts, conf, acc, self.kind, self.debiased)))
+            check_prob_matrix_values(form.p, "p")
+            form = self.form = form._replace(deferred=False)
         if not form.scalar and self._width_kernel():
             # Classwise: each column against its class's code, read in place
             # (one binary pass per class; binned_error works row by row).
@@ -287,7 +302,7 @@ def check_ece_flags(debiased, strategy, contract: bool) -> str:
 
 
 def bind_metric(kind, p, y, bins=10, type="classwise", debiased=False, strategy="equal_width",
-                contract=None) -> BinnedMetric:
+                contract=None, defer: bool = False) -> BinnedMetric:
     """``ece()`` / ``mce()`` / ``ace()``'s checks in R's order, as a bound metric.
 
     probcal 0.1.0 checks a matrix before it matches ``type``; probcal 0.2.0's
@@ -296,6 +311,11 @@ def bind_metric(kind, p, y, bins=10, type="classwise", debiased=False, strategy=
     ``debiased`` and ``strategy``, then the data. The two differ only in
     which of several faults is reported, and in the ``bins`` check beyond
     R's integer range.
+
+    ``defer=True`` (``ece``, ``mce``, ``ace``, whose bound metric is used
+    once, by :meth:`BinnedMetric.value`): a large classwise matrix's values
+    are checked by the kernel that bins them (``input_form(defer=True)``),
+    with the same decisions and R's order of failures.
     """
     if contract is None:
         contract = is_contract_call(kind, debiased, strategy)
@@ -307,16 +327,37 @@ def bind_metric(kind, p, y, bins=10, type="classwise", debiased=False, strategy=
     if kind == "ece":
         strategy = check_ece_flags(debiased, strategy, contract)
     # The metrics only read the data: no copy of a float64 p or int64 y.
-    form = input_form(p, y, type, types=types, copy=False)
+    defer = defer and _scan_in_kernel(p, y, bins, type, strategy)
+    form = input_form(p, y, type, types=types, copy=False, defer=defer)
     if is_python_bins(bins):
         # Python-only: "unique" or a vector of edges (R's bins is a count).
         return BinnedMetric(kind, form, python_bins(bins), bool(debiased), strategy)
-    if contract:
-        bins = check_count(bins, "bins", LENGTH_OUT_NA)
-    else:
-        bins = check_bins(bins)
-    check_bin_edges(bins)
+    with values_first(form.p, form.deferred):
+        if contract:
+            bins = check_count(bins, "bins", LENGTH_OUT_NA)
+        else:
+            bins = check_bins(bins)
+        check_bin_edges(bins)
     return BinnedMetric(kind, form, bins, bool(debiased), strategy)
+
+
+# Matrix entries from which a classwise metric's kernel checks the matrix's
+# values as it bins them (one read of the matrix instead of two).
+_SCAN_IN_KERNEL_MIN = 1 << 18
+
+
+def _scan_in_kernel(p, y, bins, form_type, strategy) -> bool:
+    """Whether the matrix's values may be checked by the classwise kernel:
+    a large float64 matrix, int64 codes, an integer count of bins the kernel
+    takes, the classwise type and equal widths, where the checks R makes
+    between the matrix's and the kernel (type, labels, bins) cannot warn
+    (only fail: ``values_first`` puts the matrix's failure first)."""
+    return (type(p) is np.ndarray and p.dtype == np.float64 and p.ndim == 2
+            and p.size >= _SCAN_IN_KERNEL_MIN and type(y) is np.ndarray and y.dtype == np.int64
+            and isinstance(form_type, str) and form_type == "classwise"
+            and isinstance(strategy, str) and strategy == "equal_width"
+            and isinstance(bins, (int, np.integer)) and not isinstance(bins, (bool, np.bool_))
+            and 1 <= bins <= WIDTH_KERNEL_MAX)
 
 
 def python_bins(bins):
@@ -470,7 +511,7 @@ def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width")
     "first")``, then ``ece(prob, labels)`` and ``ece(prob, labels, type =
     "confidence")`` give 0.1532737 and 0.2425456.
     """
-    return bind_metric("ece", p, y, bins, type, debiased, strategy).value()
+    return bind_metric("ece", p, y, bins, type, debiased, strategy, defer=True).value()
 
 
 def mce(p, y, bins=10, type="classwise"):
@@ -532,7 +573,7 @@ def mce(p, y, bins=10, type="classwise"):
     R: ``set.seed(31); p <- runif(200); y <- rbinom(200, 1, p); mce(p, y)``
     prints ``[1] 0.3526747``.
     """
-    return bind_metric("mce", p, y, bins, type).value()
+    return bind_metric("mce", p, y, bins, type, defer=True).value()
 
 
 def ace(p, y, bins=10, type="classwise"):
@@ -598,7 +639,7 @@ def ace(p, y, bins=10, type="classwise"):
     R: ``set.seed(31); p <- runif(200); y <- rbinom(200, 1, p); ace(p, y)``
     prints ``[1] 0.09681073``.
     """
-    return bind_metric("ace", p, y, bins, type).value()
+    return bind_metric("ace", p, y, bins, type, defer=True).value()
 
 
 def bin_table(p, y, bins=10, strategy="equal_width"):

@@ -30,6 +30,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from pycalib_r._jit import njit
+from pycalib_r.inputs._input_kernels import ONE_BITS, f64_bits, unit_rows
 
 _llvm.initialize_native_asmparser()
 
@@ -496,15 +497,23 @@ def _chunk_order(x, c, label, bins, bid, hist, local, buf, known, counted, edges
 
 
 @njit
-def _width_ids(x, bins, bid):
+def _width_ids(x, bins, bid, scan=False):
+    # scan: also the count of entries outside [+0, 1] (by their bits: NaN,
+    # negative, -0.0, above 1), in the same vectorised loop.
     by = 1.0 / bins
     top = bins - 1
+    outside = 0
     for i in range(x.size):
         v = x[i]
-        g = min(np.int64(v * bins), top)  # v * bins >= 0: truncation is floor
+        if scan:
+            outside += f64_bits(v) > ONE_BITS
+        # v * bins >= 0: truncation is floor. The clip at 0 keeps an entry
+        # not yet checked (NaN, negative: _rbins' classwise scan) in the bins.
+        g = min(max(np.int64(v * bins), 0), top)
         g += np.int64((g < top) & ((g + 1) * by <= v))
         g -= np.int64((g > 0) & (g * by > v))
         bid[i] = g
+    return outside
 
 
 @njit
@@ -615,8 +624,13 @@ _COLS_MIN_ROWS = 4096
 _COLS_SAVE = 1 << 23
 
 
+_NO_BANDS = np.empty(0)
+_NO_FOUND = np.empty(0, dtype=np.int64)
+
+
 @njit
-def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS, store=_NO_STORE):
+def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS, store=_NO_STORE, bands=_NO_BANDS,
+                     found=_NO_FOUND):
     """:func:`width_means` of every column ``j`` of the C-contiguous matrix
     ``p`` against the labels ``codes == j + 1`` (classwise one-vs-rest
     problems), into row ``j`` of ``counts``, ``conf`` and ``acc`` (K x
@@ -636,10 +650,21 @@ def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS, s
     otherwise the second sweep reads the matrix again and sorts each chunk
     again. With more bins than a chunk amortises, each column is gathered
     whole (one buffer of n) and handed to :func:`width_means`.
+
+    With ``bands`` (``check_prob_matrix``'s row-sum bands, ``_checks.
+    prob_matrix_bands``) the first sweep also scans each chunk, while it is
+    in the cache, as ``check_prob_matrix`` does (``unit_rows`` into
+    ``found``): the matrix is then read once for the check and the means.
+    Unchecked entries stay in the bins (the bins are clipped), so the caller
+    may check after the call, before it uses the means.
     """
     m, k = p.shape
     rows = min(m, max(_COLS_MIN_ROWS, _COLS_CHUNK // k))
+    if bands.size:
+        found[:] = 0
     if bins * 16 > rows:
+        if bands.size:
+            unit_rows(p, bands[0], bands[1], found)
         col = np.empty(m)
         for j in range(k):
             for i in range(m):
@@ -674,7 +699,8 @@ def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS, s
             first = (s // rows) * k if keep else 0
             base = s * k if saved else 0
             if sweep == 0 or not saved:
-                _cols_order(flat[s * k:e * k], k, bins, ids, hist, pos, store, base)
+                _cols_order(flat[s * k:e * k], k, bins, ids, hist, pos, store, base, bands if sweep == 0 else
+                            _NO_BANDS, found)
                 if sweep == 0:
                     cb = codes[s:e]
                     for i in range(n):
@@ -694,13 +720,18 @@ def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS, s
 
 
 @njit
-def _cols_order(blk, k, bins, ids, hist, pos, out, base):
+def _cols_order(blk, k, bins, ids, hist, pos, out, base, bands, found):
     # The chunk blk (rows of k entries) into out[base:], class by class
     # (class j's n entries from base + j n), each class's in bin order
-    # (stable); hist[j bins + b]: class j's count in bin b.
+    # (stable); hist[j bins + b]: class j's count in bin b. With bands, the
+    # scan of _input_kernels.unit_rows into found, in the same loops.
     n = blk.size // k
     ids = ids[:blk.size]
-    _width_ids(blk, bins, ids)
+    scan = bands.size > 0
+    if scan:
+        found[0] |= _width_ids(blk, bins, ids, True) > 0
+    else:
+        _width_ids(blk, bins, ids)
     hist[:] = 0
     for i in range(n):
         for j in range(k):
@@ -710,11 +741,30 @@ def _cols_order(blk, k, bins, ids, hist, pos, out, base):
         for b in range(bins):
             pos[j * bins + b] = lo
             lo += hist[j * bins + b]
+    if not scan:
+        for i in range(n):
+            for j in range(k):
+                q = j * bins + np.int64(ids[i * k + j])
+                out[pos[q]] = blk[i * k + j]
+                pos[q] += 1
+        return
+    hi_t = bands[0]
+    lo_t = bands[1]
+    far = 0
+    near = 0
     for i in range(n):
+        s = 0.0  # the row sum in column order, as unit_rows
         for j in range(k):
+            v = blk[i * k + j]
             q = j * bins + np.int64(ids[i * k + j])
-            out[pos[q]] = blk[i * k + j]
+            out[pos[q]] = v
             pos[q] += 1
+            s += v
+        d = abs(s - 1.0)
+        far += d > hi_t
+        near += d >= lo_t
+    found[1] += far
+    found[2] += near
 
 
 def _warm_up():

@@ -223,7 +223,7 @@ def edge_means(x, c, edges, label: int = 1):
     return bin_means(find_bins(x, edges), x, c == label, bins)
 
 
-def width_means_cols(p, codes, bins: int):
+def width_means_cols(p, codes, bins: int, bands=None):
     """:func:`width_means` of every column of the matrix ``p`` against its
     class's labels (``codes == j + 1``): arrays of shape (K, bins), row ``j``
     equal bit for bit to ``width_means(p[:, j], codes, bins, j + 1)``.
@@ -237,10 +237,18 @@ def width_means_cols(p, codes, bins: int):
     A column-ordered (Fortran) matrix's columns are contiguous: each is one
     binary call of the kernel, the calls sharing their buffers. Another
     layout is copied to C order. Otherwise (the twin) one column at a time.
+
+    ``bands`` (``_checks.prob_matrix_bands``, for a matrix whose values are
+    not checked yet): the C-ordered kernel also scans the matrix as it bins
+    it, and the result is ``(counts, conf, acc, found)``, ``found`` what
+    ``_input_kernels.unit_rows`` finds; where that kernel does not run, the
+    result is None (nothing is computed: the caller checks the values first).
     """
     k = p.shape[1]
     codes = np.ascontiguousarray(codes, dtype=np.int64)
     kern = _kernels(p.size) if bins <= WIDTH_KERNEL_MAX else None
+    if bands is not None and (kern is None or (p.flags.f_contiguous and not p.flags.c_contiguous)):
+        return None
     if kern is None:
         stats = [width_means(p[:, j], codes, bins, j + 1) for j in range(k)]
         return tuple(np.stack([s[q] for s in stats]) for q in range(3))
@@ -260,13 +268,15 @@ def width_means_cols(p, codes, bins: int):
         store = np.empty(mat.size)
     else:
         store = _borrow_store(mat.size)
+    found = np.zeros(3, dtype=np.int64)
     try:
         kern.width_means_cols(mat, codes, bins, counts, conf, acc, kern._KEEP_COUNTS,
-                              _NO_FLOATS if store is None else store)
+                              _NO_FLOATS if store is None else store,
+                              _NO_FLOATS if bands is None else np.array(bands, dtype=np.float64), found)
     finally:
         if store is not None and mat.size >= _STORE_KEPT_MIN:
             _give_back_store(store)
-    return counts, conf, acc
+    return (counts, conf, acc) if bands is None else (counts, conf, acc, found)
 
 
 # The classwise kernel's store (a buffer the size of the matrix, up to 64 MB)

@@ -9,6 +9,7 @@ function is R's, because the first failing check decides the message.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import math
@@ -632,15 +633,50 @@ def _as_matrix(x, arg: str, message: str, copy: bool = True) -> np.ndarray:
 
 
 @_masked_aware
-def check_prob_matrix(p, arg: str = "p", tolerance: float = 1e-6, copy: bool = True) -> np.ndarray:
+def check_prob_matrix(p, arg: str = "p", tolerance: float = 1e-6, copy: bool = True,
+                      values: bool = True) -> np.ndarray:
     """R ``check_prob_matrix()``: finite probabilities, >= 2 columns, rows
     summing to 1 (a float64 copy, or with ``copy=False`` a read-only view of
-    a float64 array)."""
+    a float64 array). ``values=False``: the shape only, the caller then
+    takes :func:`check_prob_matrix_values` itself before anything else can
+    fail (the classwise binned metrics' kernel scans the values as it bins
+    them: ``_metrics.bind_metric``)."""
     arr = _as_matrix(p, arg, f"Argument `{arg}` must be a numeric matrix with one column per class.", copy)
     if arr.shape[1] < 2:
         _abort(f"Argument `{arg}` must have at least two columns, one per class.")
     if arr.shape[0] == 0:
         _abort(f"Argument `{arg}` must not be empty.")
+    if values:
+        check_prob_matrix_values(arr, arg, tolerance)
+    return arr
+
+
+def prob_matrix_bands(arr: np.ndarray, tolerance: float = 1e-6):
+    """``(hi, lo)``: a row sum farther than ``hi`` from 1 fails R's check
+    for sure, one at least ``lo`` from it is decided by R's exact row sum
+    (:func:`rows_off_one`). A scan that finds every entry in [+0, 1] and no
+    row sum that far from 1 passes the values' check."""
+    margin = _row_margin(arr.shape[1])
+    return tolerance + margin, tolerance - margin
+
+
+@contextlib.contextmanager
+def values_first(arr: np.ndarray, deferred: bool, arg: str = "p"):
+    """Around the checks that R makes after ``check_prob_matrix()``, for a
+    matrix whose values' check was deferred: a failure there is raised only
+    after :func:`check_prob_matrix_values`, whose own failure comes first,
+    as in R. (Callers defer only where those checks cannot warn.)"""
+    try:
+        yield
+    except Exception:
+        if deferred:
+            check_prob_matrix_values(arr, arg)
+        raise
+
+
+def check_prob_matrix_values(arr: np.ndarray, arg: str = "p", tolerance: float = 1e-6) -> None:
+    """The values' half of :func:`check_prob_matrix`: finite, in [0, 1], rows
+    summing to 1 within ``tolerance``, in R's order."""
     kern = input_kernels(arr.size, _CHECK_SAVES)
     if kern is not None:
         # One pass over the rows; the decisions below in R's order.
@@ -657,7 +693,6 @@ def check_prob_matrix(p, arg: str = "p", tolerance: float = 1e-6, copy: bool = T
         for rows in row_blocks(arr):
             if rows_off_one(arr[rows], tolerance):
                 _abort(f"Each row of `{arg}` must sum to `1`.")
-    return arr
 
 
 # Matrix entries from which the input passes over a matrix (check_prob_matrix,
@@ -780,9 +815,10 @@ def check_multiclass_y(y, n_classes: Optional[int] = None, arg: str = "y") -> Mu
             if raw.dtype.kind not in "iuf":
                 _abort(f"Argument `{arg}` must be a factor or a vector of integer class codes.")
             values = raw.ravel()
-        codes = _class_codes(values, arg)
+        codes, top = _class_codes(values, arg, with_max=True)
         levels = None  # R's as.character(seq_len(max(codes))), built once k is known to fit
-    top = _blocked_max(codes)
+    if levels is not None:
+        top = _blocked_max(codes)
     k = top if levels is None else len(levels)
     if k < 2:
         _abort(f"Argument `{arg}` must have at least two classes.")
@@ -803,12 +839,14 @@ def _blocked_max(a: np.ndarray) -> int:
     return max(int(a[s:s + CHECK_BLOCK].max()) for s in range(0, a.size, CHECK_BLOCK))
 
 
-def _class_codes(values: np.ndarray, arg: str) -> np.ndarray:
+def _class_codes(values: np.ndarray, arg: str, with_max: bool = False):
     """Numeric class codes as int64, with R's checks in R's order, in blocks
-    (no temporaries of the input's size)."""
+    (no temporaries of the input's size); ``with_max``: ``(codes, largest
+    code)``, the largest from the same passes."""
     floating = values.dtype.kind == "f"
     nan = nonfinite = fractional = out_of_range = False
     lo = math.inf
+    hi = -math.inf
     for s in range(0, values.size, CHECK_BLOCK):
         block = values[s:s + CHECK_BLOCK]
         mn, mx = block.min(), block.max()
@@ -827,6 +865,7 @@ def _class_codes(values: np.ndarray, arg: str) -> np.ndarray:
                 fractional = bool((block != np.trunc(block))[inside].any())
         out_of_range = out_of_range or not in_range
         lo = min(lo, mn)
+        hi = max(hi, mx)
     if nan:
         _abort(f"Argument `{arg}` must not contain missing values.")
     if values.size == 0:
@@ -849,11 +888,12 @@ def _class_codes(values: np.ndarray, arg: str) -> np.ndarray:
     if values.dtype == np.int64 and values.ndim == 1 and values.flags.c_contiguous:
         # int64 codes as they are, read-only (a write through them raises
         # instead of changing the caller's array): no copy of the input's size.
-        return readonly_view(values)
-    out = np.empty(values.size, dtype=np.int64)
-    for s in range(0, values.size, CHECK_BLOCK):
-        out[s:s + CHECK_BLOCK] = values[s:s + CHECK_BLOCK]
-    return out
+        out = readonly_view(values)
+    else:
+        out = np.empty(values.size, dtype=np.int64)
+        for s in range(0, values.size, CHECK_BLOCK):
+            out[s:s + CHECK_BLOCK] = values[s:s + CHECK_BLOCK]
+    return (out, int(hi)) if with_max else out
 
 
 def check_eps(eps, lower_open: float = 0.0, upper_open: float = 0.5) -> float:

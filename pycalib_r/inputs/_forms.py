@@ -29,6 +29,7 @@ from ._checks import (
     check_binary_y,
     check_multiclass_y,
     check_prob_matrix,
+    check_prob_matrix_values,
     check_probability,
     check_same_length,
     input_kernels,
@@ -36,6 +37,7 @@ from ._checks import (
     match_arg,
     multiclass_labels,
     row_blocks,
+    values_first,
 )
 
 __all__ = ["Form", "input_form", "binary_inputs", "confidence_pair", "MULTICLASS_TYPES",
@@ -59,6 +61,8 @@ class Form(NamedTuple):
     c: Optional[np.ndarray] = None
     p: Optional[np.ndarray] = None
     labels: Optional[MulticlassLabels] = None
+    # True: the matrix's values are not checked yet (``input_form(defer=True)``).
+    deferred: bool = False
 
     @property
     def k(self) -> int:
@@ -122,7 +126,7 @@ _TOP_LABEL_SAVES = 5e-9
 
 
 def input_form(p, y, type="classwise", types: Optional[Sequence[str]] = MULTICLASS_TYPES,
-               same_rows: bool = False, copy: bool = True) -> Form:
+               same_rows: bool = False, copy: bool = True, defer: bool = False) -> Form:
     """Check ``p`` and ``y`` for the form ``type`` asks, in R's order.
 
     A vector ``p`` is the binary form whatever ``type`` is (R never evaluates
@@ -134,22 +138,30 @@ def input_form(p, y, type="classwise", types: Optional[Sequence[str]] = MULTICLA
     ``multiclass_calibration_error()`` does; ``same_rows=True`` (the kernel
     functions) checks rows against labels directly. ``copy=False``: the
     form may hold read-only views of the caller's arrays (for callers that
-    only read them).
+    only read them). ``defer=True`` (``_metrics.bind_metric``, where the
+    later checks cannot warn): a classwise form's matrix values are left
+    unchecked (``Form.deferred``), for the caller's kernel to scan as it
+    reads them; a later check's failure still comes after theirs.
     """
     if not is_matrix(p):
         r, c = binary_inputs(p, y, copy)
         return Form("binary", r.size, r=r, c=c)
-    p_mat = check_prob_matrix(p, arg="p", copy=copy)
-    if types is not None:
-        type = match_arg(type, types)
+    p_mat = check_prob_matrix(p, arg="p", copy=copy, values=not defer)
+    with values_first(p_mat, defer):
+        if types is not None:
+            type = match_arg(type, types)
+    if defer and type != "classwise":
+        check_prob_matrix_values(p_mat, "p")
+        defer = False
     if type == "confidence":
         r, c = confidence_pair(p_mat, y)
         return Form("confidence", r.size, r=r, c=c)
-    if same_rows:
-        labels = multiclass_labels(p_mat, y, x_arg="p")
-    else:
-        labels = check_multiclass_y(y, n_classes=p_mat.shape[1], arg="y")
-        # The per-class binary metric's length check (its other checks
-        # cannot fail on a checked matrix and 0/1 indicators).
-        check_same_length(p_mat[:, 0], labels.codes, x_arg="p", y_arg="y")
-    return Form(type, p_mat.shape[0], p=p_mat, labels=labels)
+    with values_first(p_mat, defer):
+        if same_rows:
+            labels = multiclass_labels(p_mat, y, x_arg="p")
+        else:
+            labels = check_multiclass_y(y, n_classes=p_mat.shape[1], arg="y")
+            # The per-class binary metric's length check (its other checks
+            # cannot fail on a checked matrix and 0/1 indicators).
+            check_same_length(p_mat[:, 0], labels.codes, x_arg="p", y_arg="y")
+    return Form(type, p_mat.shape[0], p=p_mat, labels=labels, deferred=defer)

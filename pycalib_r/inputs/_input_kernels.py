@@ -31,7 +31,7 @@ def f64_bits(typingctx, a):
     return types.uint64(types.float64), codegen
 
 
-_ONE_BITS = np.uint64(0x3FF0000000000000)
+ONE_BITS = np.uint64(0x3FF0000000000000)
 
 
 @njit
@@ -42,18 +42,30 @@ def prob_matrix_scan(p, tolerance, margin):
     and how many rows have a double row sum (in column order) farther than
     ``tolerance + margin`` from 1, or at least ``tolerance - margin``.
 
-    One pass takes the row sums and each row's largest entry bits as a
-    uint64 (a double in [+0, 1] has bits at most those of 1.0; a negative
-    one, -0.0 included, or a NaN has more): a row's work is independent of
-    the others', so the pass runs near memory speed. Only when some entry is
+    One pass (:func:`unit_rows`) takes the row sums and compares each
+    entry's bits, as a uint64, with those of 1.0 (a double in [+0, 1] has
+    bits at most those; a negative one, -0.0 included, or a NaN has more):
+    a row's work is independent of the others', so the pass runs near memory
+    speed. Only when some entry is
     outside [+0, 1] does a second pass find the NaNs, minimum and maximum.
     """
+    found = np.zeros(3, dtype=np.int64)
+    unit_rows(p, tolerance + margin, tolerance - margin, found)
+    if not found[0]:
+        return False, 0.0, 1.0, found[1], found[2]
+    return _range_scan(p, tolerance, margin)
+
+
+@njit
+def unit_rows(p, hi_t, lo_t, found):
+    """Adds to ``found``: 1 at ``[0]`` if some entry of ``p`` is outside
+    [+0, 1] (by its bits: a NaN, a negative number, -0.0 included, or one
+    above 1), and at ``[1]`` and ``[2]`` the rows whose double row sum (in
+    column order) is farther than ``hi_t`` from 1, or at least ``lo_t``."""
     m, k = p.shape
-    hi_t = tolerance + margin
-    lo_t = tolerance - margin
+    out = False
     far = 0
     near = 0
-    out = False
     # Four rows at a time: four row sums' chains of additions in flight.
     for i in range(0, m - 3, 4):
         s0 = s1 = s2 = s3 = 0.0
@@ -66,8 +78,8 @@ def prob_matrix_scan(p, tolerance, margin):
             s1 += v1
             s2 += v2
             s3 += v3
-            out |= (f64_bits(v0) > _ONE_BITS) | (f64_bits(v1) > _ONE_BITS) | (f64_bits(v2) > _ONE_BITS) | \
-                (f64_bits(v3) > _ONE_BITS)
+            out |= (f64_bits(v0) > ONE_BITS) | (f64_bits(v1) > ONE_BITS) | (f64_bits(v2) > ONE_BITS) | \
+                (f64_bits(v3) > ONE_BITS)
         for d in (abs(s0 - 1.0), abs(s1 - 1.0), abs(s2 - 1.0), abs(s3 - 1.0)):
             far += d > hi_t
             near += d >= lo_t
@@ -75,13 +87,13 @@ def prob_matrix_scan(p, tolerance, margin):
         s0 = 0.0
         for j in range(k):
             s0 += p[i, j]
-            out |= f64_bits(p[i, j]) > _ONE_BITS
+            out |= f64_bits(p[i, j]) > ONE_BITS
         d = abs(s0 - 1.0)
         far += d > hi_t
         near += d >= lo_t
-    if not out:
-        return False, 0.0, 1.0, far, near
-    return _range_scan(p, tolerance, margin)
+    found[0] |= out
+    found[1] += far
+    found[2] += near
 
 
 @njit
