@@ -248,7 +248,37 @@ _MODELS = sorted(n for n, (_, _, kind) in _layout_pickles.RECIPES.items()
 @pytest.mark.parametrize("name", _MODELS)
 def test_a_pickle_of_release_0_2_0_behaves_as_the_object_made_now(name):
     old, build, kind, _ = _load(name)
-    assert _layout_pickles.observe(kind, old) == _layout_pickles.observe(kind, build())
+    seen = _layout_pickles.observe(kind, old)
+    if kind == "sklearn" and seen != _layout_pickles.observe(kind, build()):
+        # The base model (scikit-learn's LogisticRegression) is fitted
+        # through OpenBLAS, whose kernel, chosen by the CPU, moves its last
+        # bits (pycalib_r's own layer does not depend on it:
+        # test_canonical_kernels): the same fit now, under the OpenBLAS core
+        # type the pickle was made with, one of those this CPU can run.
+        assert seen in _sklearn_fits_under_each_openblas_core(name), seen
+        return
+    assert seen == _layout_pickles.observe(kind, build())
+
+
+_CHILD_FIT = """
+import json, sys
+from tests import _layout_pickles as L
+_, build, kind = L.RECIPES[sys.argv[1]]
+print(json.dumps(L.observe(kind, build())))
+"""
+
+
+def _sklearn_fits_under_each_openblas_core(name):
+    seen = []
+    for core in ("Prescott", "Nehalem", "Sandybridge", "Haswell", "SkylakeX"):
+        env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO), OPENBLAS_CORETYPE=core)
+        run = subprocess.run([sys.executable, "-c", _CHILD_FIT, name], env=env, cwd=REPO, capture_output=True,
+                             text=True, timeout=600)
+        if run.returncode < 0:  # SIGILL: instructions this CPU lacks
+            continue
+        assert run.returncode == 0, run.stderr
+        seen.append(json.loads(run.stdout.strip().splitlines()[-1]))
+    return seen
 
 
 def test_an_old_pickle_loads_in_a_fresh_interpreter():

@@ -30,7 +30,8 @@ from numba import types
 from numba.extending import intrinsic
 
 from pycalib_r._jit import njit
-from pycalib_r.inputs._input_kernels import ONE_BITS, f64_bits, unit_rows
+from pycalib_r.inputs._input_kernels import unit_rows
+from pycalib_r.rbase._bits_kernels import ONE_BITS, f64_bits
 
 _llvm.initialize_native_asmparser()
 

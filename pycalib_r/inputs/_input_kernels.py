@@ -15,23 +15,9 @@ column of each row, its value and whether it is the label.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic
 
 from pycalib_r._jit import njit
-
-
-@intrinsic
-def f64_bits(typingctx, a):
-    """The bits of a double as a uint64 (for kernels)."""
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.IntType(64))
-
-    return types.uint64(types.float64), codegen
-
-
-ONE_BITS = np.uint64(0x3FF0000000000000)
+from pycalib_r.rbase._bits_kernels import ONE_BITS, f64_bits
 
 
 @njit
