@@ -30,7 +30,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from pycalib_r._jit import njit
-from pycalib_r.inputs._input_kernels import unit_rows
+from pycalib_r.inputs._input_kernels import row_band, unit_rows
 from pycalib_r.rbase._bits_kernels import ONE_BITS, f64_bits
 
 _llvm.initialize_native_asmparser()
@@ -742,15 +742,6 @@ def _cols_order(blk, k, bins, ids, hist, pos, out, base, bands, found):
         for b in range(bins):
             pos[j * bins + b] = lo
             lo += hist[j * bins + b]
-    if not scan:
-        for i in range(n):
-            for j in range(k):
-                q = j * bins + np.int64(ids[i * k + j])
-                out[pos[q]] = blk[i * k + j]
-                pos[q] += 1
-        return
-    hi_t = bands[0]
-    lo_t = bands[1]
     far = 0
     near = 0
     for i in range(n):
@@ -761,11 +752,13 @@ def _cols_order(blk, k, bins, ids, hist, pos, out, base, bands, found):
             out[pos[q]] = v
             pos[q] += 1
             s += v
-        d = abs(s - 1.0)
-        far += d > hi_t
-        near += d >= lo_t
-    found[1] += far
-    found[2] += near
+        if scan:
+            f, m = row_band(s, bands[0], bands[1])
+            far += f
+            near += m
+    if scan:
+        found[1] += far
+        found[2] += near
 
 
 def _warm_up():

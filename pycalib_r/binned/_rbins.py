@@ -262,19 +262,14 @@ def width_means_cols(p, codes, bins: int, bands=None):
             kern.width_means(p[:, j], codes, j + 1, bins, counts[j], conf[j], acc[j], kern._KEEP_COUNTS, *scratch)
         return counts, conf, acc
     mat = p if p.flags.c_contiguous else np.ascontiguousarray(p)
-    if mat.size > kern._COLS_SAVE:
-        store = None
-    elif mat.size < _STORE_KEPT_MIN:
-        store = np.empty(mat.size)
-    else:
-        store = _borrow_store(mat.size)
-    found = np.zeros(3, dtype=np.int64)
+    store = _borrow_store(mat.size) if mat.size <= kern._COLS_SAVE else None
+    found = np.empty(3, dtype=np.int64)  # filled by the kernel when it scans
     try:
         kern.width_means_cols(mat, codes, bins, counts, conf, acc, kern._KEEP_COUNTS,
                               _NO_FLOATS if store is None else store,
                               _NO_FLOATS if bands is None else np.array(bands, dtype=np.float64), found)
     finally:
-        if store is not None and mat.size >= _STORE_KEPT_MIN:
+        if store is not None:
             _give_back_store(store)
     return (counts, conf, acc) if bands is None else (counts, conf, acc, found)
 
@@ -297,25 +292,28 @@ _store = {"buf": None, "timer": None}
 
 def _borrow_store(size: int):
     """A float64 buffer of ``size`` entries: the kept one when it is free
-    (grown when smaller), else a new one."""
-    if not _store_lock.acquire(blocking=False):
+    (grown when smaller), else a new one (always below _STORE_KEPT_MIN)."""
+    if size < _STORE_KEPT_MIN or not _store_lock.acquire(blocking=False):
         return np.empty(size)
     try:
         timer, _store["timer"] = _store["timer"], None
         if timer is not None:
             timer.cancel()
-        buf = _store["buf"]
+        buf, _store["buf"] = _store["buf"], None  # borrowed: a concurrent call does not take it
         if buf is None or buf.size < size:
-            buf = _store["buf"] = None  # the old one's memory goes before the new one comes
+            buf = None  # the old one's memory goes before the new one comes
             buf = np.empty(size)
-        _store["buf"] = None  # borrowed: a concurrent call does not take it
         return buf[:size]
     finally:
         _store_lock.release()
 
 
 def _give_back_store(view) -> None:
+    """Keeps a buffer from :func:`_borrow_store` (those below
+    _STORE_KEPT_MIN are left to the allocator) and restarts the idle timer."""
     buf = view.base if view.base is not None else view
+    if buf.size < _STORE_KEPT_MIN:
+        return
     with _store_lock:
         held = _store["buf"]
         if held is None or held.size < buf.size:

@@ -52,7 +52,7 @@ def multiclass_temperature_terms(mat, codes, temperature, eps, terms, row, first
     flat = mat.reshape(-1)
     hi = 1.0 - eps
     rs = np.empty(1)
-    zero = np.empty(k * _BLOCK, dtype=np.bool_)
+    zero = np.empty(0 if fast_exp else k * _BLOCK, dtype=np.bool_)
     ex = np.empty(k * _BLOCK if fast_exp else 0)
     for lo in range(first, last, _BLOCK):
         up = min(lo + _BLOCK, last)

@@ -32,14 +32,24 @@ def prob_matrix_scan(p, tolerance, margin):
     entry's bits, as a uint64, with those of 1.0 (a double in [+0, 1] has
     bits at most those; a negative one, -0.0 included, or a NaN has more):
     a row's work is independent of the others', so the pass runs near memory
-    speed. Only when some entry is
-    outside [+0, 1] does a second pass find the NaNs, minimum and maximum.
+    speed. Only when some entry is outside [+0, 1] does a second pass find
+    the NaNs, minimum and maximum.
     """
     found = np.zeros(3, dtype=np.int64)
     unit_rows(p, tolerance + margin, tolerance - margin, found)
     if not found[0]:
         return False, 0.0, 1.0, found[1], found[2]
     return _range_scan(p, tolerance, margin)
+
+
+@njit
+def row_band(s, hi_t, lo_t):
+    """``(far, near)`` of a row sum ``s``: 1 where ``|s - 1|`` is above
+    ``hi_t``, 1 where it is at least ``lo_t``. The scans of
+    ``check_prob_matrix`` (here and in the classwise binning kernel) all
+    decide by this one function."""
+    d = abs(s - 1.0)
+    return np.int64(d > hi_t), np.int64(d >= lo_t)
 
 
 @njit
@@ -66,17 +76,18 @@ def unit_rows(p, hi_t, lo_t, found):
             s3 += v3
             out |= (f64_bits(v0) > ONE_BITS) | (f64_bits(v1) > ONE_BITS) | (f64_bits(v2) > ONE_BITS) | \
                 (f64_bits(v3) > ONE_BITS)
-        for d in (abs(s0 - 1.0), abs(s1 - 1.0), abs(s2 - 1.0), abs(s3 - 1.0)):
-            far += d > hi_t
-            near += d >= lo_t
+        for s in (s0, s1, s2, s3):
+            f, n = row_band(s, hi_t, lo_t)
+            far += f
+            near += n
     for i in range(m - m % 4, m):
         s0 = 0.0
         for j in range(k):
             s0 += p[i, j]
             out |= f64_bits(p[i, j]) > ONE_BITS
-        d = abs(s0 - 1.0)
-        far += d > hi_t
-        near += d >= lo_t
+        f, n = row_band(s0, hi_t, lo_t)
+        far += f
+        near += n
     found[0] |= out
     found[1] += far
     found[2] += near
@@ -87,6 +98,8 @@ def _range_scan(p, tolerance, margin):
     # prob_matrix_scan with the range itself: two rows at a time, each with
     # its own running minimum and maximum (two independent chains).
     m, k = p.shape
+    hi_t = tolerance + margin
+    lo_t = tolerance - margin
     lo0 = lo1 = np.inf
     hi0 = hi1 = -np.inf
     nan = False
@@ -105,10 +118,10 @@ def _range_scan(p, tolerance, margin):
             s0 += v0
             s1 += v1
         nan |= (s0 != s0) | (s1 != s1)
-        d0 = abs(s0 - 1.0)
-        d1 = abs(s1 - 1.0)
-        far += (d0 > tolerance + margin) + (d1 > tolerance + margin)
-        near += (d0 >= tolerance - margin) + (d1 >= tolerance - margin)
+        for s in (s0, s1):
+            f, n = row_band(s, hi_t, lo_t)
+            far += f
+            near += n
     if m % 2:
         s0 = 0.0
         for j in range(k):
@@ -117,9 +130,9 @@ def _range_scan(p, tolerance, margin):
             hi0 = v0 if v0 > hi0 else hi0
             s0 += v0
         nan |= s0 != s0
-        d0 = abs(s0 - 1.0)
-        far += d0 > tolerance + margin
-        near += d0 >= tolerance - margin
+        f, n = row_band(s0, hi_t, lo_t)
+        far += f
+        near += n
     return nan, min(lo0, lo1), max(hi0, hi1), far, near
 
 
