@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Every compiled kernel, its numpy twin, the public calls that use it and
+what it needs of the platform.
+
+One row per kernel: ``(room module, function, C source, twin, public calls,
+platform needs)``. The tests walk this table (each kernel against its twin,
+bit for bit, both ways of ``PYCALIB_R_NATIVE``), and the architecture page
+shows it. A kernel missing here fails tests/test_native.py.
+
+Platform needs: ``x87`` (C's ``long double`` must be x86's 80-bit type, R's
+``LDOUBLE`` on x86-64; elsewhere the callers use the twins, whose numpy
+``longdouble`` is the same type where R's is), ``glibc`` (the C library's
+``exp``/``log``/``log1p`` must be glibc's, as R's are on Linux), ``-`` (IEEE
+double and integer arithmetic only: the same bits everywhere).
+"""
+
+KERNELS = (
+    ("rbase", "ld_seq_sum", "src/rbase.c", "pycalib_r.rbase._rarith._ld_seq_sum",
+     "every R sum() of doubles at scale (r_sum)", "x87"),
+    ("rbase", "ld_mean", "src/rbase.c", "pycalib_r.rbase._rarith.r_mean (numpy path)",
+     "every R mean() of doubles at scale (r_mean)", "x87"),
+)
