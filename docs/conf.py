@@ -97,7 +97,7 @@ GROUPS = [
       "rweibull", "rcauchy", "rlnorm", "rng_kind", "get_random_seed", "set_random_seed",
       "next_rng_stream", "next_rng_substream"]),
     ("Options and errors", "Package options and the error class.",
-     ["options", "get_option", "ProbcalError"]),
+     ["options", "get_option", "ProbcalError", "show_config"]),
 ]
 FACES = [
     ("pycalib_r.sklearn", "scikit-learn", "Estimators and scorers for scikit-learn."),

@@ -16,6 +16,7 @@ from .diagnostics._hoslem import HoslemTest, hoslem_test
 from .kernel._skce import skce
 from .binned._metrics import ace, ece, inv_logit, logit, mce, mmce
 from .rbase._options import get_option, options
+from ._native import show_config
 from .diagnostics._smece import SmoothReliability, smece, smooth_reliability_diagram
 from .diagnostics._validation import CalInterceptSlope, ValProb, cal_intercept_slope, val_prob
 from .diagnostics._val_probg import ValProbG
@@ -173,4 +174,6 @@ __all__ = [
     "options",
     "get_option",
     "ProbcalError",
+    # the computing path (Python-only)
+    "show_config",
 ]

@@ -7,7 +7,7 @@ import numbers
 
 import numpy as np
 
-from .. import _jit
+from .. import _native
 from ..rbase._rarith import _X87, JIT_MIN_SIZE, expect_elementwise, r_mean
 from ..inputs._checks import (
     as_numeric_vector,
@@ -42,14 +42,6 @@ _LOSS_EPS = 1e-15  # binary_log_loss()'s default clipping
 # Rows from which the compiled objective's terms are computed on several
 # cores (a piece must outweigh the ~20 us of handing it to a thread).
 _SPLIT_MIN = 50_000
-# Seconds the compiled objective saves per row over a whole binary fit
-# (Brent's 20-30 evaluations; measured at 200,000 rows).
-_LOSS_SAVES = 6e-8
-
-# Seconds the compiled multiclass objective saves per logit over a whole
-# fit (Brent's 20-30 evaluations of several numpy passes each): measured
-# 7.3e-7 at 100,000 x 5 (0.43 s against 0.063 s CPU), 4.5e-7 at 100,000 x 10.
-_MC_SAVES = 5e-7
 # probcal's search interval for the temperature.
 _LOWER = 1e-3
 _UPPER = 1e3
@@ -275,8 +267,7 @@ def _binary_objective(z: np.ndarray, y_arr: np.ndarray, jit=None):
     if jit is None:
         jit = z.size >= JIT_MIN_SIZE
     if jit:
-        kern = _jit.kernels("pycalib_r.calibrators._loss_kernels", float_math=True,
-                            saves=z.size * _LOSS_SAVES)
+        kern = _native.kernels("temperature")
     if kern is None:
         # Brent's 20-30 evaluations, two elementwise passes each.
         expect_elementwise(z.size * 2 * 26)
@@ -285,7 +276,7 @@ def _binary_objective(z: np.ndarray, y_arr: np.ndarray, jit=None):
         # Each term is computed alone, so cutting the rows into pieces that
         # run on different cores gives the same terms; the sum stays one
         # sequential pass in R's order.
-        k = _jit.parts() if z.size >= _SPLIT_MIN else 1
+        k = _native.parts() if z.size >= _SPLIT_MIN else 1
         cut1 = np.linspace(0, ones.size, k + 1).astype(np.int64)
         cut0 = np.linspace(0, zeros.size, k + 1).astype(np.int64)
         pieces = []
@@ -295,8 +286,8 @@ def _binary_objective(z: np.ndarray, y_arr: np.ndarray, jit=None):
 
         def objective(temperature: float) -> float:
             t = float(temperature)
-            _jit.run_parts([lambda q=q: fill(q[0], q[1], q[2], q[3], t, _LOSS_EPS, terms, q[4])
-                            for q in pieces])
+            _native.run_parts([lambda q=q: fill(q[0], q[1], q[2], q[3], t, _LOSS_EPS, terms, q[4])
+                               for q in pieces])
             return -r_sum(terms)
 
         return objective
@@ -313,15 +304,14 @@ def _multiclass_objective(mat: np.ndarray, codes: np.ndarray, jit=None):
     """``T -> multiclass_log_loss(softmax(mat / T), codes)`` as R evaluates it.
 
     From ``JIT_MIN_SIZE`` elements (or ``jit=True``) one compiled pass per
-    evaluation (``_temperature_kernels``: row by row, no n x K temporaries,
-    the same bits) where numba calls glibc's libm and the x87 unit is there.
+    evaluation (``_native.temperature``: row by row, no n x K temporaries,
+    the same bits) where the kernels are built and the x87 unit is there.
     """
     kern = None
     if jit is None:
         jit = mat.size >= JIT_MIN_SIZE
     if jit and _X87:
-        kern = _jit.kernels("pycalib_r.calibrators._temperature_kernels", float_math=True,
-                            saves=mat.size * _MC_SAVES)
+        kern = _native.kernels("temperature")
     if kern is None:
         def objective(temperature: float) -> float:
             return multiclass_log_loss(softmax(mat / temperature), codes)
@@ -334,19 +324,16 @@ def _multiclass_objective(mat: np.ndarray, codes: np.ndarray, jit=None):
     fill = kern.multiclass_temperature_terms
     # Rows in pieces on the process's cores (each term is computed alone;
     # the mean stays one sequential pass afterwards, in R's order).
-    k = _jit.parts() if n >= _SPLIT_MIN else 1
+    k = _native.parts() if n >= _SPLIT_MIN else 1
     cuts = np.linspace(0, n, k + 1).astype(np.int64)
-    pieces = [(int(a), int(b), np.empty(mat_c.shape[1] * 512)) for a, b in zip(cuts[:-1], cuts[1:])]
+    pieces = [(int(a), int(b), np.empty(2 * mat_c.shape[1] * kern.BLOCK)) for a, b in zip(cuts[:-1], cuts[1:])]
     fast = kern.fast_exp_ok()
 
     def objective(temperature: float) -> float:
         t = float(temperature)
-        _jit.run_parts([lambda q=q: fill(mat_c, codes_c, t, _LOSS_EPS, terms, q[2], q[0], q[1], fast)
-                        for q in pieces])
-        res = np.empty(2)
-        kern.neg_r_mean(terms, res)
-        # A non-finite mean: R's mean() of the terms (its second pass is skipped then).
-        return float(res[0]) if res[1] else -r_mean(terms)
+        _native.run_parts([lambda q=q: fill(mat_c, codes_c, t, _LOSS_EPS, terms, q[2], q[0], q[1], fast)
+                           for q in pieces])
+        return -r_mean(terms)
 
     return objective
 

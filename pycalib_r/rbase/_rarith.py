@@ -526,9 +526,9 @@ def _libm_loop(arr: np.ndarray, name: str):
     """``name`` (``log_into``/``log1p_into``) of ``arr`` by the compiled loop, or None."""
     if arr.size < JIT_MIN_SIZE:
         return None
-    from .. import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
+    from .. import _native  # noqa: PLC0415
 
-    kern = _jit.kernels("pycalib_r.rbase._libm_kernels", float_math=True, saves=arr.size * _LIBM_SAVES)
+    kern = _native.kernels("libm")
     if kern is None:
         return None
     if arr.flags.f_contiguous and not arr.flags.c_contiguous:
