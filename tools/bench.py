@@ -16,7 +16,7 @@ The machine may be shared and noisy, so every time is the minimum over
 several runs (``--repeat`` for Python; R is repeated while a run is short).
 
 Usage:  python tools/bench.py [--quick] [--no-r] [--readme] [--only-peers] [--only-stream] [--only-corp]
-        [--only-csv]
+        [--only-csv] [--only-first-call]
 
 The peers section (``tools/bench_peers.py``) times relplot, scikit-learn and
 uncertainty-calibration on the same data in the same run (netcal needs torch:
@@ -183,8 +183,8 @@ class R:
 
 
 # Cold figures: each line's work as the first call of a new process (the
-# numba cache and bytecode written by this run; data made before the clock
-# starts). Off with --no-cold.
+# bytecode written by this run; data made before the clock starts). Off with
+# --no-cold.
 COLD = True
 
 
@@ -308,7 +308,7 @@ def stream_draw_target(rep, rr, repeat):
         for start in range(0, 999, rows):
             stream.sample_int_replace(n, n, min(rows, 999 - start))
 
-    draws(rows=1)  # the compiled loop's first call (numba import, cache load) is not timed
+    draws(rows=1)  # the first call (the library's opening) is not timed
     t_draw = best_time(draws, repeat)
     work = "R's `sample.int` stream inside it (999 x 100,000 draws)"
     verdict = "target <= 0.65 s (half of 1.3 s before issue 13)"
@@ -339,6 +339,9 @@ def main(argv=None) -> int:
                     help="only the reliabilitydiag()/smece() targets at 10^7 rows")
     ap.add_argument("--only-csv", action="store_true",
                     help="run only the command line's CSV reader target (against pandas.read_csv)")
+    ap.add_argument("--only-first-call", action="store_true",
+                    help="run only the first-call lines (import + first call against import + a steady call,"
+                         " in new processes; tools/bench_first_call.py)")
     ap.add_argument("--no-cold", action="store_true",
                     help="skip the first-call-in-a-new-process column (one child process per line)")
     ap.add_argument("--direct-r", action="store_true",
@@ -354,11 +357,6 @@ def main(argv=None) -> int:
         return 2
     if rr is not None:
         rr.direct = args.direct_r
-    # The warm figures are a long session's: there the gate has loaded numba
-    # (pycalib_r._jit.worth; the cold column shows a new process instead).
-    from pycalib_r import _jit
-
-    _jit._load()
     rep = Report()
     rep.machine = [machine_note(rr)]
     rep.line(f"machine at the start: {rep.machine[0]}")
@@ -370,6 +368,12 @@ def main(argv=None) -> int:
     def rng():
         return _rng.RRandom(1)
 
+    if args.only_first_call:
+        from bench_first_call import first_call_targets
+
+        first_call_targets(rep.target, rep.line, _ORIGINAL_ENV)
+        rep.line("all targets met" if rep.failed == 0 else f"{rep.failed} target(s) missed")
+        return 1 if rep.failed else 0
     if args.only_peers:
         peers_section(rep, args)
         rep.line("all targets met" if rep.failed == 0 else f"{rep.failed} target(s) missed")
@@ -493,6 +497,11 @@ def main(argv=None) -> int:
 
     corp_targets(rep, repeat)
     csv_reader_target(rep, repeat)
+
+    # -- first calls in new processes (tools/bench_first_call.py) -----------------------------
+    from bench_first_call import first_call_targets
+
+    first_call_targets(rep.target, rep.line, _ORIGINAL_ENV)
 
     # -- the scikit-learn wrapper's own cost (tools/bench_sklearn.py) ----------------------------
     from bench_sklearn import bench_sklearn_overhead
@@ -649,7 +658,7 @@ def write_readme(rows, repeat, machine):
         " the calibrators and `cal_cv` against the probcal R package; the streams against base R.",
         "",
         "The first-call column runs the same work as the first call of a new Python process"
-        " (numba and bytecode caches written, data made before the clock starts; one run), and says"
+        " (bytecode cache written, data made before the clock starts; one run), and says"
         " when its ratio against R falls below the line's warm target.",
         "",
         "| work | pycalib_r | R (same work) | result | first call in a new process |",

@@ -130,7 +130,7 @@ def run(sizes, rows_per_file, workers, in_memory_max):
             ddf = dd.read_parquet(path)
             p, y = ddf["p"], ddf["y"]
             if n == sizes[0]:
-                # Imports and numba's compilation (in every worker, and here)
+                # Imports and the compiled library's opening (in every worker, and here)
                 # happen once per process: outside the timings.
                 print(HEADER, flush=True)
                 for name, call in CALLS:

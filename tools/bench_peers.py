@@ -128,9 +128,6 @@ def peer_lines(out=print, quick: bool = False, rounds: int = 7, rows=None) -> in
     printed, and appended to ``rows`` as a :class:`PeerRow` when given)."""
     from bench import binary_data, binary_scores, multiclass_data
 
-    from pycalib_r import _jit
-
-    _jit._load()  # warm figures: a long session's (the gate has loaded numba)
     out(f"peers (same data, same run, alternating, {rounds} rounds; load average"
         f" {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)")
     missed = 0
@@ -316,7 +313,7 @@ def r_cold_lines(out=print, n: int = 100_000, k: int = 5, rounds: int = 3, rows=
                 py_pre = f"p = {py_read('p')}; y = {py_read('y')}.astype(np.int64); "
             r_cmd = ["Rscript", "-e", f"suppressMessages(library(probcal)); {r_pre}invisible({r_expr})"]
             py_cmd = [sys.executable, "-c", f"import numpy as np, pycalib_r as pc; {py_pre}{py_stmt}"]
-            _run(py_cmd, env)  # writes the bytecode and numba caches a fresh install lacks
+            _run(py_cmd, env)  # writes the bytecode cache a fresh install lacks
             t_r = t_py = np.inf
             for _ in range(rounds):
                 t_r = min(t_r, _run(r_cmd))

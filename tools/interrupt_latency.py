@@ -42,8 +42,8 @@ HUGE_CALLS = {
     "checks class codes": "[check_multiclass_y(y, n_classes=2) for _ in range(99)]",
 }
 
-# The samplers' compiled loops are loaded before the signal can come (numba's
-# import and the disk cache are a one-time cost, not a latency).
+# The samplers' compiled library is opened before the signal can come (a
+# one-time cost of about a millisecond, not a latency).
 WARM = "pc._rng.RRandom(1).sample_int(100000, 100000, True)"
 
 CHILD = """
@@ -97,7 +97,7 @@ def main() -> None:
     huge_n = sys.argv[3] if len(sys.argv) > 3 else "1e8"
     # The floor: a child that is only sleeping (signal delivery and exit).
     report("(sleeping child)", "time.sleep(60)", n)
-    report("(... with numba)", "pc._rng and time.sleep(60)", n)
+    report("(... with the package imported)", "pc._rng and time.sleep(60)", n)
     for name, call in CALLS.items():
         if name.startswith(prefix):
             report(name, call, n)
