@@ -227,14 +227,8 @@ def test_cal_ci_memory_stays_near_the_metric_own_peak():
     n, bins = 200_000, 100
     p = g.runif(n)
     y = (g.runif(n) < p).astype(np.int64)
-    # Loading numba and the compiled samplers is a one-time cost of the
-    # process (tens of MB of Python objects), not the call's memory. It is
-    # loaded here, as a long session (or the rest of the suite) has it: the
-    # gate would not load it for this one call, so run alone the test would
-    # measure the numpy twins instead.
-    from pycalib_r import _jit
-
-    _jit._load()
+    # The first call's one-time costs (the compiled library's opening, the
+    # room modules' imports) are the process's, not the call's memory.
     pc.cal_ci(p, y, bins=bins, n_boot=1, rng=pc.RRandom(1), progress=False)
 
     def peak_of(n_boot):
@@ -445,8 +439,8 @@ def test_cal_ci_equal_freq_with_bins_far_above_the_rows_is_bounded():
     g = pc.RRandom(5)
     p = g.runif(200)
     y = (g.runif(200) < p).astype(np.int64)
-    # The compiled per-bin means load once per process (numba's cache), a
-    # one-time cost, not the call's memory.
+    # The compiled library opens once per process, a one-time cost, not the
+    # call's memory.
     pc.cal_ci(p, y, bins=2 ** 31 - 2, n_boot=20, rng=pc.RRandom(3), progress=False, strategy="equal_freq")
     tracemalloc.start()
     res = pc.cal_ci(p, y, bins=2 ** 31 - 2, n_boot=20, rng=pc.RRandom(2), progress=False,
