@@ -268,3 +268,23 @@ def test_inline_claims_of_the_migration_guide_hold():
     assert pc.RRandom(42).rpois(5, **{"lambda": 4}).tolist() == [7, 7, 3, 6, 5]
     with pytest.raises(TypeError, match="multiple values"):
         pc.rpois(5, 4, **{"lambda": 4})
+
+
+def test_dask_guide_lists_what_pycalib_r_dask_refuses():
+    """docs/guide/dask.md's "What does not scale" names every function
+    ``pycalib_r.dask`` refuses, and refuses none that its table computes
+    (it listed ``ece_ci()`` as refused while the table and the code compute it)."""
+    pytest.importorskip("dask")
+    from pycalib_r.dask._refusals import REFUSED
+
+    text = (REPO / "docs" / "guide" / "dask.md").read_text(encoding="utf-8")
+    paragraph = text.split("**What does not scale, and why.**", 1)[1].split("\n\n", 1)[0]
+    # "`name()` (reason)" is the page's form of a refusal
+    said_refused = set(re.findall(r"`(\w+)\(\)`\s+\(", " ".join(paragraph.split())))
+    table = text.split("| function | passes | per chunk |", 1)[1].split("\n\n", 1)[0]
+    computed = {n for row in table.splitlines()[2:] for n in re.findall(r"`(\w+)", row.split("|")[1])}
+    assert "ece_ci" in computed
+    assert not said_refused & computed, f"computed in the table, refused in the text: {sorted(said_refused & computed)}"
+    assert said_refused <= set(REFUSED), f"said refused, but computed: {sorted(said_refused - set(REFUSED))}"
+    mentioned = set(re.findall(r"`(\w+)[(`]", paragraph))
+    assert set(REFUSED) <= mentioned, f"refused but not named there: {sorted(set(REFUSED) - mentioned)}"
