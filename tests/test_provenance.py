@@ -4,7 +4,8 @@ pycalib_r is GPL-3.0-or-later (``LICENSE``) because many of its modules
 translate third-party code (R, rms, Hmisc, MASS, reliabilitydiag, ...; see
 ``docs/provenance.md``). A module whose docstring says it ports something
 (:data:`TRIGGERS`: "port of", "transcribed", "R's C code", "step by step",
-"bit for bit", a package named with its version, ...) must start with
+"bit for bit", "nmath", "glibc", "loess", ``rms::``, a package named with its
+version, ...) must start with
 
     # SPDX-License-Identifier: GPL-3.0-or-later
     # Derived from: PROJECT VERSION FILES (LICENCE), (c) HOLDERS
@@ -41,6 +42,8 @@ TRIGGERS = re.compile(
     r"\bport of|\bported from|\bported operation|\ba port\b|transcri(?:bed|ption)|R's C\b|"
     r"step by step|step for step|operation for operation|bit for bit|line by line|"
     r"loessf\.f|lowess\.c|toms708|AS 241|AS 91|LINPACK|src/nmath|src/main/|src/library/|src/appl/|"
+    r"\bnmath\b|\bglibc\b|\bHmisc\b|\bMASS\b|AT&T|optimized-routines|\bd?loess\b|\blowess\b|R's code|"
+    r"from its source|\b(?:rms|Hmisc|MASS|ResourceSelection|reliabilitydiag|bde)::|"
     r"\b(?:R|probcal|rms|Hmisc|MASS|reliabilitydiag|relplot|ResourceSelection|bde|cli|"
     r"scikit-learn|uncertainty-calibration)\b(?:[\w:.()`]*)\s+\(?\d+\.\d+",
     re.I)
