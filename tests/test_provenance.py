@@ -4,7 +4,7 @@ pycalib_r is GPL-3.0-or-later (``LICENSE``) because many of its modules
 translate third-party code (R, rms, Hmisc, MASS, reliabilitydiag, ...; see
 ``docs/provenance.md``). A module whose docstring says it ports something
 (:data:`TRIGGERS`: "port of", "transcribed", "R's C code", "step by step",
-"bit for bit", "nmath", "glibc", "loess", ``rms::``, a package named with its
+"bit for bit", "nmath", "loess", ``rms::``, a package named with its
 version, ...) must start with
 
     # SPDX-License-Identifier: GPL-3.0-or-later
@@ -37,35 +37,70 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 SPDX = "SPDX-License-Identifier: GPL-3.0-or-later"
 
-# Phrases of a docstring that say the module translates someone's code.
-TRIGGERS = re.compile(
+# Phrases of a docstring that say the module translates someone's code: the
+# sources by name, and (for Python and R, not for the C kernels, which all
+# repeat their Python twins' bits) the words of a translation.
+SOURCES = (
     r"\bport of|\bported from|\bported operation|\ba port\b|transcri(?:bed|ption)|R's C\b|"
-    r"step by step|step for step|operation for operation|bit for bit|line by line|"
     r"loessf\.f|lowess\.c|toms708|AS 241|AS 91|LINPACK|src/nmath|src/main/|src/library/|src/appl/|"
-    r"\bnmath\b|\bglibc\b|\bHmisc\b|\bMASS\b|AT&T|optimized-routines|\bd?loess\b|\blowess\b|R's code|"
+    r"\bnmath\b|\bHmisc\b|\bMASS\b|AT&T|optimized-routines|\bd?loess\b|\blowess\b|R's code|"
     r"from its source|\b(?:rms|Hmisc|MASS|ResourceSelection|reliabilitydiag|bde)::|"
     r"\b(?:R|probcal|rms|Hmisc|MASS|reliabilitydiag|relplot|ResourceSelection|bde|cli|"
-    r"scikit-learn|uncertainty-calibration)\b(?:[\w:.()`]*)\s+\(?\d+\.\d+",
-    re.I)
+    r"scikit-learn|uncertainty-calibration)\b(?:[\w:.()`]*)\s+\(?\d+\.\d+")
+PHRASES = r"step by step|step for step|operation for operation|bit for bit|line by line"
+TRIGGERS = re.compile(SOURCES + "|" + PHRASES, re.I)
+C_TRIGGERS = re.compile(SOURCES, re.I)
 # The header lines (Python/R "#", C "/* */" or "//"), among the file's first lines.
 _LINE = re.compile(r"^\s*(?:#|//|/\*|\*)\s*(SPDX-License-Identifier|Derived from|Written from|Not derived):\s*(.*?)\s*(?:\*/)?\s*$")
-# "Derived from: PROJECT VERSION FILES (LICENCE), (c) HOLDERS"
-_DERIVED = re.compile(r"^(?P<project>\S+) (?P<version>\S+) (?P<files>.+?) \((?P<licence>[^()]+)\), \(c\) (?P<holders>.+)$")
-_HEAD_LINES = 12
+# "Derived from: PROJECT VERSION FILES (LICENCE), (c) HOLDERS"; PROJECT may
+# be several words ("reference BLAS"), VERSION is the first word with a digit.
+_DERIVED = re.compile(r"^(?P<project>[^\s\d]\S*(?: [^\s\d]\S*)*?) (?P<version>\d\S*) (?P<files>.+?) "
+                      r"\((?P<licence>[^()]+)\), \(c\) (?P<holders>.+)$")
+_HEAD_LINES = 60
+
+
+# A header value may go on over the next comment lines, indented further
+# (" *   (c) The R Core Team" in a C comment, "#   ..." in Python or R).
+_CONTINUED = re.compile(r"^\s*(?:#|//|\*)\s{2,}(\S.*?)\s*(?:\*/)?\s*$")
 
 
 def header(path: Path) -> dict:
     """The provenance lines at the top of ``path``: {kind: [values]}."""
     found: dict = {}
+    last = None
     with open(path, encoding="utf-8") as fh:
         for _, line in zip(range(_HEAD_LINES), fh):
             m = _LINE.match(line)
             if m:
-                found.setdefault(m.group(1), []).append(m.group(2))
+                last = m.group(1)
+                found.setdefault(last, []).append(m.group(2))
+                continue
+            more = _CONTINUED.match(line)
+            if last and more and found[last][-1]:
+                found[last][-1] += " " + more.group(1)
+            else:
+                last = None
     return found
 
 
+def gpl_only(licence: str) -> Optional[int]:
+    """2 or 3 when every GPL option of ``licence`` is that version only, else None.
+
+    "GPL-3", "GPL-3.0-only", "GPL-2.0-only OR GPL-3.0-only" (MASS: used under
+    3) give 3; "GPL-2.0-only", "GPL-2" give 2; anything "or later" None.
+    """
+    options = [o for o in re.split(r"\s+OR\s+|\s*\|\s*", licence) if re.search(r"(?<!L)GPL", o)]
+    if not options or any(re.search(r"or-later|\+|>=", o) for o in options):
+        return None
+    versions = {int(v) for o in options for v in re.findall(r"GPL-(\d)", o)}
+    return 3 if 3 in versions else (2 if versions == {2} else None)
+
+
 def docstring(path: Path) -> str:
+    if path.suffix in (".c", ".h"):
+        # a C source's first comment says what the file is
+        text = path.read_text(encoding="utf-8")
+        return text[:text.find("*/") + 2] if "*/" in text else ""
     if path.suffix != ".py":
         return path.read_text(encoding="utf-8")
     return ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
@@ -74,19 +109,22 @@ def docstring(path: Path) -> str:
 def check_file(path: Path, always: bool = False) -> List[str]:
     """What is wrong with ``path``'s provenance header (empty: nothing).
 
-    ``always``: the header is required whatever the text says (R scripts, C sources).
+    ``always``: the header is required whatever the text says (R scripts).
     """
     text = docstring(path)
-    trigger = TRIGGERS.search(text)
+    trigger = (C_TRIGGERS if path.suffix in (".c", ".h") else TRIGGERS).search(text)
     if not (always or trigger):
         return []
     why = f"its text says {trigger.group(0)!r}" if trigger else "every such file needs one"
     head = header(path)
-    problems = []
-    # A module derived from GPL-3.0-only code (reliabilitydiag; MASS, "GPL-2 |
-    # GPL-3") cannot be offered under later versions: it says GPL-3.0-only.
+    problems: List[str] = []
+    # A module derived from GPL-3-only code (reliabilitydiag, "GPL-3"; MASS,
+    # "GPL-2 | GPL-3") cannot be offered under later versions: it says
+    # GPL-3.0-only. GPL-2-only code cannot be in a GPL-3 package at all.
     licences = [m.group("licence") for v in head.get("Derived from", []) if (m := _DERIVED.match(v))]
-    spdx = "GPL-3.0-only" if any("GPL-3.0-only" in lic for lic in licences) else "GPL-3.0-or-later"
+    spdx = "GPL-3.0-only" if any(gpl_only(lic) == 3 for lic in licences) else "GPL-3.0-or-later"
+    problems += [f"{path}: derived from GPL-2-only code ({lic}), which GPL-3 cannot include"
+                 for lic in licences if gpl_only(lic) == 2]
     if head.get("SPDX-License-Identifier") != [spdx]:
         problems.append(f"{path}: no '# SPDX-License-Identifier: {spdx}' line at the top ({why})")
     kinds = [k for k in ("Derived from", "Written from", "Not derived") if k in head]
@@ -112,16 +150,23 @@ def python_modules() -> List[Path]:
 
 
 def always_files() -> List[Path]:
-    files = [p for d in ("pycalib_r/r", "reference/r", "tools") for p in (REPO / d).glob("*.R")]
+    return sorted(p for d in ("pycalib_r/r", "reference/r", "tools") for p in (REPO / d).glob("*.R"))
+
+
+def c_sources() -> List[Path]:
+    """The compiled kernels' C sources (pycalib_r/_native/), checked as modules are."""
     native = REPO / "pycalib_r" / "_native"
-    if native.is_dir():
-        files += [p for p in native.rglob("*") if p.suffix in (".c", ".h")]
-    return sorted(files)
+    return sorted(p for p in native.rglob("*") if p.suffix in (".c", ".h")) if native.is_dir() else []
 
 
 def bundled_names() -> List[str]:
     text = (REPO / "LICENSES_bundled.txt").read_text(encoding="utf-8")
-    return re.findall(r"^Name: (\S+)", text, re.M)
+    return re.findall(r"^Name: (.+)$", text, re.M)
+
+
+def has_entry(project: str, names: List[str]) -> bool:
+    """``Name: PROJECT`` or ``Name: PROJECT (...)`` is in LICENSES_bundled.txt."""
+    return any(re.match(rf"{re.escape(project)}(?:\s|$)", name) for name in names)
 
 
 # The two modules that translated GPL-2-only code (ResourceSelection's
@@ -136,6 +181,7 @@ REWRITTEN = {
 def test_every_ported_module_has_its_header():
     problems = [p for f in python_modules() if str(f.relative_to(REPO)) not in REWRITTEN
                 for p in check_file(f)]
+    problems += [p for f in c_sources() for p in check_file(f)]
     problems += [p for f in always_files() for p in check_file(f, always=True)]
     # scikit-learn's calibration tests, ported (a test module, named here).
     problems += check_file(REPO / "tests" / "test_sklearn_calibration_port.py", always=True)
@@ -145,16 +191,16 @@ def test_every_ported_module_has_its_header():
 @pytest.mark.parametrize("module", sorted(REWRITTEN))
 def test_the_rewritten_modules_have_their_headers(module):
     problems = check_file(REPO / module)
-    if problems and "Written from" not in header(REPO / module):
+    if problems and not header(REPO / module):
         pytest.xfail(f"{module}: {REWRITTEN[module]}: its header comes with its rewrite (issue 47)")
     assert not problems, problems
 
 
 def test_every_project_named_in_a_header_is_in_licenses_bundled():
-    names = set(bundled_names())
-    files = python_modules() + always_files() + [REPO / "tests" / "test_sklearn_calibration_port.py"]
+    names = bundled_names()
+    files = python_modules() + c_sources() + always_files() + [REPO / "tests" / "test_sklearn_calibration_port.py"]
     missing = sorted({f"{proj} (in {f.relative_to(REPO)})" for f in files for proj in derived_projects(f)
-                      if proj not in names})
+                      if not has_entry(proj, names)})
     assert not missing, f"projects named in a 'Derived from' line without a 'Name:' entry in LICENSES_bundled.txt: {missing}"
 
 
@@ -217,14 +263,29 @@ def test_the_checker_catches_a_ported_module_without_its_header(tmp_path, head, 
 
 def test_the_checker_reads_c_comments(tmp_path):
     src = tmp_path / "foo.c"
-    src.write_text(f"/* {SPDX} */\n// Derived from: R 4.2.2 src/nmath/qnorm.c (GPL-2.0-or-later), "
-                   "(c) The R Core Team; AS 241 (c) Royal Statistical Society\n#include <math.h>\n",
-                   encoding="utf-8")
-    assert check_file(src, always=True) == []
+    src.write_text(f"/* {SPDX}\n * Derived from: R 4.2.2 src/nmath/qnorm.c (GPL-2-or-later),\n"
+                   " *   (c) The R Core Team; AS 241 (c) Royal Statistical Society\n *\n"
+                   " * R's qnorm, bit for bit.\n */\n#include <math.h>\n", encoding="utf-8")
+    assert check_file(src) == []
     assert derived_projects(src) == ["R"]
     bare = tmp_path / "bar.c"
-    bare.write_text("#include <math.h>\n", encoding="utf-8")
-    assert len(check_file(bare, always=True)) == 2
+    bare.write_text("/* R's qnorm (src/nmath/qnorm.c), bit for bit. */\n#include <math.h>\n", encoding="utf-8")
+    assert len(check_file(bare)) == 2
+    own = tmp_path / "own.c"
+    own.write_text(f"/* {SPDX}\n *\n * Loops of our own kernel.\n */\n", encoding="utf-8")
+    assert check_file(own) == []
+
+
+@pytest.mark.parametrize("licence,spdx,problems", [
+    ("GPL-3", "GPL-3.0-or-later", 1), ("GPL-3", "GPL-3.0-only", 0),
+    ("GPL-2.0-only OR GPL-3.0-only", "GPL-3.0-only", 0), ("GPL-2-or-later", "GPL-3.0-or-later", 0),
+    ("GPL-2.0-only", "GPL-3.0-or-later", 1), ("MIT", "GPL-3.0-or-later", 0),
+])
+def test_the_checker_knows_which_gpl_versions_combine(tmp_path, licence, spdx, problems):
+    module = tmp_path / "_foo.py"
+    module.write_text(f"# SPDX-License-Identifier: {spdx}\n# Derived from: foo 1.0 R/foo.R ({licence}), "
+                      f"(c) Foo\n" + _PORTED, encoding="utf-8")
+    assert len(check_file(module)) == problems, check_file(module)
 
 
 
