@@ -4,6 +4,12 @@ Build (no network needed)::
 
     python -m sphinx -W -b html docs docs/_build/html
 
+Mathematics renders offline: MathJax 2 from Debian's ``libjs-mathjax``
+(``/usr/share/javascript/mathjax``, or the folder ``PYCALIB_R_MATHJAX``
+names) is copied into the site's ``_static/mathjax`` when the build ends, and
+the pages load it from there, never from a CDN. Without it the build stops
+and says what to install (``tools/run_tests.sh`` installs it).
+
 The API reference is generated at build time from the package's ``__all__``
 and the faces' ``__all__`` (one page per export, grouped by concern; a name
 missing from the groups below lands in "Other"), so a new export always has a
@@ -13,6 +19,7 @@ page. The gallery's examples run at build time (sphinx-gallery).
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -43,6 +50,42 @@ exclude_patterns = ["_build", "api/generated_*", "examples/*", "gallery/*.ipynb"
                     "probcal-0.2.0.md", "**/*.py.md5", "**/*.codeobj.json"]
 suppress_warnings = ["myst.header", "myst.xref_missing", "config.cache"]
 myst_heading_anchors = 3
+# $...$ and $$...$$ in the Markdown pages are formulas (guide/calibration.md).
+myst_enable_extensions = ["dollarmath"]
+
+# ---------------------------------------------------------------------------
+# Mathematics, rendered by a MathJax shipped with the site (no network).
+# ---------------------------------------------------------------------------
+
+MATHJAX_DIR = Path(os.environ.get("PYCALIB_R_MATHJAX", "/usr/share/javascript/mathjax"))
+# What MathJax 2's combined TeX -> CommonHTML configuration loads.
+MATHJAX_PARTS = ("MathJax.js", "config/TeX-AMS_CHTML.js", "jax/input/TeX", "jax/output/CommonHTML",
+                 "jax/element", "extensions", "fonts/HTML-CSS/TeX/woff")
+if not (MATHJAX_DIR / "MathJax.js").is_file():
+    raise RuntimeError(
+        f"MathJax 2 is not at {MATHJAX_DIR}: the site renders its formulas with a MathJax it ships, "
+        "not one from a CDN. Install Debian's libjs-mathjax (apt-get install libjs-mathjax; "
+        "tools/run_tests.sh does), or set PYCALIB_R_MATHJAX to a MathJax 2.7 folder.")
+mathjax_path = "mathjax/MathJax.js?config=TeX-AMS_CHTML"
+mathjax2_config = {
+    "tex2jax": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]],
+                "processEscapes": True, "ignoreClass": "document", "processClass": "math|output_area"},
+    "messageStyle": "none",
+    "menuSettings": {"zoom": "None"},
+}
+
+
+def copy_mathjax(app, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    target = Path(app.outdir) / "_static" / "mathjax"
+    for part in MATHJAX_PARTS:
+        src, dst = MATHJAX_DIR / part, target / part
+        if src.is_dir():
+            shutil.copytree(src, dst, dirs_exist_ok=True)
+        else:
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dst)
 
 numpydoc_show_class_members = False
 numpydoc_validation_checks = set()
@@ -178,3 +221,4 @@ def generate_api(app=None) -> None:
 
 def setup(app):
     generate_api()
+    app.connect("build-finished", copy_mathjax)

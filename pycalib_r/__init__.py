@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.2.0 NAMESPACE, R/*.R, man/*.Rd (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 """pycalib_r: probcal's calibration of binary and multiclass probabilities, with R's numbers.
 
 A Python port of the R package probcal: the same function names, argument

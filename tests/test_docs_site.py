@@ -1,12 +1,16 @@
 """The documentation site: it builds with warnings as errors, every export has
 an API page, and headless Chromium renders the index, an API page and a
-gallery page with their figures.
+gallery page with their figures, and renders the formulas offline.
 
 The site is built once per session into a temporary folder
 (``python -m sphinx -W -b html docs <tmp>``, no network); the gallery's
 examples run during the build. Chromium is Debian's ``chromium``
 (``tools/run_tests.sh`` installs it): without it the rendering checks fail,
-as a missing R fails the parity tests.
+as a missing R fails the parity tests. Chromium runs with the network off
+(every http(s) request goes to a closed local port), so a page that needed a
+CDN would show it: the formulas are rendered by the MathJax the site ships
+(Debian's ``libjs-mathjax``, copied into ``_static/mathjax`` by
+``docs/conf.py``).
 """
 
 from __future__ import annotations
@@ -77,6 +81,8 @@ def _render(page: Path, tmp_path: Path):
     browser = _chromium()
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             # the network off: http(s) goes to a closed port; file:// pages still load
+             "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
              f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000"]
     dom = subprocess.run([browser, *flags, "--dump-dom", page.as_uri()], capture_output=True,
                          text=True, timeout=120)
@@ -109,3 +115,22 @@ def test_chromium_renders_the_pages_with_their_figures(site, tmp_path, page, nee
         target = (site / page).parent / src.split("#")[0]
         assert target.is_file() and target.stat().st_size > 0, f"{page}: missing image {src}"
     assert shot.is_file() and _not_blank(shot), f"{page}: blank screenshot"
+
+
+@pytest.mark.parametrize("page", ["guide/calibration.html", "api/ece_ci.html"])
+def test_formulas_render_offline_with_the_shipped_mathjax(site, tmp_path, page):
+    """Every formula of the page is typeset by MathJax with the network off."""
+    import re
+
+    html = (site / page).read_text(encoding="utf-8")
+    scripts = re.findall(r'<script[^>]*src="([^"]+)"', html)
+    assert not [s for s in scripts if s.startswith(("http:", "https:", "//"))], scripts
+    mathjax = [s for s in scripts if "MathJax.js" in s]
+    assert mathjax and (site / page).parent.joinpath(mathjax[0].split("?")[0]).resolve().is_file(), scripts
+    formulas = html.count('class="math notranslate nohighlight"')
+    assert formulas > 0, f"{page} has no formula to render"
+    dom, shot = _render(site / page, tmp_path)
+    typeset = dom.count('class="mjx-chtml MathJax_CHTML"')  # one per typeset formula
+    assert typeset >= formulas, f"{page}: {typeset} of {formulas} formulas rendered"
+    assert "MathJax_CHTML" in dom and "Math Processing Error" not in dom
+    assert shot.is_file() and _not_blank(shot)

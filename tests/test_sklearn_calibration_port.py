@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: scikit-learn 1.9 sklearn/tests/test_calibration.py (BSD-3-Clause), (c) 2007-2026 The scikit-learn developers
 """scikit-learn's own calibration tests, ported to ``CalibratedClassifier`` with probcal's methods.
 
 The tests of ``sklearn/tests/test_calibration.py`` (scikit-learn 1.9) that

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: written for pycalib_r; runs R and its packages through their APIs to store reference values
 # Rewrite reference/bin_free/corp.json: reliabilitydiag's CORP curves, bands and
 # decompositions for the cases of reference/r/corp.R (needs reliabilitydiag and
 # jsonlite). Run from the repository root: Rscript tools/make_corp_fixtures.R

@@ -1,4 +1,6 @@
 #!/usr/bin/env Rscript
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: written for pycalib_r; runs R and its packages through their APIs to store reference values
 # Writes the parity fixtures reference/fixtures/*.json.
 #
 # Run from anywhere, with R (4.2.2 is the reference) and the probcal R package

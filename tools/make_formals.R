@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: written for pycalib_r; runs R and its packages through their APIs to store reference values
 # Writes reference/formals.json: every argument of every exported function and
 # its default, as R itself has them (formals()), so the tests can hold
 # pycalib_r's signatures to R's without R. probcal 0.1.0 supplies its

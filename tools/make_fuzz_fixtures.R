@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: written for pycalib_r; runs R and its packages through their APIs to store reference values
 # Writes reference/fixtures/fuzz.json: bad and odd inputs for every export,
 # drawn by reference/r/fuzz.R and answered by R (probcal 0.1.0, and
 # pycalib_r/r/contract.R for the 0.2.0 functions).

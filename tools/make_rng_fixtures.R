@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: written for pycalib_r; runs R and its packages through their APIs to store reference values
 # Writes reference/fixtures/rng.json: R 4.2.2's stats distributions under
 # RNGkind("Mersenne-Twister", "Inversion", "Rejection"), for the stored
 # fixture harness (tests/test_fixtures.py). Each case seeds, draws, and

@@ -1,4 +1,6 @@
 #!/usr/bin/env Rscript
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: written for pycalib_r; runs R and its packages through their APIs to store reference values
 # Writes reference/fixtures/rng_kinds.json: R's streams under every RNGkind.
 #
 #     Rscript tools/make_rng_kinds_fixtures.R

@@ -1,4 +1,6 @@
 #!/usr/bin/env Rscript
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: written for pycalib_r; runs R and its packages through their APIs to store reference values
 # Writes reference/fixtures/rng_kinds_stream.json: R's draws under every
 # RNGkind through the package's public functions.
 #

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: written for pycalib_r; runs R and its packages through their APIs to store reference values
 # Writes reference/fixtures/rng_ncp.json: R 4.2.2's non-central forms of
 # rchisq, rbeta, rt and rf (an `ncp` given, 0 included), and rbinom / rhyper
 # with parameters >= 2^31 - 1 (nmath's qbinom / qhyper branches), under

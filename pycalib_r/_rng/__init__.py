@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the subpackage's index; each module it lists carries its own header
 """R 4.2.2-compatible random streams, bit for bit.
 
 R's defaults (``RNGkind()`` = Mersenne-Twister, Inversion, Rejection) are

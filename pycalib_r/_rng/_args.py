@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/library/stats/src/random.c, src/main/random.c, src/main/coerce.c (GPL-2.0-or-later), (c) The R Core Team
 """R's argument coercions and messages for the random-number functions.
 
 R's ``resultLength``, ``isNumeric`` + ``coerceVector``, recycling,

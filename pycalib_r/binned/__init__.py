@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the subpackage's index; each module it lists carries its own header
 """Binning and the binned calibration metrics.
 
 ``_binning`` (edges, quantiles, ``findInterval``, equal-width and

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.1.0 R/binning.R, R/metrics.R (MIT), (c) 2026 Pedro Rafael Diniz Marinho
+# Derived from: R 4.2.2 src/library/stats/R/quantile.R, src/appl/interv.c, src/main/seq.c (GPL-2.0-or-later), (c) The R Core Team
 """Binning: R's bin edges, quantiles and ``findInterval`` as probcal uses them.
 
 The bin a probability falls in depends on the exact double values of the

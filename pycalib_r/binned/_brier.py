@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: uncertainty-calibration 0.1.4 calibration/utils.py, calibration/calibrators.py (MIT), (c) 2019 Ananya Kumar
 """The Brier score (mean-squared error) and its calibration/sharpness decomposition.
 
 Python-only (probcal has no counterpart): the trade-off Kumar, Liang & Ma

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: uncertainty-calibration 0.1.4 calibration/utils.py, calibration/calibrators.py (MIT), (c) 2019 Ananya Kumar
 """The l_p calibration error of Kumar, Liang & Ma (2019): plug-in and debiased.
 
 Python-only (probcal has no counterpart). One binary problem is binned

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.1.0 R/metrics.R, R/utils.R (MIT), (c) 2026 Pedro Rafael Diniz Marinho
+# Derived from: probcal 0.2.0 ece() help page (debiased, strategy) (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 """Binned calibration metrics (``ece``, ``mce``, ``ace``), ``logit``/``inv_logit``, ``mmce``.
 
 probcal 0.1.0 behaviour, plus the 0.2.0 ``debiased`` and ``strategy``

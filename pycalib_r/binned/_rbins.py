@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/main/summary.c (GPL-2.0-or-later), (c) The R Core Team
+# Derived from: probcal 0.1.0 R/metrics.R (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 """R's per-bin means, bit for bit: ``mean(p[bin == b])`` and ``mean(y[bin == b])``.
 
 probcal's binned metrics (``bin_stats`` in 0.1.0, the contract's bin table

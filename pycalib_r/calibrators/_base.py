@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.1.0 R/utils.R, R/print.R, R/predict.R (MIT), (c) 2026 Pedro Rafael Diniz Marinho
+# Derived from: R 4.2.2 src/main/summary.c, src/main/array.c (GPL-2.0-or-later), (c) The R Core Team
 """The calibrator base class, R's ``print``/``summary`` text, and R-exact numerics.
 
 probcal represents every fitted calibrator as an R list with class

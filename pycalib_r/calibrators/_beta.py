@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.1.0 R/*.R (cal_beta) (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 """Beta calibration (Kull, Silva Filho & Flach 2017), fitted as probcal fits it."""
 
 from __future__ import annotations

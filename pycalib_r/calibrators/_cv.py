@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.1.0 R/cv.R (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 """Cross-validated calibration: out-of-fold predictions and a final calibrator.
 
 R equivalent: ``probcal::cal_cv()`` (``R/cv.R``) with the internal

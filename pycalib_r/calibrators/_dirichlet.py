@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.1.0 R/scaling.R, R/multiclass.R (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 """Dirichlet calibration: multinomial logistic regression on log-probabilities with the ODIR penalty.
 
 R equivalent: ``probcal::cal_dirichlet()`` (``R/scaling.R``) with the

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/library/stats/R/glm.R, src/library/stats/src/family.c (GPL-2.0-or-later), (c) The R Core Team
 """The binomial ``glm()`` fit that Platt and beta calibration share.
 
 probcal fits both calibrators with ``stats::glm(family = binomial())``.

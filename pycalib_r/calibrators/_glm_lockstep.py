@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/library/stats/R/glm.R, src/library/stats/src/family.c (GPL-2.0-or-later), (c) The R Core Team
 """Several binomial glm fits in lockstep: the K one-vs-rest Platt fits of ``cal_ovr()``."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.1.0 R/*.R (cal_histogram) (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 """Histogram-binning calibration with probcal's bins and empty-bin filling."""
 
 from __future__ import annotations

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.1.0 R/*.R (cal_isotonic) (MIT), (c) 2026 Pedro Rafael Diniz Marinho
+# Derived from: R 4.2.2 src/library/stats/R/isoreg.R, src/library/stats/src/isoreg.c, src/library/stats/R/approx.R (GPL-2.0-or-later), (c) The R Core Team
 """Isotonic calibration: R's ``isoreg()`` fit, tie collapsing and ``approx()`` prediction."""
 
 from __future__ import annotations

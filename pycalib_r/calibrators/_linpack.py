@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/appl/dqrdc2.f, src/appl/dqrsl.f, src/appl/dqrls.f (GPL-2.0-or-later), (c) The R Core Team; LINPACK by J. J. Dongarra, C. Moler, G. W. Stewart
+# Derived from: reference BLAS 3.11 (LAPACK 3.11) BLAS/SRC/{dnrm2,ddot,daxpy,dscal}.f (BSD-3-Clause), (c) 1992-2022 The University of Tennessee and The University of Tennessee Research Foundation, The University of California Berkeley, The University of Colorado Denver
 """Reference BLAS and LINPACK in R's evaluation order, for ``glm.fit``'s IRLS.
 
 ``dqrdc2``/``dqrsl`` (R's QR with limited column pivoting, tolerance

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/appl/optim.c (vmmin), src/library/stats/src/optimize.c (Brent_fmin) (GPL-2.0-or-later), (c) The R Core Team
 """R's ``optim()`` methods used by probcal, step for step: BFGS (``vmmin``) and Brent.
 
 R equivalent: ``stats::optim(method = "BFGS")`` (the C routine ``vmmin`` in

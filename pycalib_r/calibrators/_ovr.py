@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.1.0 R/multiclass.R, R/cv.R (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 """One-vs-rest multiclass calibration built from the binary calibrators.
 
 R equivalent: ``probcal::cal_ovr()`` (``R/multiclass.R``), its

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.1.0 R/*.R (cal_platt) (MIT), (c) 2026 Pedro Rafael Diniz Marinho
+# Derived from: R 4.2.2 src/library/stats/R/glm.R (GPL-2.0-or-later), (c) The R Core Team
 """Platt scaling: ``cal_platt()``, and the K one-vs-rest Platt fits of ``cal_ovr()``.
 
 probcal fits Platt scaling with ``stats::glm(family = binomial())``: the fit

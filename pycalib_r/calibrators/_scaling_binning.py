@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: uncertainty-calibration 0.1.4 calibration/utils.py, calibration/calibrators.py (MIT), (c) 2019 Ananya Kumar
 """The scaling-binning calibrator of Kumar, Liang & Ma (2019).
 
 Python-only (probcal has no counterpart). A scaling step (one of the

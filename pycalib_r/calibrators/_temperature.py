@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.1.0 R/scaling.R (MIT), (c) 2026 Pedro Rafael Diniz Marinho
+# Derived from: R 4.2.2 src/library/stats/src/optimize.c (Brent_fmin) (GPL-2.0-or-later), (c) The R Core Team
 """Temperature scaling (binary and multiclass), optimised as R's ``optim(method = "Brent")``."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.1.0 R/scaling.R (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 """Vector scaling: one scale and one bias per class on the logits, then the softmax.
 
 R equivalent: ``probcal::cal_vector_scaling()`` (``R/scaling.R``), fitted with

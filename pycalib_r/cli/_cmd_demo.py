@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.2.0 man/*.Rd (the Examples sections) (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 """``pycalib-r demo``: the examples of probcal's help pages, as Python calls.
 
 R equivalent: the Examples sections of probcal's help pages.

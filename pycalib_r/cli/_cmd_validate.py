@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the command line around pycalib_r.diagnostics, whose modules carry their own headers
 """``pycalib-r validate``: the validation statistics R users report after
 probcal, as JSON: ``rms::val.prob``, ``ResourceSelection::hoslem.test`` and
 the calibration intercept and slope with their intervals.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/library/stats/R/glm.R, src/library/stats/src/family.c, src/library/stats/src/optimize.c (GPL-2.0-or-later), (c) The R Core Team
 """Binary calibrators fitted on Dask collections, and lazy ``predict()``.
 
 * ``cal_platt`` and ``cal_beta``: R's ``glm.fit`` IRLS (its starting values,

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: finds order statistics by counting; the quantile formula is pycalib_r.binned._binning's
 """Exact order statistics of distributed data: a few counting passes, O(targets) memory.
 
 ``ece(strategy = "equal_freq")`` and ``cal_histogram(strategy = "equal_freq")``

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the subpackage's index; each module it lists carries its own header
 """Reliability diagrams and tables, and the validation statistics.
 
 ``_diagnostics`` (``reliability_diagram``, ``reliability_table``), and the

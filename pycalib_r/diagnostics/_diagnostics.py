@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.1.0 R/diagnostics.R (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 """Reliability diagrams: probcal's binned table and its ggplot2 layout in matplotlib.
 
 probcal's ``reliability_diagram()`` returns a ggplot2 object. Python has no

@@ -1,3 +1,7 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/library/stats/src/loessc.c, src/library/stats/src/loessf.f, src/library/stats/R/loess.R (GPL-2.0-or-later), (c) The R Core Team; loessf.f and loessc.c in part (c) 1989, 1992 by AT&T (Cleveland, Grosse and Shyu)
+# Derived from: R 4.2.2 src/appl/dqrdc.f, src/appl/dqrsl.f, src/appl/dsvdc.f (GPL-2.0-or-later), (c) The R Core Team; LINPACK by J. J. Dongarra, C. Moler, G. W. Stewart
+# Derived from: reference BLAS 3.11 (LAPACK 3.11) BLAS/SRC/{ddot,dnrm2,drotg}.f (BSD-3-Clause), (c) 1992-2022 The University of Tennessee and The University of Tennessee Research Foundation, The University of California Berkeley, The University of Colorado Denver
 """R's ``loess()`` fitted values for one predictor, as R 4.2.2 computes them.
 
 A port of Cleveland, Grosse and Shyu's ``dloess`` as R ships it

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/library/stats/src/lowess.c (GPL-2.0-or-later), (c) The R Core Team
 """R's ``lowess()``: Cleveland's robust locally weighted regression, as R computes it.
 
 A port of R 4.2.2's ``clowess``/``lowest`` (``src/library/stats/src/lowess.c``):

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/library/stats/R/approx.R, src/library/stats/src/approx.c, src/library/base/R/seq.R, src/nmath/qlogis.c (GPL-2.0-or-later), (c) The R Core Team
 """R's small numeric helpers shared by the validation statistics.
 
 ``regularize.values`` (``approx``'s tie handling), ``seq(from, to,

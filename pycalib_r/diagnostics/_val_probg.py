@@ -1,3 +1,7 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: rms 6.5-0 R/val.prob.s (val.probg) (GPL-2.0-or-later), (c) Frank E Harrell Jr
+# Derived from: Hmisc 4.8-0 R/cut2.s, R/wtd.stats.s (GPL-2.0-or-later), (c) Frank E Harrell Jr and contributors
+# Derived from: R 4.2.2 src/library/stats/R/loess.R, src/library/stats/R/quantile.R (GPL-2.0-or-later), (c) The R Core Team
 """``val.prob``'s grouped statistics: ``rms::val.probg`` (rms 6.5-0) with Hmisc 4.8.0's helpers.
 
 :func:`val_prob` with ``group=`` (and ``weights=``) lands here, as R's

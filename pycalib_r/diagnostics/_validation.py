@@ -1,3 +1,7 @@
+# SPDX-License-Identifier: GPL-3.0-only
+# Derived from: rms 6.5-0 R/val.prob.s, R/lrm.fit.r, src/lrmfit.f (GPL-2.0-or-later), (c) Frank E Harrell Jr
+# Derived from: MASS 7.3-58.2 R/confint.R (profile.glm, confint.glm) (GPL-2.0-only OR GPL-3.0-only), (c) Brian Ripley, Bill Venables and contributors
+# Derived from: R 4.2.2 src/library/stats/R/glm.R, src/library/stats/R/confint.R, src/appl/dqrdc2.f, src/appl/dqrsl.f (GPL-2.0-or-later), (c) The R Core Team
 """Validation of predicted probabilities: ``rms::val.prob`` and the calibration intercept and slope.
 
 :func:`val_prob` repeats ``rms::val.prob`` (rms 6.5-0) step by step. Its

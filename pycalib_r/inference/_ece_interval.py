@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Written from: Sun, Chaudhari, Barnett & Dobriban (2024), the paper alone; no code from the authors' repository
 """``ece_ci()``: a confidence interval for the squared l2 ECE (Sun et al. 2024).
 
 Sun, Chaudhari, Barnett & Dobriban (2024) show that the debiased binned
@@ -7,6 +9,10 @@ miscalibrated model's error, and at the faster rate :math:`n\\, m^{-k/2}`
 around 0 for a calibrated one. Their interval handles both and never goes
 below 0; their test of calibration uses the second regime. No R package has
 them: this module is a Python-only addition (``ece_ci`` has no R formals).
+
+Provenance: written from the paper alone (Sun et al. 2024, its definitions,
+theorems and appendix formulas), with no code from the authors' CI-ECE
+repository, which grants no licence; keep it so (see docs/provenance.md).
 
 Everything is a sum over the occupied bins (cells, for top-k) of a few per-bin
 sums, so time is O(n d) and memory O(n d) for d = 1 (binary, confidence) or

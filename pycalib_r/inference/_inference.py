@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.2.0 help pages of cal_test and cal_ci (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 """Calibration inference: ``cal_test()`` and ``cal_ci()`` (contract sections 4 and 5).
 
 Both draw from R's stream in R's order (one ``sample(c(-1, 1), n, replace =

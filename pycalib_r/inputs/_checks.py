@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.1.0 R/utils.R (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 """Input checks: one place, R's messages.
 
 Every function here validates one argument the way probcal's ``R/utils.R``

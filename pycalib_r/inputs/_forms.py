@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.1.0 R/metrics.R (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 """Input forms: which problem an input poses, checked once, in R's order.
 
 probcal answers a probability vector with the binary definition of a metric

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.2.0 help page of skce (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 """Kernel calibration error: ``skce()``, and the kernels behind it and the tests.
 
 Contract section 3. Two kernel forms:

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.2.0 help pages of skce, cal_test, cal_ci, ece (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 # Reference implementation of the probcal 0.2.0 calibration-inference layer,
 # written directly from the definition of probcal 0.2.0 in docs/probcal-0.2.0.md (sections 3-6).
 #

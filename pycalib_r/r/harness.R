@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: written for pycalib_r; calls probcal and R through their APIs
 # Fixture harness shared by tools/make_fixtures.R (which writes the fixtures)
 # and tests/test_fixtures_live.py (which re-evaluates stored cases in R through
 # rpy2). Base R only.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: written for pycalib_r; calls probcal and R through their APIs
 # R side of pycalib_r.rcheck.same_as_r(): evaluates one call in the user's R
 # and returns, as JSON written by harness_json() (harness.R, shipped beside
 # this file), everything the Python side compares. Base R only.

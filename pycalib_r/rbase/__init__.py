@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the subpackage's index; each module it lists carries its own header
 """R's base behaviour that every room of the package shares.
 
 R's arithmetic (``_rarith``: long-double sums and means, glibc's ``exp``/``log``,

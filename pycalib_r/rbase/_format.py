@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/main/format.c, src/main/printutils.c, src/library/base/R/format.R, src/library/base/R/strwrap.R (GPL-2.0-or-later), (c) The R Core Team
+# Derived from: cli 3.6.0 R/rule.R, R/themes.R (MIT), (c) RStudio, Gabor Csardi
 """R's number formatting and cli's console rendering, as pure functions.
 
 Everything here returns text; nothing prints. The goal is byte equality with

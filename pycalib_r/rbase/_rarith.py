@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/main/summary.c, src/main/array.c, src/main/arithmetic.c, src/nmath/pnorm.c, src/nmath/fround.c (GPL-2.0-or-later), (c) The R Core Team
 """R's floating-point arithmetic, reproduced operation for operation.
 
 R accumulates ``sum``, ``mean``, ``rowSums`` and ``colSums`` in x87 long

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/main/printmatrix.c (GPL-2.0-or-later), (c) The R Core Team
 """R's ``print()`` of a numeric matrix with dimnames (``printRealMatrix``).
 
 Each column is formatted on its own (``formatReal`` with ``digits``, NA as

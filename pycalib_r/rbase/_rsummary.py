@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/library/base/R/summary.R (GPL-2.0-or-later), (c) The R Core Team
 """R's ``summary()`` of a list that has no summary method: the Length / Class / Mode table.
 
 ``summary(cal_test(p, y))`` in R dispatches to ``summary.default``, which

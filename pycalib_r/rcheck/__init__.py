@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: drives the user's R; the transcription it names is pycalib_r/r/contract.R, which carries its own header
 """Parity with R on your own data: run a call in pycalib_r and in your R, compare.
 
 ``pip install 'rpy2>=3.5,<3.6'`` (from a checkout: ``pip install '.[r]'``) adds rpy2; R itself (>= 4.2) and the probcal

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: scikit-learn scorers around val_prob, whose module carries its own header
 """scikit-learn scorers for the ``val.prob`` statistics that are scores.
 
 A statistic is a score when a model is better the larger (or the smaller) it

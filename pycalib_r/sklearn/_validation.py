@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: scikit-learn 1.9 sklearn/utils/validation.py (one message) (BSD-3-Clause), (c) 2007-2026 The scikit-learn developers
 """Input and label checks shared by the scikit-learn estimators and metrics.
 
 R equivalent: none (scikit-learn's conventions around R's checks).

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: probcal 0.2.0 help pages of skce, cal_test, cal_ci (through pycalib_r/r/contract.R) (MIT), (c) 2026 Pedro Rafael Diniz Marinho
 # The R side of tools/bench.py's lines for skce(), cal_test() and cal_ci():
 # the same definitions as pycalib_r/r/contract.R, written the way a careful R
 # user would write them for speed. contract.R is written to be read against

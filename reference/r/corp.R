@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: written for pycalib_r; calls reliabilitydiag through its API
 # CORP reference cases: reliabilitydiag() on seeded data, encoded as JSON.
 #
 # Used live by tests/test_corp.py (through rpy2) and by

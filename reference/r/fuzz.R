@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: written for pycalib_r; calls probcal through its API
 # Fuzz cases: bad and odd inputs for every export, drawn and evaluated in R.
 # Base R only; needs pycalib_r/r/harness.R sourced first.
 #

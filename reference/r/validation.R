@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: written for pycalib_r; calls rms, ResourceSelection and MASS through their APIs
 # R's side of the validation parity checks (tests/test_validation.py,
 # tests/test_differential_validation.py, tools/make_validation_fixtures.py):
 # rms::val.prob, ResourceSelection::hoslem.test, glm's calibration intercept

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/main/RNG.c, src/library/base/R/RNG.R (GPL-2.0-or-later), (c) The R Core Team
 """R's bit generators: every ``RNGkind`` of R 4.2.2 (``src/main/RNG.c``).
 
 R's ``src/main/RNG.c``, one module per part: ``_mt`` (Mersenne-Twister on

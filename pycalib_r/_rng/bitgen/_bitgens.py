@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/main/RNG.c (GPL-2.0-or-later), (c) The R Core Team; Mersenne-Twister part (c) 1997, 1999 Makoto Matsumoto and Takuji Nishimura
 """R 4.2.2's uniform generators (``RNGkind(kind = ...)``), bit for bit.
 
 One small class per kind, all with the same interface (:class:`BitGenerator`):

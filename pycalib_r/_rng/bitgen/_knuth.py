@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/main/RNG.c, src/library/base/R/TAOCP.R (GPL-2.0-or-later), (c) The R Core Team; ran_start/ran_array by D. E. Knuth (public domain)
 """Knuth's TAOCP generators of R 4.2.2 (``Knuth-TAOCP``, ``Knuth-TAOCP-2002``).
 
 R equivalent: ``ran_start``, ``ran_array``, ``KT_next`` of ``src/main/RNG.c``

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/main/RNG.c, src/library/parallel/src/rngstream.c (GPL-2.0-or-later), (c) The R Core Team
 """L'Ecuyer-CMRG of R 4.2.2 and package parallel's stream jumps.
 
 R equivalent: ``unif_rand``'s ``LECUYER_CMRG`` case of ``src/main/RNG.c``;

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/main/RNG.c (GPL-2.0-or-later), (c) The R Core Team; Mersenne-Twister part (c) 1997, 1999 Makoto Matsumoto and Takuji Nishimura
 """Mersenne-Twister as R 4.2.2 runs it: seeding, state words, ``unif_rand``.
 
 R's ``set.seed`` scrambles the seed into the 624-word key (``RNG_Init``

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/main/RNG.c, src/library/base/R/RNG.R (GPL-2.0-or-later), (c) The R Core Team
 """R's RNG state machine: ``RNGkind()``, ``set.seed()``, ``.Random.seed``.
 
 :class:`KindState` holds what R keeps in ``RNG.c``'s globals (the generator

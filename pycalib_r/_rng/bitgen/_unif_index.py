@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/main/RNG.c (GPL-2.0-or-later), (c) The R Core Team
 """R 4.2.2's ``R_unif_index`` and ``rbits`` on any uniform source.
 
 Both ``sample.kind`` values: ``"Rounding"`` (``floor(dn * unif_rand())``)

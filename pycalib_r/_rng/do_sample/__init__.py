@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the subpackage's index; each module it lists carries its own header
 """R's ``do_sample`` (``src/main/random.c``): ``sample()`` and ``sample.int()``.
 
 ``_sample`` holds the samplers (uniform with and without replacement,

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/main/random.c, src/main/RNG.c, src/main/sort.c, src/library/base/R/sample.R (GPL-2.0-or-later), (c) The R Core Team
 """Sampling as R 4.2.2's ``do_sample`` and ``R_unif_index`` do it.
 
 Index draws by rejection on 16-bit chunks (``sample.kind = "Rejection"``),

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the subpackage's index; each module it lists carries its own header
 """R's nmath (``src/nmath``): distributions as functions of uniforms.
 
 Every module ports R 4.2.2's C code operation for operation: it takes the

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: vectorised evaluation of the algorithms that pycalib_r._rng.nmath._dists translates (and heads)
 """Vectorised draws for algorithms that consume a variable number of uniforms.
 
 nmath's rejection algorithms (``exp_rand``, ``rgamma``, ``rbeta``, ``rpois``)

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: a cursor over a stream's uniforms for the nmath translations, which carry their own headers
 """Sequential scalar access to any stream's uniforms, rewound exactly.
 
 Scalar ports of nmath's loops read one ``unif_rand()`` at a time. The cursor

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/nmath/{bd0,stirlerr,dpois,gamma,lgamma,lgammacor,dnorm,pnorm,qnorm}.c, dpq.h (GPL-2.0-or-later), (c) The R Core Team; stirlerr.c and dpois.c after C. Loader (c) 1999-2000 Lucent Technologies, Bell Laboratories; qnorm.c after Algorithm AS 241 (c) Royal Statistical Society
 """nmath's building blocks of the gamma distribution: ``ebd0``, ``stirlerr``,
 ``dpois_raw``, ``lgammafn``, and the normal ``dnorm``, ``pnorm`` and ``qnorm``
 with ``lower_tail`` and ``log_p``, as scalar functions (``pnorm`` on

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/nmath/{pgamma,qgamma,dgamma,pchisq,qchisq}.c, dpq.h (GPL-2.0-or-later), (c) The R Core Team, 2005-6 Morten Welinder (pgamma.c); qgamma.c after Algorithm AS 91 (c) Royal Statistical Society
 """R's ``pgamma``/``qgamma`` and ``pchisq``/``qchisq`` as scalar functions, bit for bit.
 
 ``pgamma_raw`` is Morten Welinder's algorithm as R 4.2.2 has it (the small-x

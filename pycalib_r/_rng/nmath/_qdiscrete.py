@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/nmath/{qbinom,qhyper,lbeta,lgammacor,gamma,chebyshev,choose}.c, qDiscrete_search.h (GPL-2.0-or-later), (c) The R Core Team; qnorm.c after Algorithm AS 241 (c) Royal Statistical Society
 """nmath's inversion branches of ``rhyper`` and ``rbinom`` for parameters >= 2^31 - 1.
 
 R 4.2.2 leaves its integer algorithms when a parameter reaches ``INT_MAX``

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/nmath/qnorm.c (GPL-2.0-or-later), (c) The R Core Team; qnorm.c after Algorithm AS 241 (c) Royal Statistical Society
 """R's ``qnorm`` (AS 241) as a function of uniforms.
 
 The inversion that ``norm_rand`` (``INVERSION``) and the discrete quantiles

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/nmath/rbinom.c (GPL-2.0-or-later), (c) The R Core Team
 """R's ``rbinom`` as a function of uniforms.
 
 Each function takes uniforms (already drawn, in R's order) and returns what

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/nmath/snorm.c (GPL-2.0-or-later), (c) The R Core Team
 """R 4.2.2's ``norm_rand`` for every normal kind, on any uniform source.
 
 ``norm_rand`` for every ``RNGkind(normal.kind = ...)``, written against

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/nmath/toms708.c (GPL-2.0-or-later), (c) The R Core Team; ACM TOMS Algorithm 708 by A. R. DiDonato and A. H. Morris Jr. (terms: docs/provenance.md)
 """TOMS 708's ``bratio`` (R 4.2.2's ``pbeta``), not log scale, for shapes >= 1.
 
 What ``qbinom`` needs for sizes >= 2^31 - 1 (``pbinom`` is ``pbeta(p, x + 1,

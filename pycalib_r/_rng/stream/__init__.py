@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the subpackage's index; each module it lists carries its own header
 """The R-facing stream objects (numpy's ``Generator`` in R's clothes).
 
 ==================  ==========================================================

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: hands large draws to the compiled kernels; the algorithms are in modules with their own headers
 """The compiled path of ``rexp``, ``rgamma``, ``rbeta`` and ``rpois`` on R's stream.
 
 The hooks of :class:`._stream_dists.RDistributions` hand a call here when it

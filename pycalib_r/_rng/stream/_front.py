@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/library/stats/src/random.c, src/main/random.c, src/library/base/R/sample.R (GPL-2.0-or-later), (c) The R Core Team
 """One front end for R's argument checks, shared by every stream.
 
 :class:`StreamFront` implements the R-level functions (``runif``,

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: R 4.2.2 src/library/stats/src/random.c, src/library/stats/R/distn.R (GPL-2.0-or-later), (c) The R Core Team
 """R's front end for the nmath distributions: arguments, recycling, NaN rules.
 
 Each method is the R function of the same name (R 4.2.2, ``stats``): R's

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: dispatch between the ports of _rng.bitgen and _rng.nmath, which carry their own headers
 """Every ``RNGkind`` on :class:`~pycalib_r._rng.RRandom`: the dispatch.
 
 An :class:`RRandom` under R's defaults (Mersenne-Twister, Inversion,

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: assembles the ports of _rng.bitgen, _rng.nmath and _rng.do_sample, which carry their own headers
 """The R stream: :class:`RRandom`, R 4.2.2's global generator as an object.
 
 Mersenne-Twister words (:mod:`pycalib_r._rng.bitgen._mt`), nmath's

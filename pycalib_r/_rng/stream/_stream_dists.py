@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the stream's hooks into pycalib_r._rng.nmath, whose modules carry their own headers
 """The distribution hooks of :class:`~pycalib_r._rng.RRandom`: nmath on R's uniforms.
 
 Each hook receives the drawing elements' parameters in order, as floats
