@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: a table of this package's own kernels.
 """Every compiled kernel, its numpy twin, the public calls that use it and
 what it needs of the platform.
 

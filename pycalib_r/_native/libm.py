@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Derived from: Arm optimized-routines math/exp_data.c (MIT), (c) 2018 Arm Limited
+# Derived from: optimized-routines (Arm) 2018 math/exp_data.c (MIT), (c) 1999-2018 Arm Limited
+# Derived from: glibc 2.36 sysdeps/ieee754/dbl-64/e_exp_data.c (LGPL-2.1-or-later), (c) 2018-2022 Free Software Foundation, Inc.
 """The C library's ``exp``, ``log`` and ``log1p`` over arrays (``src/libm.c``).
 
 Twins: ``pycalib_r.rbase._rarith.r_log``/``r_log1p``'s scipy.special and

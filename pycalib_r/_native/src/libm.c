@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
- * Derived from: Arm optimized-routines math/exp.c, math/exp_data.c (MIT),
- *   (c) 2018 Arm Limited; as built in GNU C Library 2.36 sysdeps/ieee754/dbl-64/e_exp.c
- *   (LGPL-2.1-or-later), (c) Free Software Foundation, Inc.
+ * Derived from: optimized-routines (Arm) 2018 math/exp.c, math/exp_data.c (MIT), (c) 1999-2018 Arm Limited
+ * Derived from: glibc 2.36 sysdeps/ieee754/dbl-64/e_exp.c, e_exp_data.c (LGPL-2.1-or-later),
+ *   (c) 2018-2022 Free Software Foundation, Inc.
  *
  * The C library's exp, log and log1p over arrays, as R's arithmetic calls
  * them (one call per element), and exp_block: glibc's exp (Szabolcs Nagy's
  * algorithm, from Arm's optimized-routines) with its main path vectorised,
- * the same bits as glibc's FMA build where pcr_exp_block_ok-style checks on
- * the Python side (rbase/_rarith-free: _native/libm.py fast_exp_ok) find them.
+ * the same bits as glibc's FMA build where the Python side's once-per-process
+ * check (_native/libm.py fast_exp_ok) finds them.
  *
  * glibc's exp and log are wrappers that set errno around the IFUNCs
  * __exp_finite/__log_finite; the Python side looks those up (dlvsym) and,
