@@ -294,7 +294,7 @@ def cal_scaling_binning(p, y, bins=10, type=SB_TYPES, scaling=SCALING_METHODS, s
     """
     kind, problems, labels = _problems(p, y, type)
     bins_given, scaling_given, split_given = bins, scaling, split
-    bins = check_bins(bins)
+    bins = check_bins(bins, python_only=True)
     scaling = match_arg(scaling, SCALING_METHODS, arg="scaling")
     split = _check_split(split)
     if not isinstance(renormalize, (bool, np.bool_)):

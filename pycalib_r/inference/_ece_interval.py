@@ -604,7 +604,7 @@ def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2, edges="pap
     (0.0, False, True)
     """
     form = input_form(p, y, type, types=TYPES)
-    bins = check_bins(bins)
+    bins = check_bins(bins, python_only=True)
     conf_level = check_conf_level(conf_level)
     if form.kind == "topk":
         top_k = _check_top_k(top_k, form.k)
