@@ -63,6 +63,30 @@ def _fit_scaler(method, p, y):
     return cal_beta(p, y)
 
 
+def _check_spread(method, r, column):
+    """Refuse a ``p`` the scaling step cannot fit: constant, so its slope is undefined.
+
+    R's ``glm`` would give an ``NA`` slope and every scaled output ``NA``;
+    the step's input is named instead (``column``: the class, for a matrix).
+    """
+    if method not in ("logistic", "platt", "beta") or r.size == 0:
+        return
+    from ..binned._metrics import logit
+
+    eps = _AUTHORS_EPS if method == "logistic" else np.finfo(np.float64).eps
+    x = r if method == "beta" else logit(r, eps=eps)
+    if np.any(x != x[0]):
+        return
+    where = "" if column is None else f" (column {column})"
+    how = (f"is constant ({format(float(r[0]), '.7g')})" if np.all(r == r[0]) else
+           f"is constant on the logit scale (clipped at {format(eps, '.3g')})")
+    err = ProbcalError(f"Argument `p`{where} {how} in the rows of the scaling step: the "
+                       f"{method} scaling step cannot fit a slope to it.")
+    add_note(err, 'A constant prediction carries nothing to scale: pass predictions that vary, '
+                  'or scaling="none" (the binning step alone).')
+    raise err
+
+
 def _scale(scaler, method, p):
     if scaler is None:
         return np.asarray(p, dtype=np.float64)
@@ -308,8 +332,21 @@ def cal_scaling_binning(p, y, bins=10, type=SB_TYPES, scaling=SCALING_METHODS, s
         if split is not None and c[fit_rows].min() == c[fit_rows].max():
             raise ProbcalError("The scaling part of the split holds one class only; "
                                "use more rows or split=\"none\".")
+        _check_spread(scaling, r[fit_rows], None if kind != "marginal" else len(scalers) + 1)
         scaler = _fit_scaler(scaling, r[fit_rows], c[fit_rows])
-        z = _scale(scaler, scaling, r)
+        try:
+            z = _scale(scaler, scaling, r)
+        except ProbcalError as e:
+            # R's inv_logit() check on the scaler's NA output: not the caller's `x`.
+            if "missing values" not in str(e):
+                raise
+            z = None
+        if z is None or not np.all(np.isfinite(z)):
+            err = ProbcalError(f"The {scaling} scaling step fitted on `p` gives missing values "
+                               "(a coefficient R's glm leaves NA).")
+            add_note(err, 'Its predictions hardly vary once clipped: pass predictions that vary, '
+                          'or scaling="none" (the binning step alone).')
+            raise err
         edges, means, cnt = _bin_step(z[edge_rows], z[mean_rows], bins)
         scalers.append(scaler)
         breaks.append(edges)
