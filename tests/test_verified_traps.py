@@ -131,3 +131,82 @@ def test_scaling_binning_constant_p_where_the_method_defines_it():
     for scaling in ("none", "temperature"):
         fit = pc.cal_scaling_binning(np.full(50, 0.3), y, scaling=scaling)
         assert np.isfinite(pc.predict(fit, [0.3, 0.5])).all()
+
+
+# -- 45.15 ---------------------------------------------------------------------
+
+def _lists_of_length(d, n, path=""):
+    """Paths of the lists of length n anywhere in the plain data ``d``."""
+    out = []
+    if isinstance(d, dict):
+        for k, v in d.items():
+            out += _lists_of_length(v, n, f"{path}.{k}")
+    elif isinstance(d, list):
+        if len(d) == n:
+            out.append(path)
+        for i, v in enumerate(d):
+            out += _lists_of_length(v, n, f"{path}[{i}]")
+    return out
+
+
+def _fits(n=137):
+    pc.set_seed(1)
+    p = np.asarray(pc.runif(n))
+    y = np.asarray(pc.rbinom(n, 1, p))
+    z = np.reshape(np.asarray(pc.rnorm(n * 3)), (n, 3))
+    P = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+    codes = np.asarray(pc.sample_int(3, n, replace=True))
+    return {
+        "platt": pc.cal_platt(p, y), "beta": pc.cal_beta(p, y), "isotonic": pc.cal_isotonic(p, y),
+        "histogram": pc.cal_histogram(p, y), "temperature": pc.cal_temperature(z, codes),
+        "vector_scaling": pc.cal_vector_scaling(z, codes), "dirichlet": pc.cal_dirichlet(P, codes),
+        "ovr": pc.cal_ovr(P, codes, method="platt"), "cv": pc.cal_cv(p, y),
+        "scaling_binning": pc.cal_scaling_binning(P, codes),
+    }
+
+
+def test_to_dict_gives_parameters_only():
+    import json
+    import pickle
+
+    n = 137
+    for name, fit in _fits(n).items():
+        d = fit.to_dict()
+        rows = _lists_of_length(d, n)
+        if name == "isotonic":  # the map itself: one threshold per distinct prediction
+            assert rows == [".x_thresholds", ".y_calibrated"], rows
+        else:
+            assert rows == [], (name, rows)
+        json.dumps(d, allow_nan=False)
+        full = fit.to_dict(data=True)
+        assert set(d) <= set(full) and json.loads(json.dumps(full)) == full
+        # the fit still predicts from what it holds, and pickles as before
+        again = pickle.loads(pickle.dumps(fit))
+        assert again.to_dict(data=True) == full and again.to_dict() == d
+
+
+def test_to_dict_of_platt_no_longer_carries_the_labels():
+    import json
+
+    pc.set_seed(2)
+    p = np.asarray(pc.runif(5000))
+    y = np.asarray(pc.rbinom(5000, 1, p))
+    fit = pc.cal_platt(p, y)
+    d = fit.to_dict()
+    assert len(json.dumps(d)) < 2000
+    assert d["coefficients"] == fit.coefficients
+    assert d["fit"]["deviance"] == fit.fit.deviance and "y" not in d["fit"]
+    full = fit.to_dict(data=True)
+    # glm's y is Platt's targets: the labels are the targets above 1/2
+    assert np.array_equal(np.asarray(full["fit"]["y"]) > 0.5, y == 1)
+    assert len(json.dumps(full)) > 800_000
+    # results keep every component (they hold no training rows)
+    res = pc.cal_test(p[:200], y[:200], n_boot=19)
+    assert res.to_dict() == res.to_dict(data=True)
+
+
+def test_to_dict_data_reaches_nested_calibrators():
+    fits = _fits()
+    for name in ("ovr", "cv", "scaling_binning"):
+        full = fits[name].to_dict(data=True)
+        assert _lists_of_length(full, 137), name  # the nested glm fits' rows are there
