@@ -28,6 +28,9 @@ CE_TYPES = ("marginal", "top", "classwise")
 _MATRIX_MESSAGE = "Argument `p` must be a numeric matrix with one column per class."
 # Normal draws held at once by the debiased l_p (8 MB).
 _DRAWS = 1 << 20
+# Normal draws the debiased l_p makes at most (resamples x occupied bins, all
+# classes): half a minute on a loaded machine, a bound on the call's time.
+_MAX_DRAWS = 1 << 24
 # The norms whose error is summed as E^p, exactly as in releases up to 0.2.x
 # (their bits are kept); every other finite norm is computed scaled by the
 # largest gap, so that |gap|^p cannot underflow (norm=1000) or overflow.
@@ -140,6 +143,32 @@ def lp_terms(counts, conf, acc, norm, debiased, stream=None, resamples=1000):
     # Not clipped at 0: the authors' normal_debiased_ce returns 2 E - mean(E*) as it is.
     est = 2.0 * plug - total / resamples
     return est if scaled else est ** norm
+
+
+def _check_draws(resamples: int, bins: int) -> None:
+    """Refuse more than :data:`_MAX_DRAWS` normal draws, before drawing any."""
+    draws = resamples * bins
+    if draws > _MAX_DRAWS:
+        err = ProbcalError(f"Argument `resamples` ({resamples}) times the {bins} occupied bins is "
+                           f"{draws} normal draws, more than {_MAX_DRAWS} (2^24), the most the "
+                           "debiased estimate makes.")
+        add_note(err, "The authors use 1000 resamples, whose Monte Carlo error is already far "
+                      "below the estimate's own; use fewer resamples (or fewer bins).")
+        raise err
+
+
+def resolve_named_rng(rng, arg: str = "rng"):
+    """:func:`pycalib_r._rng.resolve_rng`, whose seed errors (R's "supplied
+    seed is not a valid integer") gain a note naming the argument."""
+    from .._rng import resolve_rng  # noqa: PLC0415
+
+    try:
+        return resolve_rng(rng)
+    except ProbcalError as err:
+        if f"`{arg}`" not in str(err):
+            add_note(err, f"`{arg}` = {rng!r} is used as a seed: R's seeds are integers of at "
+                          "most 2147483647 in absolute value.")
+        raise
 
 
 def _check_norm(norm):
@@ -314,7 +343,10 @@ def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=Tru
         With ``norm=2``: return the square (for ``debiased=True`` unclipped,
         so an unbiased estimate that can be negative).
     resamples : int, default 1000
-        Normal resamples of the debiased l_p, p != 2 (at most 2^31 - 1).
+        Normal resamples of the debiased l_p, p != 2. Their number times
+        the occupied bins (summed over the classes) may be at most 2^24
+        (16,777,216 normal draws, seconds to half a minute), so that the call's
+        time is bounded; the authors use 1000.
     rng : None, int, RRandom or numpy.random.Generator
         The stream of those draws (default: the package's global R stream).
 
@@ -368,15 +400,16 @@ def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=Tru
         add_note(err, "Drop `weights`, or pass the probability matrix with type=\"marginal\".")
         raise err
     w = _check_weights(weights, k) if k else np.ones(1)
-    stream = None
+    if rng is not None and not (debiased and norm != 2):
+        resolve_named_rng(rng)  # not drawn from here, but a bad `rng` is not ignored
     if debiased and norm != 2:
-        from .._rng import resolve_rng  # noqa: PLC0415
         from .._rng.stream._locking import holding  # noqa: PLC0415
 
-        stream = resolve_rng(rng)
+        binned = [problem_bins(r, c, bins, strategy) for r, c in problems]
+        _check_draws(resamples, sum(b[0].size for b in binned))
+        stream = resolve_named_rng(rng)
         with holding(stream):
-            terms = np.array([lp_terms(*problem_bins(r, c, bins, strategy), norm, True, stream,
-                                       resamples) for r, c in problems])
+            terms = np.array([lp_terms(*b, norm, True, stream, resamples) for b in binned])
     else:
         terms = np.array([lp_terms(*problem_bins(r, c, bins, strategy), norm, debiased)
                           for r, c in problems])

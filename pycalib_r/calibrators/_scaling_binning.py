@@ -14,7 +14,7 @@ import numbers
 import numpy as np
 
 from ..binned._binning import equal_mass_edges, find_bins
-from ..binned._calibration_error import input_problems
+from ..binned._calibration_error import input_problems, resolve_named_rng
 from ..inputs._checks import (
     ProbcalError,
     _as_matrix,
@@ -177,22 +177,26 @@ def _parts(n, split, seed, rng):
     from .. import _rng
     from .._rng.stream._locking import holding
 
-    stream = seeded_stream(seed, rng) if seed is not None else _rng.resolve_rng(rng)
+    stream = seeded_stream(seed, rng) if seed is not None else resolve_named_rng(rng)
     with holding(stream):
         perm = np.asarray(stream.sample_int(n, n), dtype=np.int64) - 1
     a = int(round(n * split[0]))
     b = a + int(round(n * split[1]))
     parts = perm[:a], perm[a:b], perm[b:]
     if min(part.size for part in parts) == 0:
-        raise ProbcalError(f"Each part of the split must hold rows; {n} rows are too few.")
+        err = ProbcalError(f"Argument `split` leaves a part with no rows: each part of the split "
+                           f"must hold rows, and {n} rows are too few for it.")
+        add_note(err, 'Use more rows, fractions nearer one another, or split="none" (every row in '
+                      'every step).')
+        raise err
     return parts
 
 
 def _problems(p, y, type):
     """``(kind, problems, labels)``: the checked binary problems of the input
     (:func:`~pycalib_r.binned._calibration_error.input_problems`), each with both classes."""
-    if is_matrix(p):
-        type = match_arg(type, SB_TYPES, arg="type")
+    # Matched for a vector too (where it is not used), so a bad value is not ignored.
+    type = match_arg(type, SB_TYPES, arg="type")
     kind, problems, labels = input_problems(p, y, type, require_both=True)
     if kind == "top" and problems[0][1].min() == problems[0][1].max():
         raise ProbcalError("The top-label form needs both right and wrong top predictions.")
@@ -323,8 +327,17 @@ def cal_scaling_binning(p, y, bins=10, type=SB_TYPES, scaling=SCALING_METHODS, s
     split = _check_split(split)
     if not isinstance(renormalize, (bool, np.bool_)):
         raise ProbcalError("Argument `renormalize` must be `TRUE` or `FALSE`.")
-    if seed is not None and not isinstance(seed, numbers.Integral):
+    if seed is not None and (not isinstance(seed, numbers.Integral)
+                             or isinstance(seed, (bool, np.bool_))):
         raise ProbcalError("Argument `seed` must be a single whole number.")
+    if seed is not None and not -2147483647 <= seed <= 2147483647:
+        err = ProbcalError("Argument `seed` must be a single whole number of at most "
+                           "2147483647 in absolute value.")
+        add_note(err, "R's seeds are integers (set.seed's range).")
+        raise err
+    if rng is not None:
+        # Checked even when no split draws from it: a bad `rng` is not ignored.
+        resolve_named_rng(rng)
     n = problems[0][0].size
     fit_rows, edge_rows, mean_rows = _parts(n, split, seed, rng)
     scalers, breaks, values, counts = [], [], [], []
