@@ -150,6 +150,16 @@ def _plain(x):
     return x
 
 
+def _full_dict(obj):
+    """Every component, per-row data included (a calibrator's to_dict()
+    gives its parameters only unless data=True)."""
+    from pycalib_r.rbase._rlist import RList, _takes_data
+
+    if isinstance(obj, RList) and _takes_data(type(obj)):
+        return obj.to_dict(data=True)
+    return obj.to_dict()
+
+
 def observe(kind, obj):
     """What an object shows: its print, and its predictions or next draws (exact text).
 
@@ -164,7 +174,7 @@ def observe(kind, obj):
         out["str"] = str(obj)
         out["repr"] = repr(obj)
         # the components (R's list) or the number, exactly
-        out["value"] = repr(_plain(obj.to_dict() if hasattr(obj, "to_dict") else obj))
+        out["value"] = repr(_plain(_full_dict(obj) if hasattr(obj, "to_dict") else obj))
     if kind == "binary":
         out["predict"] = _exact(pc.predict(obj, _newdata_binary()))
     elif kind in ("logits", "probs"):

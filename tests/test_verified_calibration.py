@@ -13,6 +13,7 @@ import pytest
 
 import pycalib_r as pc
 from pycalib_r.binned._binning import bin_groups, equal_mass_edges
+from pycalib_r.calibrators._base import renormalize_rows
 from pycalib_r.rbase._errors import ProbcalError
 from tests.conftest import REPO
 
@@ -271,7 +272,11 @@ def test_scaling_binning_in_the_sklearn_face(binary, multi):
                           .predict_proba(both[:4])[:, 1], direct)
     P, Y = multi
     mc = sk.ProbcalCalibrator(method="scaling_binning").fit(P, Y)
-    assert np.array_equal(mc.predict_proba(P), pc.predict(pc.cal_scaling_binning(P, Y), P))
+    core = pc.predict(pc.cal_scaling_binning(P, Y), P)
+    # predict_proba's rows sum to one (scikit-learn's contract); calibrator_
+    # keeps the core's marginal outputs.
+    assert np.array_equal(mc.predict_proba(P), renormalize_rows(core))
+    assert np.array_equal(pc.predict(mc.calibrator_, P), core)
     from sklearn.linear_model import LogisticRegression
 
     X = np.column_stack([np.log(P[:, 0] / P[:, 2]), np.log(P[:, 1] / P[:, 2])])
@@ -281,4 +286,7 @@ def test_scaling_binning_in_the_sklearn_face(binary, multi):
     assert out.shape == (300, 3) and ((out >= 0) & (out <= 1)).all()
     one = sk.CalibratedClassifier(LogisticRegression(), method="scaling_binning", ensemble=False,
                                   method_args={"bins": 4}).fit(X, Y)
-    assert all(np.unique(one.predict_proba(X)[:, k]).size <= 4 for k in range(3))
+    assert np.allclose(one.predict_proba(X).sum(axis=1), 1, rtol=0, atol=1e-15)
+    marginal = pc.predict(one.calibrated_classifiers_[0].calibrator.calibrator_,
+                          one.calibrated_classifiers_[0].estimator.predict_proba(X))
+    assert all(np.unique(marginal[:, k]).size <= 4 for k in range(3))

@@ -53,7 +53,7 @@ class BrierScore(NamedTuple):
                 f"(resolution {self.resolution:.7g}, uncertainty {self.uncertainty:.7g})")
 
 
-def brier_score(p, y, type="marginal", bins="unique", strategy="equal_mass") -> BrierScore:
+def brier_score(p, y, type="marginal", bins="auto", strategy="equal_mass") -> BrierScore:
     r"""Brier score (mean-squared error) with the decomposition Kumar et al. use.
 
     Python-only: probcal has no counterpart.
@@ -86,10 +86,18 @@ def brier_score(p, y, type="marginal", bins="unique", strategy="equal_mass") -> 
         Multiclass form; ignored for a vector ``p``.
     bins, strategy
         The bins of the decomposition, as in :func:`calibration_error`. The
-        default ``"unique"`` is exact for a binned model (scaling-binning,
-        histogram binning); for continuous predictions pass a number of
-        bins (with ``"unique"`` every prediction is its own bin, so the
-        calibration term is the whole score).
+        default ``"auto"`` (the authors' ``get_calibration_error`` rule) is
+        ``"unique"`` for a binned model's outputs (fewer than n/4 distinct
+        values in every column: scaling-binning, histogram binning), where
+        the decomposition is exact, and 15 uniform-mass bins otherwise.
+        ``"unique"`` on continuous predictions makes every prediction its
+        own bin, whose label mean is its 0/1 label: the calibration term is
+        then the whole score and sharpness 0, whatever the model (a
+        calibrated model of uniform predictions shows calibration 0.169,
+        against 0.001 with 15 bins). The terms are the paper's
+        :math:`\mathrm{CE}^2` and :math:`E[\mathrm{Var}(Y \mid f(X))]` only
+        when each bin averages several labels. Releases up to 0.2.x
+        defaulted to ``"unique"``.
 
     Returns
     -------
@@ -109,13 +117,26 @@ def brier_score(p, y, type="marginal", bins="unique", strategy="equal_mass") -> 
     Examples
     --------
     >>> import pycalib_r as pc
-    >>> b = pc.brier_score([0.2, 0.2, 0.8, 0.8], [0, 1, 1, 1])
+    >>> b = pc.brier_score([0.2, 0.2, 0.8, 0.8], [0, 1, 1, 1], bins="unique")
     >>> print(f"{b.brier:.7g} = {b.calibration:.7g} + {b.sharpness:.7g} + {b.within:.1g}")
     0.19 = 0.065 + 0.125 + 6e-17
+
+    A calibrated model with continuous predictions: most of the score is
+    sharpness (the default bins), none of it with one bin per prediction.
+
+    >>> pc.set_seed(8)
+    >>> p = pc.runif(2000)
+    >>> y = pc.rbinom(2000, 1, p)
+    >>> b = pc.brier_score(p, y)
+    >>> print(f"calibration {b.calibration:.3f} + sharpness {b.sharpness:.3f}")
+    calibration 0.001 + sharpness 0.168
+    >>> b = pc.brier_score(p, y, bins="unique")
+    >>> print(f"calibration {b.calibration:.3f} + sharpness {b.sharpness:.3f}")
+    calibration 0.169 + sharpness 0.000
     """
     type = match_arg(type, BRIER_TYPES, arg="type")
     bins, strategy = check_ce_bins(bins, strategy)
-    _, problems, _ = input_problems(p, y, type)
+    _, problems, _, bins = input_problems(p, y, type, bins=bins)
     total = np.zeros(6)
     for r, c in problems:
         total += _one(r, c, bins, strategy)

@@ -24,26 +24,53 @@ from ._metrics import binned_error
 from ._rbins import bin_means
 
 __all__ = ["calibration_error", "CE_TYPES", "problem_bins", "lp_terms", "check_ce_bins",
-           "input_problems"]
+           "input_problems", "auto_bins", "AUTO_BINS"]
 
 CE_TYPES = ("marginal", "top", "classwise")
 _MATRIX_MESSAGE = "Argument `p` must be a numeric matrix with one column per class."
 # Normal draws held at once by the debiased l_p (8 MB).
 _DRAWS = 1 << 20
+# Normal draws the debiased l_p makes at most (resamples x occupied bins, all
+# classes): half a minute on a loaded machine, a bound on the call's time.
+_MAX_DRAWS = 1 << 24
+# The norms whose error is summed as E^p, exactly as in releases up to 0.2.x
+# (their bits are kept); every other finite norm is computed scaled by the
+# largest gap, so that |gap|^p cannot underflow (norm=1000) or overflow.
+_PLAIN_NORMS = (1.0, 2.0)
+# bins="auto": the number of uniform-mass bins of the authors'
+# get_calibration_error when the predictions are not discrete
+# (lower_bound_scaling_ce's num_bins=15).
+AUTO_BINS = 15
 
 
 def check_ce_bins(bins, strategy):
     """``bins`` (a whole number, a vector of edges, or ``"unique"``) and the
     matched ``strategy`` (one of :data:`~pycalib_r.binned._binning.PY_STRATEGIES`)."""
     strategy = match_arg(strategy, PY_STRATEGIES, arg="strategy")
-    if isinstance(bins, str) and bins != "unique":
-        err = ProbcalError(f'Argument `bins` must be a single positive integer, "unique", or a '
-                           f'vector of bin edges, not "{bins}".')
-        add_note(err, 'bins="unique" puts each distinct prediction in a bin of its own.')
+    if isinstance(bins, str) and bins not in ("unique", "auto"):
+        err = ProbcalError(f'Argument `bins` must be a single positive integer, "unique", "auto", '
+                           f'or a vector of bin edges, not "{bins}".')
+        add_note(err, 'bins="unique" puts each distinct prediction in a bin of its own; '
+                      'bins="auto" does so when fewer than n/4 values are distinct, else uses '
+                      f'{AUTO_BINS} bins (Kumar et al.\'s get_calibration_error).')
         raise err
-    if not is_python_bins(bins):
-        bins = check_bins(bins)
+    if not (isinstance(bins, str) and bins == "auto") and not is_python_bins(bins):
+        bins = check_bins(bins, python_only=True)
     return bins, strategy
+
+
+def auto_bins(columns, n: int):
+    """``bins="auto"`` resolved as the authors' ``get_calibration_error`` does.
+
+    ``"unique"`` when every column of the input (the vector, or each column
+    of the matrix, whatever the form) holds fewer than ``n / 4`` distinct
+    values (their ``is_discrete``/``enough_duplicates``), else
+    :data:`AUTO_BINS` bins.
+    """
+    for x in columns:
+        if np.unique(x).size >= n / 4.0:
+            return AUTO_BINS
+    return "unique"
 
 
 def problem_bins(r: np.ndarray, c: np.ndarray, bins, strategy: str):
@@ -55,21 +82,37 @@ def problem_bins(r: np.ndarray, c: np.ndarray, bins, strategy: str):
 
 
 def _lp(weights, gaps, norm):
-    """``(sum_b w_b |g_b|^p)^(1/p)`` along the last axis (the maximum for p = inf)."""
+    """``(sum_b w_b |g_b|^p)^(1/p)`` along the last axis (the maximum for p = inf).
+
+    Norms other than 1 and 2 are computed as ``m (sum_b w_b (|g_b| / m)^p)^(1/p)``
+    with ``m`` the largest gap, so that no power underflows or overflows.
+    """
     gaps = np.abs(gaps)
     if math.isinf(norm):
         return np.max(gaps, axis=-1)
-    return np.sum(weights * gaps ** norm, axis=-1) ** (1.0 / norm)
+    if norm in _PLAIN_NORMS:
+        return np.sum(weights * gaps ** norm, axis=-1) ** (1.0 / norm)
+    top = np.max(gaps, axis=-1, keepdims=True)
+    scale = np.where(top > 0, top, 1.0)
+    return top[..., 0] * np.sum(weights * (gaps / scale) ** norm, axis=-1) ** (1.0 / norm)
+
+
+def _signed_root(x, norm):
+    """``sign(x) |x|^(1/p)``: the p-th root of a debiased sum that may be negative."""
+    return np.sign(x) * np.abs(x) ** (1.0 / norm)
 
 
 def lp_terms(counts, conf, acc, norm, debiased, stream=None, resamples=1000):
     """One binary problem's error on the aggregation scale.
 
-    Returns ``E^p`` (``E`` itself for the maximum) where ``E`` is the plug-in
-    error; for ``debiased`` and ``p = 2`` the unbiased estimate of ``E^2``
-    (which can be negative); for ``debiased`` and another ``p``, ``max(2 E -
-    mean(E*), 0)^p``, with ``E*`` the errors of ``resamples`` normal draws of
-    the bins' label means (Kumar et al.'s correction), drawn from ``stream``.
+    Returns ``E^p`` for ``p`` 1 or 2 and ``E`` itself for any other ``p``
+    (the aggregation then scales by the largest error), where ``E`` is the
+    plug-in error; for ``debiased`` and ``p = 2`` the unbiased estimate of
+    ``E^2`` (which can be negative); for ``debiased`` and another ``p``,
+    ``E`` is ``2 E - mean(E*)``, unclipped (negative when the correction
+    exceeds the plug-in error), with ``E*`` the errors of ``resamples``
+    normal draws of the bins' label means (Kumar et al.'s correction,
+    their ``normal_debiased_ce``), drawn from ``stream``.
     """
     n = counts.sum()
     w = counts / n
@@ -80,8 +123,9 @@ def lp_terms(counts, conf, acc, norm, debiased, stream=None, resamples=1000):
     if not debiased and norm in (1, math.inf):
         return float(binned_error(counts, conf, acc, "ece" if norm == 1 else "mce"))
     plug = float(_lp(w, gap, norm))
+    scaled = norm not in _PLAIN_NORMS
     if not debiased:
-        return plug ** norm
+        return plug if scaled else plug ** norm
     if np.any(counts < 2):
         err = ProbcalError("Every bin must hold at least 2 predictions for the debiased "
                            f"l{'_inf' if math.isinf(norm) else format(norm, 'g')} estimate.")
@@ -98,8 +142,35 @@ def lp_terms(counts, conf, acc, norm, debiased, stream=None, resamples=1000):
         draws = np.asarray(stream.rnorm(b * m, mean=np.tile(acc, m), sd=np.tile(sd, m)),
                            dtype=np.float64)
         total += float(np.sum(_lp(w, draws.reshape(m, b) - conf, norm)))
-    est = max(2.0 * plug - total / resamples, 0.0)
-    return est if math.isinf(norm) else est ** norm
+    # Not clipped at 0: the authors' normal_debiased_ce returns 2 E - mean(E*) as it is.
+    est = 2.0 * plug - total / resamples
+    return est if scaled else est ** norm
+
+
+def _check_draws(resamples: int, bins: int) -> None:
+    """Refuse more than :data:`_MAX_DRAWS` normal draws, before drawing any."""
+    draws = resamples * bins
+    if draws > _MAX_DRAWS:
+        err = ProbcalError(f"Argument `resamples` ({resamples}) times the {bins} occupied bins is "
+                           f"{draws} normal draws, more than {_MAX_DRAWS} (2^24), the most the "
+                           "debiased estimate makes.")
+        add_note(err, "The authors use 1000 resamples, whose Monte Carlo error is already far "
+                      "below the estimate's own; use fewer resamples (or fewer bins).")
+        raise err
+
+
+def resolve_named_rng(rng, arg: str = "rng"):
+    """:func:`pycalib_r._rng.resolve_rng`, whose seed errors (R's "supplied
+    seed is not a valid integer") gain a note naming the argument."""
+    from .._rng import resolve_rng  # noqa: PLC0415
+
+    try:
+        return resolve_rng(rng)
+    except ProbcalError as err:
+        if f"`{arg}`" not in str(err):
+            add_note(err, f"`{arg}` = {rng!r} is used as a seed: R's seeds are integers of at "
+                          "most 2147483647 in absolute value.")
+        raise
 
 
 def _check_norm(norm):
@@ -133,28 +204,38 @@ def _check_weights(weights, k):
     return w
 
 
-def input_problems(p, y, type, require_both: bool = False):
+def input_problems(p, y, type, require_both: bool = False, bins=None):
     """``(kind, problems, labels)``: the checked binary problems ``(r, c)``.
 
     A vector ``p`` is one binary problem (``kind`` None, ``labels`` None;
     ``require_both``: both classes must occur, as the calibrators require);
     a matrix (rows need not sum to one) gives one problem per column
     (``type`` marginal or classwise) or the top-label one (``"top"``).
+    Given ``bins``, returns ``(kind, problems, labels, bins)`` with
+    ``bins="auto"`` resolved on the input's columns (:func:`auto_bins`).
     """
     if not is_matrix(p):
         r = check_probability(p, arg="p").ravel()
         c = check_binary_y(y, arg="y", require_both=require_both)
         check_same_length(r, c, x_arg="p", y_arg="y")
-        return None, [(r, c)], None
-    mat = _as_matrix(p, "p", _MATRIX_MESSAGE)
-    if mat.shape[1] < 2:
-        raise ProbcalError(_MATRIX_MESSAGE)
-    check_probability(mat, arg="p")
-    labels = multiclass_labels(mat, y, x_arg="p")
-    if type == "top":
-        return type, [confidence_pair(mat, y)], labels
-    return type, [(mat[:, j], (labels.codes == j + 1).astype(np.int64))
-                  for j in range(labels.k)], labels
+        out, columns = (None, [(r, c)], None), [r]
+    else:
+        mat = _as_matrix(p, "p", _MATRIX_MESSAGE)
+        if mat.shape[1] < 2:
+            raise ProbcalError(_MATRIX_MESSAGE)
+        check_probability(mat, arg="p")
+        labels = multiclass_labels(mat, y, x_arg="p")
+        if type == "top":
+            out = (type, [confidence_pair(mat, y)], labels)
+        else:
+            out = (type, [(mat[:, j], (labels.codes == j + 1).astype(np.int64))
+                          for j in range(labels.k)], labels)
+        columns = [mat[:, j] for j in range(mat.shape[1])]
+    if bins is None:
+        return out
+    if isinstance(bins, str) and bins == "auto":
+        bins = auto_bins(columns, columns[0].size)
+    return out + (bins,)
 
 
 def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=True,
@@ -186,7 +267,16 @@ def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=Tru
     :math:`N(\bar c_b, \bar c_b (1 - \bar c_b) / n_b)`; the draws come from
     the package's R-compatible stream (``rnorm``, one value per bin and
     resample, bins fastest), so ``set_seed`` reproduces them, and every
-    occupied bin must hold at least two predictions.
+    occupied bin must hold at least two predictions. This estimate is not
+    clipped at 0: it is negative when the correction exceeds the plug-in
+    error (likely for a well-calibrated model and few predictions per
+    bin), as the authors' ``normal_debiased_ce`` (called by
+    ``lower_bound_scaling_ce(..., debias=True)`` and
+    ``get_calibration_error(..., p != 2, debias=True)``) returns it; with
+    the same draws the two agree to rounding (tests/test_kumar_traps.py).
+    The multiclass forms take its p-th power and root with its sign.
+    Releases up to 0.2.x clipped each problem's estimate at 0 first; for
+    that value, take ``max(value, 0)`` of each class's binary error.
 
     Multiclass (a matrix ``p``, one column per class; rows need not sum to
     one, as the outputs of marginal calibrators do not):
@@ -197,6 +287,10 @@ def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=Tru
       :math:`w_k = 1/K` by default (``weights``). The debiased l2 sums the
       classes' unbiased squares before the root (the authors' package clips
       each class at 0 first: the two agree when no class is negative).
+      For another debiased norm a negative class estimate counts with its
+      sign (their ``_get_ce`` raises it to the power ``p`` as a float: the
+      same for ``p = 1`` and odd whole ``p``; for an even ``p`` they drop
+      the sign and for a fractional one they get NaN).
     - ``type="top"``: the paper's top-label error, the binary error of the
       largest probability (first maximal column on ties) against whether
       its class is right.
@@ -217,11 +311,24 @@ def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=Tru
     y : array_like
         0/1 labels (binary), or class codes ``1..K`` or a pandas Categorical.
     norm : float, default 2
-        :math:`p \ge 1`, or ``math.inf`` (``"max"``) for the maximum.
-    bins : int, array_like or "unique", default 15
+        :math:`p \ge 1`, or ``math.inf`` (``"max"``) for the maximum. Norms
+        other than 1 and 2 are computed scaled by the largest gap,
+        :math:`m (\sum_b w_b (|g_b| / m)^p)^{1/p}`, so a large :math:`p`
+        (1000, where :math:`|g|^p` underflows) approaches the maximum
+        instead of giving 0; norms 1 and 2 keep the unscaled sums (and
+        their bits: ``ece``'s arithmetic).
+    bins : int, array_like, "unique" or "auto", default 15
         A number of bins (``strategy`` places them), a strictly increasing
         vector of edges covering the predictions (bins left-closed, the last
-        closed), or ``"unique"``: one bin per distinct prediction.
+        closed), ``"unique"``: one bin per distinct prediction, or
+        ``"auto"``: the authors' ``get_calibration_error`` rule, ``"unique"``
+        when every column of ``p`` (the vector, or each column of the
+        matrix, whatever ``type``) holds fewer than :math:`n/4` distinct
+        values (a binned model's outputs: their ``is_discrete``), else 15
+        bins. With ties (rounded predictions, a random forest's) ``15`` and
+        ``"auto"`` can differ widely: 15 uniform-mass bins lump distinct
+        values together and estimate the error of a coarser model, while
+        one bin per value estimates the model's own error. Python-only.
     strategy : {"equal_mass", "equal_width", "equal_freq"}
         For a number of bins: the paper's uniform-mass bins (the sorted
         predictions cut into ``bins`` runs of sizes differing by at most one,
@@ -238,7 +345,10 @@ def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=Tru
         With ``norm=2``: return the square (for ``debiased=True`` unclipped,
         so an unbiased estimate that can be negative).
     resamples : int, default 1000
-        Normal resamples of the debiased l_p, p != 2.
+        Normal resamples of the debiased l_p, p != 2. Their number times
+        the occupied bins (summed over the classes) may be at most 2^24
+        (16,777,216 normal draws, seconds to half a minute), so that the call's
+        time is bounded; the authors use 1000.
     rng : None, int, RRandom or numpy.random.Generator
         The stream of those draws (default: the package's global R stream).
 
@@ -284,23 +394,24 @@ def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=Tru
     if squared and norm != 2:
         raise ProbcalError("Argument `squared` can be `TRUE` only with `norm = 2`.")
     bins, strategy = check_ce_bins(bins, strategy)
-    resamples = check_bins(resamples, arg="resamples")
-    kind, problems, labels = input_problems(p, y, type)
+    resamples = check_bins(resamples, arg="resamples", python_only=True)
+    kind, problems, labels, bins = input_problems(p, y, type, bins=bins)
     k = labels.k if kind in ("marginal", "classwise") else 0
     if k == 0 and weights is not None:
         err = ProbcalError("Argument `weights` applies only to the marginal and classwise forms.")
         add_note(err, "Drop `weights`, or pass the probability matrix with type=\"marginal\".")
         raise err
     w = _check_weights(weights, k) if k else np.ones(1)
-    stream = None
+    if rng is not None and not (debiased and norm != 2):
+        resolve_named_rng(rng)  # not drawn from here, but a bad `rng` is not ignored
     if debiased and norm != 2:
-        from .._rng import resolve_rng  # noqa: PLC0415
         from .._rng.stream._locking import holding  # noqa: PLC0415
 
-        stream = resolve_rng(rng)
+        binned = [problem_bins(r, c, bins, strategy) for r, c in problems]
+        _check_draws(resamples, sum(b[0].size for b in binned))
+        stream = resolve_named_rng(rng)
         with holding(stream):
-            terms = np.array([lp_terms(*problem_bins(r, c, bins, strategy), norm, True, stream,
-                                       resamples) for r, c in problems])
+            terms = np.array([lp_terms(*b, norm, True, stream, resamples) for b in binned])
     else:
         terms = np.array([lp_terms(*problem_bins(r, c, bins, strategy), norm, debiased)
                           for r, c in problems])
@@ -308,13 +419,37 @@ def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=Tru
 
 
 def _aggregate(terms, w, norm, type, squared):
+    """The problems' ``terms`` (:func:`lp_terms`) as one error.
+
+    A debiased term (any norm but 2) may be negative; it is used as it is,
+    as the authors' ``_get_ce`` does, with the p-th power and root taken
+    with the sign (for the marginal form of a norm other than 1 their
+    ``ce ** p`` drops the sign for an even ``p`` and gives NaN for a
+    fractional one; the signed power equals theirs wherever every class's
+    estimate is non-negative).
+    """
     inf = math.isinf(norm)
+    scaled = not inf and norm not in _PLAIN_NORMS
     if type == "classwise":
-        per = terms if inf else np.maximum(terms, 0.0) ** (1.0 / norm)
+        if inf or scaled or norm == 1:
+            per = terms
+        else:
+            per = np.maximum(terms, 0.0) ** (1.0 / norm)
         return float(np.sum(w * per))
     if inf:
         return float(np.max(terms[w > 0])) if type == "marginal" else float(terms[0])
+    if scaled:
+        if type != "marginal":
+            return float(terms[0])
+        # (sum_k w_k s_k |E_k|^p)^(1/p), scaled by the largest |E_k|.
+        top = float(np.max(np.abs(terms[w > 0]))) if np.any(w > 0) else 0.0
+        if top == 0.0:
+            return 0.0
+        mean = float(np.sum(w * np.sign(terms) * (np.abs(terms) / top) ** norm))
+        return top * float(_signed_root(mean, norm))
     total = float(np.sum(w * terms))
     if squared:
+        return total
+    if norm == 1:
         return total
     return max(total, 0.0) ** (1.0 / norm)

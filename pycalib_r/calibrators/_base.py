@@ -247,6 +247,35 @@ class Calibrator(RList):
     def summary(self) -> "CalibratorSummary":
         return CalibratorSummary(self)
 
+    def to_dict(self, data: bool = False) -> dict:
+        """The calibrator's parameters under R's names as plain data (``json.dumps`` accepts it).
+
+        Python-only (R has no such method; ``unclass(fit)`` is the list).
+
+        Parameters
+        ----------
+        data : bool, default False
+            Also give the per-row components: the ``glm`` fit's residuals,
+            fitted values, working weights, QR decomposition and training
+            labels (``cal_platt``, ``cal_beta``, the scaling step of
+            ``cal_scaling_binning``), ``isoreg``'s data (``cal_isotonic``),
+            and ``cal_cv``'s ``fold_id`` and ``oof_predictions``, in every
+            nested calibrator. They can be as large as the training set (856
+            KB of JSON for ``cal_platt`` at n = 5,000), and the training
+            labels can be read or recovered from them: share them only on
+            purpose. Releases up to 0.2.x always gave them.
+
+        Returns
+        -------
+        dict
+            Without ``data``, what ``predict`` needs and the fit's summary
+            (coefficients, deviance, iterations, bins, thresholds, ...).
+            ``cal_isotonic``'s map is itself one threshold per distinct
+            training prediction (``x_thresholds``, ``y_calibrated``: R's
+            components), so it stays as long as those.
+        """
+        return super().to_dict(data=data)
+
     def __str__(self) -> str:
         return _print_text(self)
 

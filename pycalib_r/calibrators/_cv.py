@@ -130,6 +130,9 @@ class CalCv(Calibrator):
     calibrator.
     """
 
+    # One value per row: left out of to_dict() unless data=True.
+    _row_data = ("fold_id", "oof_predictions")
+
     r_class = "cal_cv"
 
     def _predict(self, newdata):

@@ -158,6 +158,10 @@ class GlmFit(RList):
     """
 
     r_class = ("glm", "lm")
+    # One value per training row (qr holds the n x p decomposed design);
+    # left out of a calibrator's to_dict() unless data=True.
+    _row_data = ("residuals", "fitted.values", "effects", "qr", "linear.predictors", "weights",
+                 "prior.weights", "y")
     # R's names(glm.fit(...)) in R's order; the keyword arguments use
     # underscores (fitted_values) for R's dots (fitted.values).
     _R_NAMES = ("coefficients", "residuals", "fitted.values", "effects", "R", "rank", "qr",

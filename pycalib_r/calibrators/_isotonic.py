@@ -24,6 +24,8 @@ class IsoregFit(RList):
     """
 
     r_class = ("isoreg",)
+    # One value per training row: left out of a calibrator's to_dict() unless data=True.
+    _row_data = ("x", "y", "yf", "yc", "iKnots", "ord")
 
     def __init__(self, x, y, yf, yc, iKnots, isOrd, ord, call):
         self._set_components([("x", x), ("y", y), ("yf", yf), ("yc", yc), ("iKnots", iKnots),

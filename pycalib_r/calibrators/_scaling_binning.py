@@ -16,7 +16,7 @@ import numbers
 import numpy as np
 
 from ..binned._binning import equal_mass_edges, find_bins
-from ..binned._calibration_error import input_problems
+from ..binned._calibration_error import input_problems, resolve_named_rng
 from ..inputs._checks import (
     ProbcalError,
     _as_matrix,
@@ -63,6 +63,30 @@ def _fit_scaler(method, p, y):
         return cal_temperature(logit(p), y)
     from ._beta import cal_beta
     return cal_beta(p, y)
+
+
+def _check_spread(method, r, column):
+    """Refuse a ``p`` the scaling step cannot fit: constant, so its slope is undefined.
+
+    R's ``glm`` would give an ``NA`` slope and every scaled output ``NA``;
+    the step's input is named instead (``column``: the class, for a matrix).
+    """
+    if method not in ("logistic", "platt", "beta") or r.size == 0:
+        return
+    from ..binned._metrics import logit
+
+    eps = _AUTHORS_EPS if method == "logistic" else np.finfo(np.float64).eps
+    x = r if method == "beta" else logit(r, eps=eps)
+    if np.any(x != x[0]):
+        return
+    where = "" if column is None else f" (column {column})"
+    how = (f"is constant ({format(float(r[0]), '.7g')})" if np.all(r == r[0]) else
+           f"is constant on the logit scale (clipped at {format(eps, '.3g')})")
+    err = ProbcalError(f"Argument `p`{where} {how} in the rows of the scaling step: the "
+                       f"{method} scaling step cannot fit a slope to it.")
+    add_note(err, 'A constant prediction carries nothing to scale: pass predictions that vary, '
+                  'or scaling="none" (the binning step alone).')
+    raise err
 
 
 def _scale(scaler, method, p):
@@ -155,22 +179,26 @@ def _parts(n, split, seed, rng):
     from .. import _rng
     from .._rng.stream._locking import holding
 
-    stream = seeded_stream(seed, rng) if seed is not None else _rng.resolve_rng(rng)
+    stream = seeded_stream(seed, rng) if seed is not None else resolve_named_rng(rng)
     with holding(stream):
         perm = np.asarray(stream.sample_int(n, n), dtype=np.int64) - 1
     a = int(round(n * split[0]))
     b = a + int(round(n * split[1]))
     parts = perm[:a], perm[a:b], perm[b:]
     if min(part.size for part in parts) == 0:
-        raise ProbcalError(f"Each part of the split must hold rows; {n} rows are too few.")
+        err = ProbcalError(f"Argument `split` leaves a part with no rows: each part of the split "
+                           f"must hold rows, and {n} rows are too few for it.")
+        add_note(err, 'Use more rows, fractions nearer one another, or split="none" (every row in '
+                      'every step).')
+        raise err
     return parts
 
 
 def _problems(p, y, type):
     """``(kind, problems, labels)``: the checked binary problems of the input
     (:func:`~pycalib_r.binned._calibration_error.input_problems`), each with both classes."""
-    if is_matrix(p):
-        type = match_arg(type, SB_TYPES, arg="type")
+    # Matched for a vector too (where it is not used), so a bad value is not ignored.
+    type = match_arg(type, SB_TYPES, arg="type")
     kind, problems, labels = input_problems(p, y, type, require_both=True)
     if kind == "top" and problems[0][1].min() == problems[0][1].max():
         raise ProbcalError("The top-label form needs both right and wrong top predictions.")
@@ -296,13 +324,22 @@ def cal_scaling_binning(p, y, bins=10, type=SB_TYPES, scaling=SCALING_METHODS, s
     """
     kind, problems, labels = _problems(p, y, type)
     bins_given, scaling_given, split_given = bins, scaling, split
-    bins = check_bins(bins)
+    bins = check_bins(bins, python_only=True)
     scaling = match_arg(scaling, SCALING_METHODS, arg="scaling")
     split = _check_split(split)
     if not isinstance(renormalize, (bool, np.bool_)):
         raise ProbcalError("Argument `renormalize` must be `TRUE` or `FALSE`.")
-    if seed is not None and not isinstance(seed, numbers.Integral):
+    if seed is not None and (not isinstance(seed, numbers.Integral)
+                             or isinstance(seed, (bool, np.bool_))):
         raise ProbcalError("Argument `seed` must be a single whole number.")
+    if seed is not None and not -2147483647 <= seed <= 2147483647:
+        err = ProbcalError("Argument `seed` must be a single whole number of at most "
+                           "2147483647 in absolute value.")
+        add_note(err, "R's seeds are integers (set.seed's range).")
+        raise err
+    if rng is not None:
+        # Checked even when no split draws from it: a bad `rng` is not ignored.
+        resolve_named_rng(rng)
     n = problems[0][0].size
     fit_rows, edge_rows, mean_rows = _parts(n, split, seed, rng)
     scalers, breaks, values, counts = [], [], [], []
@@ -310,8 +347,21 @@ def cal_scaling_binning(p, y, bins=10, type=SB_TYPES, scaling=SCALING_METHODS, s
         if split is not None and c[fit_rows].min() == c[fit_rows].max():
             raise ProbcalError("The scaling part of the split holds one class only; "
                                "use more rows or split=\"none\".")
+        _check_spread(scaling, r[fit_rows], None if kind != "marginal" else len(scalers) + 1)
         scaler = _fit_scaler(scaling, r[fit_rows], c[fit_rows])
-        z = _scale(scaler, scaling, r)
+        try:
+            z = _scale(scaler, scaling, r)
+        except ProbcalError as e:
+            # R's inv_logit() check on the scaler's NA output: not the caller's `x`.
+            if "missing values" not in str(e):
+                raise
+            z = None
+        if z is None or not np.all(np.isfinite(z)):
+            err = ProbcalError(f"The {scaling} scaling step fitted on `p` gives missing values "
+                               "(a coefficient R's glm leaves NA).")
+            add_note(err, 'Its predictions hardly vary once clipped: pass predictions that vary, '
+                          'or scaling="none" (the binning step alone).')
+            raise err
         edges, means, cnt = _bin_step(z[edge_rows], z[mean_rows], bins)
         scalers.append(scaler)
         breaks.append(edges)

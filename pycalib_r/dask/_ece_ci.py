@@ -66,7 +66,7 @@ def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2, edges="pap
         form = "canonical"
     else:
         form = "binary"
-    bins = check_bins(bins)
+    bins = check_bins(bins, python_only=True)
     conf_level = check_conf_level(conf_level)
     edges = match_arg(edges, EDGES, "edges")
     spec = spec_for(pairs, form)

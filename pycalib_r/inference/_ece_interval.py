@@ -506,7 +506,7 @@ def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2, edges="pap
         In (0, 1). Default 0.9, the paper's level throughout. The test's
         level is ``1 - conf_level``.
     type : {"confidence", "classwise", "topk"}
-        Multiclass form; ignored for binary input. ``"confidence"`` (the
+        Multiclass form; for binary input checked and unused. ``"confidence"`` (the
         default, the paper's top-1 form): the largest probability against
         whether its class is the label (first maximal column on ties), as
         ``ece(type = "confidence")``. ``"topk"``: the paper's top-k form,
@@ -520,7 +520,8 @@ def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2, edges="pap
         Confidence is the default because it is the paper's main case.
     top_k : int
         Coordinates for ``type = "topk"``, 1..K (default 2, the paper's
-        multiclass simulation); ignored otherwise. Of tied probabilities
+        multiclass simulation); otherwise checked (1..K, K = 2 for binary
+        input) and unused. Of tied probabilities
         the first column comes first (the paper's code takes the last).
     edges : {"paper", "ece"}
         Python-only. Interior bin edges k / m, computed as the paper's code
@@ -610,11 +611,14 @@ def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2, edges="pap
     (0.0, False, True)
     """
     form = input_form(p, y, type, types=TYPES)
-    bins = check_bins(bins)
+    bins = check_bins(bins, python_only=True)
     conf_level = check_conf_level(conf_level)
+    if form.kind == "binary":
+        match_arg(type, TYPES, "type")  # unused for a vector, but a bad value is not ignored
     if form.kind == "topk":
         top_k = _check_top_k(top_k, form.k)
     else:
+        _check_top_k(top_k, max(form.k, 2))  # unused here, but a bad value is not ignored
         top_k = 1 if form.kind in ("binary", "confidence") else form.k
     edges = match_arg(edges, EDGES, "edges")
     warn_sparse(form.n, bins, top_k if form.kind == "topk" else 1)

@@ -537,12 +537,14 @@ def integer_range_error(arg: str, message: str, stacklevel: int = 3, warn: bool 
     raise err
 
 
-def check_bins(bins, arg: str = "bins") -> int:
+def check_bins(bins, arg: str = "bins", python_only: bool = False) -> int:
     """R ``check_bins()``: a single positive whole number, returned as int.
 
     A value beyond R's integer range makes R's ``as.integer()`` warn and the
     ``if ()`` on its NA fail; that warning and error are R's, and they come
-    before anything is allocated.
+    before anything is allocated. With ``python_only`` (a Python-only
+    function, which has no R message to keep) the error instead names the
+    argument and its bound, with no R warning.
     """
     value = _single_number(bins)
     message = f"Argument `{arg}` must be a single positive integer."
@@ -551,6 +553,11 @@ def check_bins(bins, arg: str = "bins") -> int:
     if value < 1:
         _abort(message)
     if _beyond_int_range(value):
+        if python_only:
+            err = ProbcalError(f"Argument `{arg}` must be a single positive integer of at most "
+                               f"{R_INT_MAX} (2^31 - 1).")
+            add_note(err, f"`{arg}` = {format(value, '.15g')} is beyond R's largest integer.")
+            raise err
         integer_range_error(arg, NA_CONDITION)
     if value != math.trunc(value):
         _abort(message)

@@ -99,6 +99,14 @@ def _matrix_arg(bound: Dict[str, Any]) -> Tuple[Optional[str], Any]:
     return None, None
 
 
+def _is_default(value, default) -> bool:
+    """``value == default`` for any value (an array compares elementwise)."""
+    try:
+        return bool(value == default)
+    except Exception:  # noqa: BLE001 - an ambiguous or failing comparison: not the default
+        return False
+
+
 def _match_arg_hint(message: str, bound: Dict[str, Any], fn: Callable) -> Optional[str]:
     """Name the argument behind R's ``match.arg`` message (R's text names none)."""
     choices = None
@@ -112,18 +120,24 @@ def _match_arg_hint(message: str, bound: Dict[str, Any], fn: Callable) -> Option
         if param.kind is inspect.Parameter.VAR_KEYWORD and isinstance(bound.get(name), dict):
             flat.pop(name, None)
             flat.update(bound[name])
+    others = []  # non-strings where a choice was due (an empty list, an array)
     for name, value in flat.items():
         default = params[name].default if name in params else inspect.Parameter.empty
+        choice_like = (isinstance(default, (str, tuple)) or name in ("type", "method", "strategy",
+                                                                      "estimator", "metric"))
         if choices is not None:
             if isinstance(value, str) and not any(c == value or (value and c.startswith(value))
                                                   for c in choices):
                 candidates.append((name, value))
             elif isinstance(value, str) and sum(c.startswith(value) for c in choices) > 1:
                 candidates.append((name, value))
-        elif (isinstance(default, (str, tuple)) or name in ("type", "method", "strategy",
-                                                             "estimator", "metric")) \
-                and not isinstance(value, str) and value is not None and value != default:
+            elif choice_like and not isinstance(value, str) and value is not None \
+                    and not _is_default(value, default):
+                others.append((name, value))
+        elif choice_like and not isinstance(value, str) and value is not None \
+                and not _is_default(value, default):
             candidates.append((name, value))
+    candidates += others
     if not candidates:
         return None
     name, value = candidates[0]

@@ -22,6 +22,7 @@ printing and still reads as the one-entry dict it used to be
 
 from __future__ import annotations
 
+import inspect
 import math
 from typing import Any, Iterable, Iterator, List, Tuple
 
@@ -110,14 +111,17 @@ class NamedNumber(float):
         return f"NamedNumber({self.name}={float(self)!r})"
 
 
-def jsonable(value: Any) -> Any:
+def jsonable(value: Any, data: bool = True) -> Any:
     """``value`` as plain Python data that :func:`json.dumps` accepts.
 
     R lists become dicts of R names, arrays nested lists, numpy scalars
     Python numbers; a missing or non-finite number (R's ``NA``, ``NaN``,
     ``Inf``) becomes ``None`` (JSON's ``null``), so the JSON is strict and
-    ``json.loads(json.dumps(d)) == d``.
+    ``json.loads(json.dumps(d)) == d``. Without ``data``, nested R lists
+    leave out their per-row components (:meth:`RList.to_dict`).
     """
+    if isinstance(value, RList) and _takes_data(type(value)):
+        return jsonable(value.to_dict(data=data), data)
     if isinstance(value, (RList, NamedNumber)):
         return jsonable(value.to_dict())
     if value is None or isinstance(value, (bool, str)):
@@ -130,11 +134,11 @@ def jsonable(value: Any) -> Any:
         v = float(value)
         return v if math.isfinite(v) else None
     if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v, data) for k, v in value.items()}
     if isinstance(value, np.ndarray):
         return [jsonable(v) for v in value.tolist()] if value.ndim else jsonable(value.item())
     if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
+        return [jsonable(v, data) for v in value]
     to_numpy = getattr(value, "to_numpy", None)
     if callable(to_numpy):  # pandas Series / DataFrame / Categorical-backed objects
         return jsonable(np.asarray(to_numpy(), dtype=object))
@@ -143,15 +147,27 @@ def jsonable(value: Any) -> Any:
     return str(value)
 
 
+def _takes_data(cls) -> bool:
+    """``cls.to_dict`` accepts ``data`` (subclasses that override it may not)."""
+    try:
+        return "data" in inspect.signature(cls.to_dict).parameters
+    except (TypeError, ValueError):  # pragma: no cover - builtins
+        return False
+
+
 class RList:
     """Base of every object that mirrors an R list (see the module docstring).
 
     Subclasses fill their components with :meth:`_set_components` (R's order)
     and may override :meth:`_coerce` to normalise a value assigned to a
     component. Names are R's; attributes replace dots by underscores.
+    ``_row_data`` names the components that hold one value per training row
+    (a glm's residuals, fitted values and labels), which ``to_dict(data=False)``
+    leaves out.
     """
 
     r_class: Tuple[str, ...] = ()
+    _row_data: Tuple[str, ...] = ()
 
     def _set_components(self, components: Iterable[Tuple[str, Any]]) -> None:
         names = []
@@ -243,10 +259,13 @@ class RList:
     def __dir__(self):
         return sorted(set(super().__dir__()) | {_attr(n) for n in self._r_names})
 
-    def to_dict(self) -> dict:
+    def to_dict(self, data: bool = True) -> dict:
         """The components under R's names as plain data; ``json.dumps`` accepts it.
 
         Nested R lists (a calibrator's ``fit``, ``calibrators``) become nested
-        dicts, arrays lists, and a non-finite number ``None``.
+        dicts, arrays lists, and a non-finite number ``None``. With
+        ``data=False`` the per-row components (``_row_data``) are left out,
+        here and in every nested R list.
         """
-        return {name: jsonable(self[name]) for name in self._r_names}
+        return {name: jsonable(self[name], data) for name in self._r_names
+                if data or name not in self._row_data}

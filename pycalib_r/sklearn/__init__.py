@@ -30,8 +30,12 @@ Which input each method takes
 - ``"ovr"``: an n x K matrix, as its ``base_method`` takes.
 - ``"cv"``: as its ``calibration_method`` takes.
 - ``"scaling_binning"`` (Python-only, Kumar et al. 2019): probabilities, a
-  vector for a binary problem, else the n x K matrix (its marginal form,
-  rows not renormalised unless ``renormalize=True``).
+  vector for a binary problem, else the n x K matrix (its marginal form).
+  ``predict_proba`` divides each row by its sum (a zero row becomes
+  uniform), as ``CalibratedClassifierCV`` normalises one-vs-rest outputs;
+  ``calibrator_`` keeps the core's unnormalised per-class outputs
+  (``pycalib_r.predict(est.calibrator_, X)``), whose calibration error
+  can be estimated, unlike the normalised rows'.
 
 The binary methods of R (platt, beta, isotonic, histogram) have no
 multiclass form in R; given K > 2 classes they are fitted one-vs-rest with

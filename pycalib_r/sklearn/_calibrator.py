@@ -9,6 +9,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import column_or_1d
 
+from ..calibrators._base import renormalize_rows
 from ..rbase._rnames import python_names
 from ..calibrators import (
     cal_beta,
@@ -245,6 +246,14 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
         out = np.asarray(self.calibrator_.predict(Xf), dtype=np.float64)
         if out.ndim == 1:
             out = np.column_stack([1.0 - out, out])
+        elif (_inner_method(method, args) == "scaling_binning"
+              and not (method == "scaling_binning" and args.get("renormalize") is True)):
+            # scikit-learn's contract: rows sum to one. The core's marginal
+            # scaling-binning keeps the K per-class outputs as they are
+            # (calibrator_ still does); here they are divided by their sum,
+            # a zero row made uniform, as CalibratedClassifierCV normalises
+            # its one-vs-rest outputs (the core's renormalize_rows).
+            out = renormalize_rows(out)
         return out
 
     def predict_proba(self, X):
