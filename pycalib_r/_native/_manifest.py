@@ -38,4 +38,11 @@ KERNELS = (
      "classwise ece/mce/ace (the matrix kernel's scan, many bins)", "-"),
     ("inputs", "top_label", "src/inputs.c", "pycalib_r.inputs._forms._top_label_numpy",
      "type = \"confidence\" metrics (R's multiclass_confidence)", "-"),
+    ("kernel", "kernel_tile", "src/kernel.c",
+     "pycalib_r.kernel._canonical._kernel_tile_twin (np.triu, _row_sums)",
+     "skce/cal_test/cal_ci with matrix input (the canonical kernel's tiles)", "glibc"),
+    ("kernel", "block_quadratic", "src/kernel.c", "pycalib_r.kernel._canonical._block_quadratic_twin",
+     "cal_test/cal_ci with matrix input (the bootstrap's weighted sums)", "-"),
+    ("kernel", "ordered_row_sum", "src/kernel.c", "pycalib_r.kernel._canonical._block_quadratic_twin (its row sum)",
+     "cal_test/cal_ci with matrix input", "-"),
 )

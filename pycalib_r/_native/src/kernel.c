@@ -20,9 +20,9 @@
  * for the rows i in [i0, i1) (pa, ua: a x kk; pbt, ubt: kk x b; out: a x b;
  * all C-contiguous), the sums in column order; with upper only j > i, zeros
  * elsewhere (a diagonal tile). rowsum[i] is the sum of row i's entries in
- * ascending j, from its first entry (numpy's reduction over the rows of the
- * transposed tile, the twin's). */
-PCR_API int pcr_kernel_tile(const double *pa, const double *pbt, const double *ua, const double *ubt, i64 kk, i64 b,
+ * ascending j from +0.0 (numpy's reduction over the rows of the transposed
+ * tile, the twin's: it starts from add's identity). */
+PCR_CLONES PCR_API int pcr_kernel_tile(const double *pa, const double *pbt, const double *ua, const double *ubt, i64 kk, i64 b,
                             double h, int upper, i64 i0, i64 i1, double *out, double *rowsum)
 {
     double *dots = malloc((size_t)(b > 0 ? b : 1) * sizeof(double));
@@ -54,12 +54,7 @@ PCR_API int pcr_kernel_tile(const double *pa, const double *pbt, const double *u
                 dots[j] += vk * qk[j];
             }
         }
-        double s = 0.0;
-        if (!upper) {
-            s = exp(sqrt(row[0]) / nh) * dots[0];
-            row[0] = s;
-            j0 = 1;
-        }
+        double s = 0.0; /* from +0.0, as numpy's add.reduce starts from its identity */
         for (i64 j = j0; j < b; j++) {
             const double v = exp(sqrt(row[j]) / nh) * dots[j];
             row[j] = v;
@@ -79,7 +74,7 @@ PCR_API int pcr_kernel_tile(const double *pa, const double *pbt, const double *u
 PCR_API int pcr_canonical_rb(void) { return RB; }
 
 /* One row's sums per replicate over the columns [j, b), ascending j. */
-static void one_row(const double *hi, const double *wp, i64 j, i64 b, double *acc)
+PCR_CLONES static void one_row(const double *hi, const double *wp, i64 j, i64 b, double *acc)
 {
     for (i64 jj = j; jj < b; jj++) {
         const double *wj = wp + jj * RB;
@@ -92,7 +87,7 @@ static void one_row(const double *hi, const double *wp, i64 j, i64 b, double *ac
  * columns [j, b), two columns per pass, added one at a time in ascending j
  * (acc: 8 x RB running sums; eight rows by two columns keep the most
  * multiply-adds per load). */
-static void eight_rows(const double *hm, i64 b, i64 i, const double *wp, i64 j, double *restrict acc)
+PCR_CLONES static void eight_rows(const double *hm, i64 b, i64 i, const double *wp, i64 j, double *restrict acc)
 {
     const double *h0 = hm + i * b, *h1 = h0 + b, *h2 = h1 + b, *h3 = h2 + b, *h4 = h3 + b, *h5 = h4 + b,
                  *h6 = h5 + b, *h7 = h6 + b;
