@@ -16,9 +16,9 @@ double and integer arithmetic only: the same bits everywhere).
 
 KERNELS = (
     ("rbase", "ld_seq_sum", "src/rbase.c", "pycalib_r.rbase._rarith._ld_seq_sum",
-     "every R sum() of doubles at scale (r_sum)", "x87"),
+     "every R sum() of doubles from 256 elements (r_sum)", "x87"),
     ("rbase", "ld_mean", "src/rbase.c", "pycalib_r.rbase._rarith.r_mean (numpy path)",
-     "every R mean() of doubles at scale (r_mean)", "x87"),
+     "every R mean() of doubles from 256 elements (r_mean)", "x87"),
     ("binned", "bin_means", "src/binned.c", "pycalib_r.binned._rbins._bin_means_numpy",
      "ece/mce/ace/mmce with given bins (unique, edges), calibration_error, scaling-binning", "x87"),
     ("binned", "bin_means_rows", "src/binned.c", "pycalib_r.binned._rbins._bin_means_numpy (per resample)",

@@ -79,7 +79,6 @@ LAYOUT = {
     "pycalib_r._smece": "pycalib_r.diagnostics._smece",
     "pycalib_r._validation": "pycalib_r.diagnostics._validation",
     "pycalib_r._warn": "pycalib_r.rbase._warn",
-    "pycalib_r._x87_kernels": "pycalib_r.rbase._x87_kernels",
 }
 MOVED.update(LAYOUT)
 # --- END layout moves ---
