@@ -275,3 +275,19 @@ def test_readonly_inputs_and_bad_outputs(kern):
     _same(out, _rbins._bin_means_numpy(equal_width_bins(x, 10), x, c, 10))
     with pytest.raises(TypeError):
         kern.width_means(x, c, 1, 10, np.empty(10, np.int32), out[1], out[2])
+
+
+def test_out_of_range_bins_labels_and_draws_are_refused(kern):
+    # Nothing is written outside the kernel's arrays: a bad id, label or
+    # draw raises instead.
+    x = np.linspace(0, 1, 50)
+    ids = np.arange(50) % 5
+    c = np.arange(50) % 2
+    for bad_ids, bad_c, idx in ((np.where(ids == 4, 5, ids), c, np.empty(0, np.int64)),
+                                (np.where(ids == 4, -1, ids), c, np.empty(0, np.int64)),
+                                (ids, np.where(c == 1, 2, c), np.empty(0, np.int64)),
+                                (ids, c, np.array([0, 50])), (ids, c, np.array([-1, 3]))):
+        with pytest.raises(ValueError):
+            kern.bin_means(bad_ids, x, bad_c, idx, 5, *_out(5))
+    with pytest.raises(ValueError):
+        kern.bin_means_rows(ids, x, c, np.array([[1, 51]], np.int32), 5, *_out(5, 1), 1)

@@ -41,6 +41,8 @@ _F64 = np.dtype(np.float64)
 
 
 def _ok(rc: int) -> None:
+    if rc == -2:
+        raise ValueError("pycalib_r: a bin id, label or resample index out of range in the binned kernel")
     if rc != 0:
         raise MemoryError("pycalib_r: the binned kernel could not allocate its buffers")
 

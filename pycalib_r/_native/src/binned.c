@@ -172,7 +172,7 @@ static void divide_sums(ld *S, const i64 *counts, i64 n_ids)
 
 /* One resample (rows idx[j] - base, or all rows in order when idx is NULL)
  * of the observations' keys (2 bin + label) and values. */
-static void one_sample(const i64 *key, const double *x, const void *idx, int idx32, i64 base, i64 m, i64 n_ids,
+static int one_sample(const i64 *key, const double *x, i64 n, const void *idx, int idx32, i64 base, i64 m, i64 n_ids,
                        i64 *counts, double *conf, double *acc, i64 *kb, double *xb, double *buf, i64 *start,
                        i64 *csum, ld *S, ld *T, i64 *hist)
 {
@@ -185,6 +185,7 @@ static void one_sample(const i64 *key, const double *x, const void *idx, int idx
         const int32_t *ix = (const int32_t *)idx;
         for (i64 j = 0; j < m; j++) {
             const i64 i = (i64)ix[j] - base;
+            if ((uint64_t)i >= (uint64_t)n) return -2;
             kb[j] = key[i];
             xb[j] = x[i];
         }
@@ -192,6 +193,7 @@ static void one_sample(const i64 *key, const double *x, const void *idx, int idx
         const i64 *ix = (const i64 *)idx;
         for (i64 j = 0; j < m; j++) {
             const i64 i = ix[j] - base;
+            if ((uint64_t)i >= (uint64_t)n) return -2;
             kb[j] = key[i];
             xb[j] = x[i];
         }
@@ -240,20 +242,22 @@ static void one_sample(const i64 *key, const double *x, const void *idx, int idx
             }
             lo += k;
         }
-        return;
+        return 0;
     }
     for (i64 b = 0; b < n_ids; b++) S[b] = T[b] = 0.0L;
     runs_pass(buf, counts, n_ids, S, T, 0);
     divide_sums(S, counts, n_ids);
     runs_pass(buf, counts, n_ids, S, T, 1);
     finish_bins(S, T, csum, counts, n_ids, conf, acc);
+    return 0;
 }
 
 /* R's per-bin means of every resample: row r of idx (rows x m, base-based,
  * int32 when idx32, else int64; NULL: one sample of all n rows in order)
  * into row r of counts, conf and acc (rows x n_ids). ids holds one bin per
  * observation (0-based), one row for all resamples (ids_rows 1) or one row
- * per resample; c the 0/1 labels. */
+ * per resample; c the 0/1 labels. Returns -2 (nothing kept) when a bin, a
+ * label or a draw is out of range. */
 PCR_API int pcr_bin_means_rows(const i64 *ids, i64 ids_rows, const double *x, const i64 *c, i64 n,
                                const void *idx, int idx32, i64 rows, i64 m, i64 base, i64 n_ids, i64 *counts,
                                double *conf, double *acc)
@@ -280,15 +284,25 @@ PCR_API int pcr_bin_means_rows(const i64 *ids, i64 ids_rows, const double *x, co
     }
     for (i64 r = 0; r < rows; r++) {
         if (r == 0 || ids_rows > 1) {
-            /* A bin and a label in one integer: one random read per row. */
+            /* A bin and a label in one integer: one random read per row. A
+             * bin outside [0, n_ids) or a label not 0/1 is refused (-2). */
             const i64 *row = ids + (ids_rows > 1 ? r * n : 0);
-            for (i64 i = 0; i < n; i++) key[i] = 2 * row[i] + c[i];
+            uint64_t bad = 0;
+            for (i64 i = 0; i < n; i++) {
+                key[i] = 2 * row[i] + c[i];
+                bad |= ((uint64_t)row[i] >= (uint64_t)n_ids) | ((uint64_t)c[i] > 1);
+            }
+            if (bad) {
+                rc = -2;
+                goto done;
+            }
         }
         const void *ix = idx == NULL ? NULL
                                      : (idx32 ? (const void *)((const int32_t *)idx + r * m)
                                               : (const void *)((const i64 *)idx + r * m));
-        one_sample(key, x, ix, idx32, base, m, n_ids, counts + r * n_ids, conf + r * n_ids, acc + r * n_ids, kb,
-                   xb, buf, start, csum, S, T, hist);
+        rc = one_sample(key, x, n, ix, idx32, base, m, n_ids, counts + r * n_ids, conf + r * n_ids, acc + r * n_ids,
+                        kb, xb, buf, start, csum, S, T, hist);
+        if (rc) goto done;
     }
 done:
     free(key); free(kb); free(xb); free(buf); free(start); free(csum); free(S); free(T); free(hist);
