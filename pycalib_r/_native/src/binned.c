@@ -351,17 +351,26 @@ PCR_CLONES static i64 width_ids(const double *x, i64 n, i64 bins, uint16_t *bid,
 /* findInterval(rightmost.closed, all.inside), 0-based: the count of edges
  * <= v, clipped. Few edges: counted one by one; more: a branch-free binary
  * search over the edges padded with +inf to a power of two (pad). */
-static void edge_ids(const double *x, i64 n, const double *edges, i64 ne, const double *pad, i64 size,
+PCR_CLONES static void edge_ids(const double *x, i64 n, const double *edges, i64 ne, const double *pad, i64 size,
                      uint16_t *bid)
 {
     const i64 top = ne - 2;
     if (ne <= 32) {
-        for (i64 i = 0; i < n; i++) {
-            const double v = x[i];
-            i64 pos = 0;
-            for (i64 k = 0; k < ne; k++) pos += edges[k] <= v;
-            pos -= 1;
-            bid[i] = (uint16_t)(pos < 0 ? 0 : (pos > top ? top : pos));
+        /* By blocks of values, one edge at a time over the block: the
+         * comparisons vectorise across the values. */
+        int32_t pos[256];
+        for (i64 s = 0; s < n; s += 256) {
+            const i64 len = n - s < 256 ? n - s : 256;
+            const double *xs = x + s;
+            for (i64 i = 0; i < len; i++) pos[i] = -1;
+            for (i64 k = 0; k < ne; k++) {
+                const double e = edges[k];
+                for (i64 i = 0; i < len; i++) pos[i] += e <= xs[i];
+            }
+            for (i64 i = 0; i < len; i++) {
+                const int32_t q = pos[i];
+                bid[s + i] = (uint16_t)(q < 0 ? 0 : (q > top ? top : q));
+            }
         }
         return;
     }
