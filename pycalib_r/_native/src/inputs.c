@@ -42,7 +42,8 @@ static inline void row_band(double s, double hi_t, double lo_t, i64 *far, i64 *n
  * NaN, a negative number, -0.0 included, or one above 1), and at [1] and [2]
  * the rows whose double row sum (in column order) is farther than hi_t from
  * 1, or at least lo_t. Four rows at a time: four chains of additions. */
-void pcr_unit_rows_impl(const double *p, i64 m, i64 k, i64 rs, i64 cs, double hi_t, double lo_t, i64 *found)
+static inline __attribute__((always_inline)) void unit_rows(const double *p, i64 m, i64 k, i64 rs, i64 cs,
+                                                            double hi_t, double lo_t, i64 *found)
 {
     int out = 0;
     i64 far = 0, near = 0;
@@ -76,6 +77,15 @@ void pcr_unit_rows_impl(const double *p, i64 m, i64 k, i64 rs, i64 cs, double hi
     found[0] |= out;
     found[1] += far;
     found[2] += near;
+}
+
+void pcr_unit_rows_impl(const double *p, i64 m, i64 k, i64 rs, i64 cs, double hi_t, double lo_t, i64 *found)
+{
+    /* Contiguous rows (the common case) compiled with the column stride known. */
+    if (cs == 1)
+        unit_rows(p, m, k, rs, 1, hi_t, lo_t, found);
+    else
+        unit_rows(p, m, k, rs, cs, hi_t, lo_t, found);
 }
 
 PCR_API void pcr_unit_rows(const double *p, i64 m, i64 k, i64 rs, i64 cs, double hi_t, double lo_t, i64 *found)
@@ -158,21 +168,51 @@ PCR_API void pcr_prob_matrix_scan(const double *p, i64 m, i64 k, i64 rs, i64 cs,
 /* Each row's largest entry (the first maximal column on ties, as which.max
  * and numpy's argmax) into confidence, and 1 where that column is the row's
  * class code (1-based) into correct. */
-PCR_API void pcr_top_label(const double *p, i64 m, i64 k, i64 rs, i64 cs, const i64 *codes, double *confidence,
-                           i64 *correct)
+static inline __attribute__((always_inline)) void top_label(const double *p, i64 m, i64 k, i64 rs, i64 cs,
+                                                            const i64 *codes, double *confidence, i64 *correct)
 {
-    for (i64 i = 0; i < m; i++) {
+    /* Two rows at a time: two independent chains of comparisons. Selects,
+     * not branches: which column wins is data, not a pattern the branch
+     * predictor could learn. */
+    i64 i = 0;
+    for (; i + 1 < m; i += 2) {
+        const double *r0 = p + i * rs, *r1 = r0 + rs;
+        double b0 = r0[0], b1 = r1[0];
+        i64 a0 = 0, a1 = 0;
+        for (i64 j = 1; j < k; j++) {
+            const double v0 = r0[j * cs], v1 = r1[j * cs];
+            const int g0 = v0 > b0, g1 = v1 > b1;
+            b0 = g0 ? v0 : b0;
+            a0 = g0 ? j : a0;
+            b1 = g1 ? v1 : b1;
+            a1 = g1 ? j : a1;
+        }
+        confidence[i] = b0;
+        confidence[i + 1] = b1;
+        correct[i] = a0 + 1 == codes[i];
+        correct[i + 1] = a1 + 1 == codes[i + 1];
+    }
+    for (; i < m; i++) {
         const double *r = p + i * rs;
         double best = r[0];
         i64 arg = 0;
         for (i64 j = 1; j < k; j++) {
             const double v = r[j * cs];
-            if (v > best) {
-                best = v;
-                arg = j;
-            }
+            const int gt = v > best;
+            best = gt ? v : best;
+            arg = gt ? j : arg;
         }
         confidence[i] = best;
         correct[i] = arg + 1 == codes[i];
     }
+}
+
+PCR_API void pcr_top_label(const double *p, i64 m, i64 k, i64 rs, i64 cs, const i64 *codes, double *confidence,
+                           i64 *correct)
+{
+    /* Contiguous rows (the common case) compiled with the column stride known. */
+    if (cs == 1)
+        top_label(p, m, k, rs, 1, codes, confidence, correct);
+    else
+        top_label(p, m, k, rs, cs, codes, confidence, correct);
 }
