@@ -11,7 +11,7 @@ works on the rows ``[i0, i1)`` only, so pieces run on several threads
 
 from __future__ import annotations
 
-from . import c_double, c_i64, c_int, c_void_p, fn, ptr
+from . import available, c_double, c_i64, c_int, c_void_p, fn, ptr
 
 _tile = fn("pcr_kernel_tile", c_int, c_void_p, c_void_p, c_void_p, c_void_p, c_i64, c_i64, c_double, c_int, c_i64,
            c_i64, c_void_p, c_void_p)
@@ -19,8 +19,9 @@ _quad = fn("pcr_block_quadratic", c_int, c_void_p, c_i64, c_i64, c_void_p, c_voi
            c_void_p)
 _row_sum = fn("pcr_ordered_row_sum", None, c_void_p, c_i64, c_i64, c_void_p)
 
-# Replicates per block of the weighted sums (src/kernel.c's RB).
-_RB = fn("pcr_canonical_rb", c_int)()
+# Replicates per block of the weighted sums (src/kernel.c's RB, asked of the
+# library where it runs).
+_RB = fn("pcr_canonical_rb", c_int)() if available() else 40
 
 
 def _ok(rc: int) -> None:
