@@ -52,9 +52,18 @@ def _c(a, dtype):
     return a if (a.dtype == dtype and a.flags.c_contiguous) else np.ascontiguousarray(a, dtype=dtype)
 
 
-def _out(a, dtype):
+def _sizes(*pairs) -> None:
+    # The C loops trust these lengths: a mismatch is refused here.
+    for a, b in pairs:
+        if a != b:
+            raise ValueError(f"pycalib_r._native.binned: arrays of {a} and {b} entries where one length is needed")
+
+
+def _out(a, dtype, size=None):
     if a.dtype != dtype or not a.flags.c_contiguous or not a.flags.writeable:
         raise TypeError("pycalib_r._native.binned: an output array must be C-contiguous, writable, " + str(dtype))
+    if size is not None and a.size != size:
+        raise ValueError(f"pycalib_r._native.binned: an output array of {a.size} entries where {size} are filled")
     return ptr(a)
 
 
@@ -67,8 +76,9 @@ def bin_means(ids, x, c, idx, n_ids, counts, conf, acc):
     ids, x, c = _c(ids, _I64), _c(x, _F64), _c(c, _I64)
     idx = _c(idx, _I64)
     m = idx.size if idx.size else x.size
+    _sizes((ids.size, x.size), (c.size, x.size))
     _ok(_rows(ptr(ids), 1, ptr(x), ptr(c), x.size, ptr(idx) if idx.size else None, 0, 1, m, 0, n_ids,
-              _out(counts, _I64), _out(conf, _F64), _out(acc, _F64)))
+              _out(counts, _I64, n_ids), _out(conf, _F64, n_ids), _out(acc, _F64, n_ids)))
 
 
 def bin_means_rows(ids, x, c, idx, n_ids, counts, conf, acc, base=0):
@@ -87,8 +97,10 @@ def bin_means_rows(ids, x, c, idx, n_ids, counts, conf, acc, base=0):
         counts[...] = 0
         conf[...] = acc[...] = np.nan
         return
+    _sizes((ids.shape[1], x.size), (c.size, x.size), (ids.shape[0] if ids.shape[0] > 1 else rows, rows))
+    k = rows * n_ids
     _ok(_rows(ptr(ids), ids.shape[0], ptr(x), ptr(c), x.size, ptr(idx), int(idx.dtype == np.int32), rows, m, base,
-              n_ids, _out(counts, _I64), _out(conf, _F64), _out(acc, _F64)))
+              n_ids, _out(counts, _I64, k), _out(conf, _F64, k), _out(acc, _F64, k)))
 
 
 def _scratch(buf, bid, m):
@@ -105,9 +117,10 @@ def width_means(x, c, label, bins, counts, conf, acc, keep_max=_KEEP_COUNTS, buf
     ``bid`` (uint16): the caller's buffers of at least ``x.size`` entries,
     or None."""
     x, c = _c(x, _F64), _c(c, _I64)
+    _sizes((c.size, x.size))
     b, d = _scratch(buf, bid, x.size)
-    _ok(_width(ptr(x), ptr(c), x.size, label, bins, _out(counts, _I64), _out(conf, _F64), _out(acc, _F64), keep_max,
-               b, d))
+    _ok(_width(ptr(x), ptr(c), x.size, label, bins, _out(counts, _I64, bins), _out(conf, _F64, bins),
+               _out(acc, _F64, bins), keep_max, b, d))
 
 
 def edge_means(x, c, label, edges, counts, conf, acc, keep_max=_KEEP_COUNTS, buf=None, bid=None):
@@ -115,9 +128,11 @@ def edge_means(x, c, label, edges, counts, conf, acc, keep_max=_KEEP_COUNTS, buf
     65,537): R's ``findInterval(x, edges, rightmost.closed = TRUE,
     all.inside = TRUE)``."""
     x, c, edges = _c(x, _F64), _c(c, _I64), _c(edges, _F64)
+    _sizes((c.size, x.size))
+    nb = edges.size - 1
     b, d = _scratch(buf, bid, x.size)
-    _ok(_edge(ptr(x), ptr(c), x.size, label, ptr(edges), edges.size, _out(counts, _I64), _out(conf, _F64),
-              _out(acc, _F64), keep_max, b, d))
+    _ok(_edge(ptr(x), ptr(c), x.size, label, ptr(edges), edges.size, _out(counts, _I64, nb), _out(conf, _F64, nb),
+              _out(acc, _F64, nb), keep_max, b, d))
 
 
 def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS, store=None, bands=None, found=None):
@@ -132,12 +147,13 @@ def width_means_cols(p, codes, bins, counts, conf, acc, keep_max=_KEEP_COUNTS, s
         raise TypeError("pycalib_r._native.binned.width_means_cols: p must be C-contiguous float64")
     codes = _c(codes, _I64)
     m, k = p.shape
+    _sizes((codes.size, m))
     st = _out(store, _F64) if store is not None and store.size >= p.size else None
     if bands is not None and len(bands):
         bands = _c(np.asarray(bands), _F64)
-        bp, fp = ptr(bands), _out(found, _I64)
+        bp, fp = ptr(bands), _out(found, _I64, 3)
     else:
         bp = fp = None
-    _ok(_cols(ptr(p), m, k, ptr(codes), bins, _out(counts, _I64), _out(conf, _F64), _out(acc, _F64), keep_max, st,
-              bp, fp))
+    _ok(_cols(ptr(p), m, k, ptr(codes), bins, _out(counts, _I64, k * bins), _out(conf, _F64, k * bins),
+              _out(acc, _F64, k * bins), keep_max, st, bp, fp))
 

@@ -47,8 +47,8 @@ def unit_rows(p, hi_t, lo_t, found):
     outside [+0, 1] by its bits, and at ``[1]`` and ``[2]`` the rows whose
     double row sum is farther than ``hi_t`` from 1, or at least ``lo_t``."""
     p, m, k, rs, cs = _matrix(p)
-    if found.dtype != np.int64 or not found.flags.c_contiguous:
-        raise TypeError("found must be a C-contiguous int64 array")
+    if found.dtype != np.int64 or not found.flags.c_contiguous or found.size != 3 or not found.flags.writeable:
+        raise TypeError("found must be a writable C-contiguous int64 array of 3 entries")
     _unit(ptr(p), m, k, rs, cs, hi_t, lo_t, ptr(found))
 
 
@@ -58,7 +58,9 @@ def top_label(p, codes, confidence, correct):
     class code (``codes``, int64) into ``correct`` (int64)."""
     p, m, k, rs, cs = _matrix(p)
     codes = np.ascontiguousarray(codes, dtype=np.int64)
+    if codes.size != m:
+        raise ValueError("top_label: one class code per row is needed")
     for a, dt in ((confidence, np.float64), (correct, np.int64)):
-        if a.dtype != dt or not a.flags.c_contiguous:
-            raise TypeError("top_label's outputs must be C-contiguous float64 and int64 arrays")
+        if a.dtype != dt or not a.flags.c_contiguous or a.size != m or not a.flags.writeable:
+            raise TypeError("top_label's outputs must be writable C-contiguous float64 and int64 arrays, one per row")
     _top(ptr(p), m, k, rs, cs, ptr(codes), ptr(confidence), ptr(correct))
