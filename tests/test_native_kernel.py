@@ -84,3 +84,23 @@ def test_block_quadratic_is_the_twin(kern):
                 q = np.empty(contrib.shape[1])
                 kern.ordered_row_sum(contrib, q)
                 assert np.array_equal(q[:n_rep].view(np.int64), want.view(np.int64)), (a, n_rep, diag)
+
+
+def test_wrong_shapes_are_refused(kern):
+    # The C loops trust the shapes: the wrappers refuse a mismatch (no read
+    # or write outside the arrays).
+    g = np.random.default_rng(33)
+    p, u = _pu(g, 6, 3)
+    pt = np.ascontiguousarray(p.T)
+    out, rows = np.empty((6, 6)), np.empty(6)
+    with pytest.raises(ValueError):
+        kern.kernel_tile(p, pt, u, pt, 0.2, False, 0, 7, out, rows)
+    with pytest.raises(ValueError):
+        kern.kernel_tile(p, pt, u, pt, 0.2, False, 0, 6, np.empty((6, 5)), rows)
+    with pytest.raises(ValueError):
+        kern.kernel_tile(np.asfortranarray(p), pt, u, pt, 0.2, False, 0, 6, out, rows)
+    wp = KC._packed_weights(g.normal(size=(3, 6)), kern._RB)
+    with pytest.raises(ValueError):
+        kern.block_quadratic(out, wp, wp, True, 0, 6, np.empty((6, 1)))
+    with pytest.raises(ValueError):
+        kern.ordered_row_sum(np.empty((6, 40)), np.empty(39))
