@@ -2,7 +2,7 @@
 bits under every OpenBLAS core type this CPU runs (issue 23).
 
 The tile entries and the bootstrap's weighted sums run in loops of the
-package's own (numpy passes, or ``pycalib_r.kernel._canonical_kernels``), never
+package's own (numpy passes, or ``pycalib_r._native.kernel``, src/kernel.c), never
 through BLAS: both paths give the same bits, and so does every BLAS kernel.
 """
 
@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from pycalib_r import _jit
+from pycalib_r import _native
 from pycalib_r.kernel import _skce as K
 from pycalib_r.kernel import _canonical as KC
 
@@ -21,9 +21,9 @@ from tests.conftest import ORIGINAL_ENV, REPO
 
 
 def _kernels():
-    kern = _jit.kernels("pycalib_r.kernel._canonical_kernels", float_math=True)
+    kern = _native.kernels("kernel")
     if kern is None:
-        pytest.skip("compiled float kernels unavailable (PYCALIB_R_JIT=0, no numba, or SVML)")
+        pytest.skip("compiled kernels unavailable (PYCALIB_R_NATIVE=0, or not built)")
     return kern
 
 
@@ -77,7 +77,7 @@ def test_quadratic_kernel_same_bits_as_twin(weights, monkeypatch):
         want = np.einsum("bi,ij,bj->b", wa, np.triu(hb, 1) if diag else hb, wb)
         assert np.allclose(compiled, want, rtol=1e-12, atol=1e-12)
     # The replicates cut into pieces on several cores: the same bits.
-    monkeypatch.setattr(_jit, "parts", lambda: 3)
+    monkeypatch.setattr(_native, "parts", lambda: 3)
     monkeypatch.setattr(KC, "_SPLIT_MIN_WORK", 1)
     wat = np.ascontiguousarray(w.T)
     assert np.array_equal(K.block_quadratic(hm, w, w, True),
@@ -86,7 +86,7 @@ def test_quadratic_kernel_same_bits_as_twin(weights, monkeypatch):
 
 def test_canonical_kernel_paths_give_the_same_statistics(monkeypatch):
     """offdiag, weighted_offdiag (full matrix and tiles) and count_sums: the
-    compiled path and PYCALIB_R_JIT=0's twins agree bit for bit."""
+    compiled path and PYCALIB_R_NATIVE=0's twins agree bit for bit."""
     _kernels()
     p, u, g = _data(300, 5, 21)
     w = g.choice([-1.0, 1.0], size=(9, 300))
@@ -103,7 +103,7 @@ def test_canonical_kernel_paths_give_the_same_statistics(monkeypatch):
         return out
 
     compiled = stats()
-    monkeypatch.setattr(_jit, "_numba", False)
+    monkeypatch.setattr(KC, "_canonical_kernels", lambda: None)
     twin = stats()
     assert [x.hex() for x in map(float, compiled)] == [x.hex() for x in map(float, twin)]
 
@@ -141,7 +141,7 @@ def test_matrix_kernels_same_bits_under_every_openblas_coretype():
         for core in _CORETYPES:
             # The core type is set in the child's environment only.
             # (ORIGINAL_ENV: the environment before R was loaded into this process.)
-            env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO), PYCALIB_R_JIT=mode, OPENBLAS_CORETYPE=core)
+            env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO), PYCALIB_R_NATIVE=mode, OPENBLAS_CORETYPE=core)
             run = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True, text=True,
                                  timeout=600)
             if run.returncode < 0:  # SIGILL: instructions this CPU lacks

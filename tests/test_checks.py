@@ -241,11 +241,11 @@ def test_row_sum_check_stored_cases():
 def test_prob_matrix_scan_kernel_is_the_twin():
     # The compiled one-pass scan finds what the numpy passes find (_scan and
     # the row-sum band), on matrices big enough to take it, every layout.
-    from pycalib_r._jit import kernels
+    from pycalib_r._native import kernels
 
-    kern = kernels("pycalib_r.inputs._input_kernels")
+    kern = kernels("inputs")
     if kern is None:
-        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+        pytest.skip("compiled kernels disabled (PYCALIB_R_NATIVE=0) or not built")
     g = np.random.default_rng(9)
     base = g.dirichlet(np.ones(5), 30_001)  # odd: the last row alone
     bad = {"nan": (7, 2, np.nan), "inf": (9, 0, np.inf), "neg": (3, 1, -0.5), "big": (5, 4, 1.5),
@@ -284,12 +284,12 @@ def test_top_label_kernel_is_the_twin():
     # R's multiclass_confidence(): the compiled pass and the blocks of argmax
     # agree on the first maximal column (ties, signed zeros), its value and
     # correctness, on every layout.
-    from pycalib_r._jit import kernels
+    from pycalib_r._native import kernels
     from pycalib_r.inputs import _forms
 
-    kern = kernels("pycalib_r.inputs._input_kernels")
+    kern = kernels("inputs")
     if kern is None:
-        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+        pytest.skip("compiled kernels disabled (PYCALIB_R_NATIVE=0) or not built")
     g = np.random.default_rng(10)
     p = np.round(g.dirichlet(np.ones(4), 40_000), 1)  # many ties
     p[::5] = [0.25, 0.25, 0.25, 0.25]

@@ -196,12 +196,12 @@ def test_classwise_kernel_scan_decides_as_check_prob_matrix_in_r_order(monkeypat
     # check_prob_matrix() reports it, before a fault of the labels or bins,
     # and values that R's check passes (-0.0, a row sum inside the
     # tolerance band) give the same metric as the checked path.
-    from pycalib_r._jit import kernels
+    from pycalib_r._native import kernels
     from pycalib_r.binned import _metrics
     from pycalib_r.binned._metrics import _SCAN_IN_KERNEL_MIN, bind_metric
 
-    if kernels("pycalib_r.binned._rbin_kernels") is None:
-        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing: the values are checked first")
+    if kernels("binned") is None:
+        pytest.skip("compiled kernels disabled (PYCALIB_R_NATIVE=0) or not built: the values are checked first")
     g = np.random.default_rng(77)
     k = 4
     n = _SCAN_IN_KERNEL_MIN // k + 3

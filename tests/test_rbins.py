@@ -1,6 +1,6 @@
 """R's per-bin means (pycalib_r.binned._rbins) and the binned metrics built on them, bit for bit.
 
-The compiled x87 path and the numpy longdouble twin must give the same bits
+The compiled path (C long double) and the numpy longdouble twin must give the same bits
 on every input (and both R's: ``mean()`` in long double with its second
 pass, integer ``mean()`` rounded once); the metrics and ``cal_ci``'s printed
 interval must be R's on the cases of issue 20 where a double sum was not.
@@ -13,7 +13,7 @@ import pytest
 
 import pycalib_r as pc
 from pycalib_r.binned import _rbins
-from pycalib_r._jit import kernels
+from pycalib_r._native import kernels
 from pycalib_r.rbase._rarith import _X87, r_int_mean, r_mean
 
 
@@ -47,11 +47,11 @@ def test_twin_is_r_mean_of_each_bin():
                 assert np.isnan(conf[b]) and np.isnan(acc[b])
 
 
-@pytest.mark.skipif(not _X87, reason="the compiled path is x87 assembly")
+@pytest.mark.skipif(not _X87, reason="the compiled path is x87 long double")
 def test_compiled_and_twin_give_the_same_bits():
-    kern = kernels("pycalib_r.binned._rbin_kernels")
+    kern = kernels("binned")
     if kern is None:
-        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+        pytest.skip("compiled kernels disabled (PYCALIB_R_NATIVE=0) or not built")
     for ids, x, c, n_ids, idx in _cases():
         counts = np.empty(n_ids, np.int64)
         conf, acc = np.empty(n_ids), np.empty(n_ids)
@@ -101,15 +101,15 @@ def _width_cases(seed=11):
         yield x, rng.integers(0, 2, x.size), bins
 
 
-@pytest.mark.skipif(not _X87, reason="the compiled path is x87 assembly")
+@pytest.mark.skipif(not _X87, reason="the compiled path is x87 long double")
 def test_width_kernel_finds_r_bins_and_means():
     # The kernel that finds the equal-width bins itself gives bin_means of
     # findInterval over seq(0, 1, length.out = bins + 1), bit for bit.
     from pycalib_r.binned._binning import equal_width_bins, find_bins, seq01
 
-    kern = kernels("pycalib_r.binned._rbin_kernels")
+    kern = kernels("binned")
     if kern is None:
-        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+        pytest.skip("compiled kernels disabled (PYCALIB_R_NATIVE=0) or not built")
     for x, c, bins in _width_cases():
         counts = np.empty(bins, np.int64)
         conf, acc = np.empty(bins), np.empty(bins)
@@ -122,13 +122,13 @@ def test_width_kernel_finds_r_bins_and_means():
         assert np.array_equal(acc, want[2], equal_nan=True)
 
 
-@pytest.mark.skipif(not _X87, reason="the compiled path is x87 assembly")
+@pytest.mark.skipif(not _X87, reason="the compiled path is x87 long double")
 def test_width_kernel_chunked_sweeps_keep_r_order():
     # Beyond _WHOLE observations the kernel goes a chunk at a time, carrying
     # each bin's 80-bit sums across chunks: still R's sums in R's order.
-    kern = kernels("pycalib_r.binned._rbin_kernels")
+    kern = kernels("binned")
     if kern is None:
-        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+        pytest.skip("compiled kernels disabled (PYCALIB_R_NATIVE=0) or not built")
     from pycalib_r.binned._binning import equal_width_bins
 
     rng = np.random.default_rng(13)
@@ -149,7 +149,7 @@ def test_width_kernel_chunked_sweeps_keep_r_order():
 
 
 def test_width_means_is_bin_means_of_equal_width_bins():
-    # Whichever path runs (PYCALIB_R_JIT=0 or 1 in the suite's two runs).
+    # Whichever path runs (PYCALIB_R_NATIVE=0 or 1 in the suite's two runs).
     from pycalib_r.binned._binning import equal_width_bins
 
     for x, c, bins in _width_cases(seed=12):
@@ -162,7 +162,7 @@ def test_width_means_is_bin_means_of_equal_width_bins():
 def test_width_means_of_a_class_column_against_its_code():
     # Classwise: a strided column of the matrix and the class codes with a
     # class's label give the same bits as the contiguous column against the
-    # 0/1 indicator (the kernel, or the twin under PYCALIB_R_JIT=0).
+    # 0/1 indicator (the kernel, or the twin under PYCALIB_R_NATIVE=0).
     from pycalib_r.binned._binning import equal_width_bins
 
     rng = np.random.default_rng(14)
@@ -179,9 +179,9 @@ def test_width_means_of_a_class_column_against_its_code():
 
 
 def _kernels_or_skip():
-    kern = kernels("pycalib_r.binned._rbin_kernels")
+    kern = kernels("binned")
     if kern is None:
-        pytest.skip("compiled kernels disabled (PYCALIB_R_JIT=0) or numba missing")
+        pytest.skip("compiled kernels disabled (PYCALIB_R_NATIVE=0) or not built")
     return kern
 
 
@@ -205,7 +205,7 @@ def _matrix_cases():
 
 def test_width_means_cols_is_each_column_against_its_code():
     # Every class's row is the binary width_means of its column against its
-    # code, bit for bit (the matrix kernel, or the twin under PYCALIB_R_JIT=0).
+    # code, bit for bit (the matrix kernel, or the twin under PYCALIB_R_NATIVE=0).
     for p, codes, bins in _matrix_cases():
         got = _rbins.width_means_cols(p, codes, bins)
         for j in range(p.shape[1]):
@@ -214,7 +214,7 @@ def test_width_means_cols_is_each_column_against_its_code():
                 assert np.array_equal(g[j], w, equal_nan=True)
 
 
-@pytest.mark.skipif(not _X87, reason="the compiled path is x87 assembly")
+@pytest.mark.skipif(not _X87, reason="the compiled path is x87 long double")
 def test_width_means_cols_kernel_is_the_twin():
     # The matrix kernel against numpy's bin_means of R's bins (the twin), on
     # each layout and both of its paths.
@@ -238,7 +238,7 @@ def test_width_means_cols_kernel_is_the_twin():
         # check_prob_matrix's own scan finds.
         from pycalib_r.inputs import _checks
 
-        ikern = kernels("pycalib_r.inputs._input_kernels")
+        ikern = kernels("inputs")
         bands = np.array(_checks.prob_matrix_bands(mat))
         want_found = np.zeros(3, dtype=np.int64)
         ikern.unit_rows(mat, bands[0], bands[1], want_found)
@@ -292,7 +292,7 @@ def test_classwise_metrics_are_the_mean_of_binary_calls():
         assert pc.ece(p, codes, bins=bins, debiased=True) == rmean(np.array(per))
 
 
-@pytest.mark.skipif(not _X87, reason="the compiled path is x87 assembly")
+@pytest.mark.skipif(not _X87, reason="the compiled path is x87 long double")
 def test_sparse_bins_kernel_is_the_twin():
     # More bins than a quarter of the rows (bins="unique", many edges): the
     # kernel goes bin by bin, a singleton's mean being its value (+0.0 for
@@ -326,7 +326,7 @@ def test_edge_means_is_bin_means_of_find_bins():
     # bin_means of findInterval's bins, bit for bit (the twin is that).
     from pycalib_r.binned._binning import find_bins, histogram_breaks
 
-    kern = kernels("pycalib_r.binned._rbin_kernels") if _X87 else None
+    kern = kernels("binned") if _X87 else None
     g = np.random.default_rng(16)
     for n, nb in ((200_001, 10), (70_001, 37), (5000, 1000), (100, 3), (70_000, 5000), (100_000, 1 << 16)):
         x = g.random(n)
@@ -403,23 +403,20 @@ def test_cal_ci_print_on_tied_small_data_is_r(r):
     assert "Interval: [0.08075, 0.2492]" in parts[0]
 
 
-@pytest.mark.skipif(not _X87, reason="the compiled path is x87 assembly")
+@pytest.mark.skipif(not _X87, reason="the compiled path is x87 long double")
 def test_kept_buffers_are_one_caller_at_a_time():
     # Calls up to _POOL_ROWS borrow one kept pair of buffers; concurrent
-    # calls (which then allocate their own) and the warm-up give the bits
-    # of a call made alone, and the warm-up compiles nothing.
+    # calls (which then allocate their own) give the bits of a call made
+    # alone.
     import threading
 
-    kern = _kernels_or_skip()
+    _kernels_or_skip()
     rng = np.random.default_rng(41)
     cases = []
     for n in (5_000, 100_000, _rbins._POOL_ROWS, _rbins._POOL_ROWS + 1):
         x = rng.random(n)
         cases.append((x, (rng.random(n) < x).astype(np.int64)))
     alone = [_rbins.width_means(x, c, 10) for x, c in cases]
-    before = {k: len(v.signatures) for k, v in vars(kern).items() if hasattr(v, "signatures")}
-    _rbins.warm_up(kern)
-    assert {k: len(v.signatures) for k, v in vars(kern).items() if hasattr(v, "signatures")} == before
     got, errors = {}, []
 
     def work(t):

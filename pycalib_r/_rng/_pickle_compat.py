@@ -44,7 +44,6 @@ LAYOUT = {
     "pycalib_r._block_test": "pycalib_r.inference._block_test",
     "pycalib_r._brier": "pycalib_r.binned._brier",
     "pycalib_r._calibration_error": "pycalib_r.binned._calibration_error",
-    "pycalib_r._canonical_kernels": "pycalib_r.kernel._canonical_kernels",
     "pycalib_r._checks": "pycalib_r.inputs._checks",
     "pycalib_r._command_faults": "pycalib_r.cli._faults",
     "pycalib_r._corp": "pycalib_r.diagnostics._corp",
@@ -80,7 +79,6 @@ LAYOUT = {
     "pycalib_r._smece": "pycalib_r.diagnostics._smece",
     "pycalib_r._validation": "pycalib_r.diagnostics._validation",
     "pycalib_r._warn": "pycalib_r.rbase._warn",
-    "pycalib_r._x87_kernels": "pycalib_r.rbase._x87_kernels",
 }
 MOVED.update(LAYOUT)
 # --- END layout moves ---

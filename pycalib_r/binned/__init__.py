@@ -4,9 +4,9 @@
 
 ``_binning`` (edges, quantiles, ``findInterval``, equal-width and
 equal-frequency bins), ``_rbins`` (R's per-bin means, bit for bit) with its
-compiled twin ``_rbin_kernels``, ``_metrics`` (``ece``, ``mce``, ``ace``,
+compiled twin in ``pycalib_r._native.binned`` (C), ``_metrics`` (``ece``, ``mce``, ``ace``,
 ``mmce``, ``logit``, ``inv_logit``), and the metrics built on the same bins
 (``_calibration_error``, ``_brier``). A new binned metric goes here.
 
-It may import ``rbase`` and ``inputs``. See docs/architecture.md.
+It may import ``rbase``, ``inputs`` and ``_native`` (the compiled kernels). See docs/architecture.md.
 """

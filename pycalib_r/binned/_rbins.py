@@ -13,11 +13,12 @@ the bin's values in another order, or a double division ``sum / n``, is
 off by an ulp often enough to move a printed interval (a bin of ten 0.1's
 has mean 0.1 in R, 0.09999999999999999 from a double sum).
 
-The compiled path (``_rbin_kernels``, x87 assembly) does it in one pass
-over the observations with an 80-bit accumulator per bin; the twin below
-(numpy ``longdouble``, the same type) sorts the observations by bin, keeping
+The compiled path (``pycalib_r._native.binned``, C's ``long double``,
+``src/binned.c``) puts the observations in bin order and sums each bin's
+run in the order of the observations; the twin below (numpy
+``longdouble``, the same type) sorts the observations by bin, keeping
 their order within a bin, and sums each bin sequentially. Both give the
-same bits (tests/test_rbins.py).
+same bits (tests/test_rbins.py, tests/test_native_binned.py).
 
 R equivalent: ``vapply(seq_len(B), function(b) mean(p[bin == b]), 0)``.
 """
@@ -29,7 +30,8 @@ import threading
 
 import numpy as np
 
-from ..rbase._rarith import _X87, JIT_MIN_SIZE
+from .. import _native
+from ..rbase._rarith import _X87
 
 __all__ = ["bin_means", "bin_means_rows", "width_means", "width_means_cols", "edge_means", "WIDTH_KERNEL_MAX"]
 
@@ -41,18 +43,19 @@ _NO_IDX = np.empty(0, dtype=np.int64)
 
 
 def _kernels(work: int):
+    """The compiled kernels (``pycalib_r._native.binned``), or None where the
+    twin runs: not x86's 80-bit ``long double`` (R's ``LDOUBLE`` here; the
+    twin's numpy ``longdouble`` is the platform's, as R's is), the library
+    not built or switched off, or an input so small that the twin is as
+    quick as a call into C."""
     if not _X87 or work < _KERNEL_MIN:
         return None
-    from .. import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
-
-    return _jit.kernels("pycalib_r.binned._rbin_kernels", saves=work * _SAVES)
+    return _native.kernels("binned")
 
 
-# Below this many observations the twin is as fast as a call into numba.
-_KERNEL_MIN = min(JIT_MIN_SIZE, 2_000)
-# Seconds the kernel saves per observation over the twin (about 129 against
-# 16 ns here): numba is loaded only where that pays for its load (_jit.worth).
-_SAVES = 1.1e-7
+# Below this many observations the twin's few numpy calls cost about what a
+# C call does (a few microseconds).
+_KERNEL_MIN = 16
 
 
 def bin_means(ids, x, c, n_ids: int, idx=None):
@@ -125,37 +128,10 @@ def _give_back():
     _pool_lock.release()
 
 
-def warm_up(kern) -> None:
-    """A tiny call of the equal-width kernel on the kept buffers, with
-    writable and read-only inputs, for each of the two whose machine code is
-    loaded (a signature not loaded would be compiled here: seconds): the JIT
-    gate's loading thread runs it in idle time (``_rbin_kernels._warm_up``)."""
-    from numba import typeof  # noqa: PLC0415 (numba is loaded: this is its loading thread)
-
-    from ..inputs._checks import readonly_view  # noqa: PLC0415
-
-    q = np.linspace(0.0, 1.0, 64)
-    c = (q > 0.5).astype(np.int64)
-    loaded = set(kern.width_means.signatures)
-    for x, y in ((q, c), (readonly_view(q), readonly_view(c))):
-        scratch = _borrow(x.size)
-        if scratch is None:
-            return
-        try:
-            scratch[0][:] = 0.0
-            scratch[1][:] = 0
-            args = (x, y, 1, 10, np.empty(10, dtype=np.int64), np.empty(10), np.empty(10), kern._KEEP_COUNTS,
-                    *scratch)
-            if tuple(typeof(a) for a in args) in loaded:
-                kern.width_means(*args)
-        finally:
-            _give_back()
-
-
 def _compiled_means(x, c, bins: int, run):
     """``(counts, conf, acc)`` of ``bins`` bins filled by ``run(kernels,
     counts, conf, acc, keep_max, *scratch)``, or None where the compiled kernels do not run
-    (small input, numba not loaded, too many bins, not vectors)."""
+    (small input, the library not in use, too many bins, not vectors)."""
     if bins > WIDTH_KERNEL_MAX or not x.ndim == c.ndim == 1:
         return None
     kern = _kernels(x.size)
@@ -190,7 +166,7 @@ def width_means(x, c, bins: int, label: int = 1):
 
     Where the compiled kernels run (and ``bins <= WIDTH_KERNEL_MAX``) one
     kernel finds the bins and the means in a few passes at memory speed
-    (``_rbin_kernels.width_means``), with no id array.
+    (``_native.binned.width_means``), with no id array.
     """
     # A matrix column is copied (about 1 ms per million rows): the kernel's
     # passes over a strided column run four times slower than over a copy.
@@ -233,7 +209,7 @@ def width_means_cols(p, codes, bins: int, bands=None):
 
     Where the compiled kernels run, a C-ordered matrix goes to one kernel
     that reads its rows a chunk at a time, all classes together
-    (``_rbin_kernels.width_means_cols``), with no column copies; up to
+    (``_native.binned.width_means_cols``), with no column copies; up to
     ``_COLS_SAVE`` entries (64 MB) a buffer the size of the matrix holds its
     chunks in bin order between the two sweeps (one kept buffer, see
     :func:`_borrow_store`); beyond it the second sweep re-reads the matrix.
@@ -244,7 +220,7 @@ def width_means_cols(p, codes, bins: int, bands=None):
     ``bands`` (``_checks.prob_matrix_bands``, for a matrix whose values are
     not checked yet): the C-ordered kernel also scans the matrix as it bins
     it, and the result is ``(counts, conf, acc, found)``, ``found`` what
-    ``_input_kernels.unit_rows`` finds; where that kernel does not run, the
+    ``_native.inputs.unit_rows`` finds; where that kernel does not run, the
     result is None (nothing is computed: the caller checks the values first).
     """
     k = p.shape[1]
@@ -268,9 +244,8 @@ def width_means_cols(p, codes, bins: int, bands=None):
     store = _borrow_store(mat.size) if mat.size <= kern._COLS_SAVE else None
     found = np.empty(3, dtype=np.int64)  # filled by the kernel when it scans
     try:
-        kern.width_means_cols(mat, codes, bins, counts, conf, acc, kern._KEEP_COUNTS,
-                              _NO_FLOATS if store is None else store,
-                              _NO_FLOATS if bands is None else np.array(bands, dtype=np.float64), found)
+        kern.width_means_cols(mat, codes, bins, counts, conf, acc, kern._KEEP_COUNTS, store,
+                              None if bands is None else np.array(bands, dtype=np.float64), found)
     finally:
         if store is not None:
             _give_back_store(store)
@@ -288,7 +263,6 @@ def width_means_cols(p, codes, bins: int, bands=None):
 # reuses such blocks, and a call that small would pay for the timer.
 _STORE_IDLE = 2.0
 _STORE_KEPT_MIN = 1 << 20
-_NO_FLOATS = np.empty(0)
 _store_lock = threading.Lock()
 _store = {"buf": None, "timer": None}
 

@@ -686,7 +686,7 @@ def values_first(arr: np.ndarray, deferred: bool, arg: str = "p"):
 def check_prob_matrix_values(arr: np.ndarray, arg: str = "p", tolerance: float = 1e-6) -> None:
     """The values' half of :func:`check_prob_matrix`: finite, in [0, 1], rows
     summing to 1 within ``tolerance``, in R's order."""
-    kern = input_kernels(arr.size, _CHECK_SAVES)
+    kern = input_kernels(arr.size)
     if kern is not None:
         # One pass over the rows; the decisions below in R's order.
         nan, lo, hi, far, near = kern.prob_matrix_scan(arr, tolerance, _row_margin(arr.shape[1]))
@@ -705,21 +705,20 @@ def check_prob_matrix_values(arr: np.ndarray, arg: str = "p", tolerance: float =
 
 
 # Matrix entries from which the input passes over a matrix (check_prob_matrix,
-# the top-label form) take their compiled kernels once numba is loaded, and
-# the seconds the check's kernel saves per entry over its three numpy passes.
-INPUT_KERNEL_MIN = 20_000
-_CHECK_SAVES = 6e-10
+# the top-label form) run in C: below, the numpy twins' few calls cost about
+# what a call into C does (a few microseconds).
+INPUT_KERNEL_MIN = 1024
 
 
-def input_kernels(size: int, saves: float):
-    """The compiled passes over an input matrix (``_input_kernels``) for a
-    matrix of ``size`` entries, each saving ``saves`` seconds over its numpy
-    twin, or None (small, numba not loaded and not worth loading, disabled)."""
+def input_kernels(size: int):
+    """The compiled passes over an input matrix (``pycalib_r._native.inputs``)
+    for a matrix of ``size`` entries, or None (small, or the library not in
+    use: the numpy twins run, with the same decisions)."""
     if size < INPUT_KERNEL_MIN:
         return None
-    from .. import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
+    from .. import _native  # noqa: PLC0415 (kept out of the import of the inputs room)
 
-    return _jit.kernels("pycalib_r.inputs._input_kernels", saves=size * saves)
+    return _native.kernels("inputs")
 
 
 def _row_margin(k: int) -> float:

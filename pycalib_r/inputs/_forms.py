@@ -105,7 +105,7 @@ def confidence_pair(p_mat: np.ndarray, y):
     n = p_mat.shape[0]
     confidence = np.empty(n, dtype=np.float64)
     correct = np.empty(n, dtype=np.int64)
-    kern = input_kernels(p_mat.size, _TOP_LABEL_SAVES)
+    kern = input_kernels(p_mat.size)
     if kern is not None:  # one pass over the rows, the same values
         kern.top_label(p_mat, np.ascontiguousarray(labels.codes, dtype=np.int64), confidence, correct)
         return confidence, correct
@@ -113,7 +113,7 @@ def confidence_pair(p_mat: np.ndarray, y):
 
 
 def _top_label_numpy(p_mat, codes, confidence, correct):
-    """The twin of ``_input_kernels.top_label``: ``argmax`` by blocks of rows."""
+    """The twin of ``_native.inputs.top_label``: ``argmax`` by blocks of rows."""
     # In blocks of rows: bounded temporaries, and Ctrl-C is seen between them.
     for rows in row_blocks(p_mat):
         block = p_mat[rows]
@@ -121,10 +121,6 @@ def _top_label_numpy(p_mat, codes, confidence, correct):
         confidence[rows] = np.take_along_axis(block, predicted[:, None], axis=1)[:, 0]
         np.equal(predicted + 1, codes[rows], out=correct[rows], casting="unsafe")
     return confidence, correct
-
-
-# Seconds the compiled top-label pass saves per matrix entry over the blocks of argmax.
-_TOP_LABEL_SAVES = 5e-9
 
 
 def input_form(p, y, type="classwise", types: Optional[Sequence[str]] = MULTICLASS_TYPES,

@@ -6,7 +6,7 @@ tiles, so at most a bounded block of the n x n matrix exists at a time. Each ent
 distance is the sum of squared coordinate differences and its inner product
 the sum of coordinate products, in column order, and the bootstrap's
 weighted sums run in a fixed order too: loops of this module's own (numpy
-passes, or their compiled twins in ``_canonical_kernels``), never BLAS, so
+passes, or their compiled twins in ``pycalib_r._native.kernel``), never BLAS, so
 the bits do not depend on the CPU kernel OpenBLAS picks.
 """
 
@@ -16,8 +16,9 @@ import os
 
 import numpy as np
 
+from .. import _native
 from ._scalar import _mv
-from ..rbase._rarith import r_exp
+from ..rbase._rarith import r_exp, seq_sum
 
 # Canonical tiles: _TILE x _TILE doubles (32 MB) per temporary; distances in
 # strips of _STRIP_ELEMENTS doubles (512 KB, within a core's cache).
@@ -69,27 +70,21 @@ def _strip_rows(a: int, b: int) -> int:
 
 
 # The canonical kernel's matrix work runs in loops of this module's own (or
-# their compiled twins in _canonical_kernels), never through BLAS: a BLAS
-# product's reduction order depends on the CPU kernel OpenBLAS picks
+# their compiled twins in _native.kernel, src/kernel.c), never through BLAS:
+# a BLAS product's reduction order depends on the CPU kernel OpenBLAS picks
 # (OPENBLAS_CORETYPE), so its last bits would differ from machine to machine,
 # and some pinned kernels are several times slower.
 
-# Seconds a compiled loop saves per tile entry and class (the twin's numpy
-# passes cost about 5 ns there, the compiled loop 0.5 ns), and per entry and
-# replicate of the weighted sums (1.5 ns against 0.1 ns), measured at 1,500
-# rows and K = 10; pycalib_r._jit.worth weighs them against loading numba.
-_TILE_SAVES = 4.5e-9
-_QUAD_SAVES = 1.4e-9
 
-
-def _canonical_kernels(saves):
-    from .. import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
-
-    return _jit.kernels("pycalib_r.kernel._canonical_kernels", float_math=True, saves=saves)
+def _canonical_kernels():
+    """The compiled loops (``pycalib_r._native.kernel``), or None where the
+    twins run (the library not built or switched off). The kernel calls the
+    C library's ``exp``, the function the twin's ``r_exp`` calls too."""
+    return _native.kernels("kernel")
 
 
 def _kernel_tile_twin(pa, pb, ua, ub, h: float) -> np.ndarray:
-    """``_canonical_kernels.kernel_tile`` in numpy passes (the whole block):
+    """``_native.kernel.kernel_tile`` in numpy passes (the whole block):
     the squared distances of :func:`_sq_dist_tile`, then, strip by strip,
     the kernel factor times the inner products summed in column order."""
     out = _sq_dist_tile(pa, pb)
@@ -109,6 +104,16 @@ def _kernel_tile_twin(pa, pb, ua, ub, h: float) -> np.ndarray:
             t += ua[r0:r1, k:k + 1] * ubt[k]
         o *= t
     return out
+
+
+def _row_sums(out: np.ndarray) -> np.ndarray:
+    """Each row's entries summed in ascending column order from +0.0: numpy's
+    reduction over the rows of the transposed tile (one add per row of it,
+    starting from add's identity). A single row is a contiguous vector,
+    which numpy would sum pairwise: that one is summed in order."""
+    if out.shape[0] == 1:
+        return np.array([seq_sum(out[0]) if out.shape[1] else 0.0])
+    return np.add.reduce(np.ascontiguousarray(out.T), axis=0)
 
 
 def _row_cuts(a: int, k: int, triangular: bool) -> np.ndarray:
@@ -132,34 +137,33 @@ def _kernel_tile(pa, pb, ua, ub, h: float, diagonal: bool = False):
     Returns (tile, row sums).
     """
     a, b = pa.shape[0], pb.shape[0]
-    kern = _canonical_kernels(a * b * (pa.shape[1] + 2) * _TILE_SAVES) if a * b >= _JIT_MIN_ENTRIES else None
+    kern = _canonical_kernels() if a * b >= _NATIVE_MIN_ENTRIES else None
     if kern is None:
         out = _kernel_tile_twin(pa, pb, ua, ub, h)
         if diagonal:
             out = np.triu(out, 1)
-        return out, np.add.reduce(np.ascontiguousarray(out.T), axis=0)
-    from .. import _jit  # noqa: PLC0415
-
+        return out, _row_sums(out)
     out = np.empty((a, b))
     rowsum = np.empty(a)
     args = (np.ascontiguousarray(pa), np.ascontiguousarray(pb.T), np.ascontiguousarray(ua),
             np.ascontiguousarray(ub.T), float(h), bool(diagonal))
-    k = _jit.parts() if a * b >= _SPLIT_MIN_WORK // 16 else 1
+    k = _native.parts() if a * b >= _SPLIT_MIN_WORK // 16 else 1
     # Each entry and each row sum is computed alone, so the cut changes no bit.
     cuts = _row_cuts(a, k, diagonal)
-    _jit.run_parts([lambda i0=int(i0), i1=int(i1): kern.kernel_tile(*args, i0, i1, out, rowsum)
-                    for i0, i1 in zip(cuts[:-1], cuts[1:]) if i1 > i0])
+    _native.run_parts([lambda i0=int(i0), i1=int(i1): kern.kernel_tile(*args, i0, i1, out, rowsum)
+                       for i0, i1 in zip(cuts[:-1], cuts[1:]) if i1 > i0])
     return out, rowsum
 
 
-# Entries of a block from which the compiled loops run (once numba is loaded),
-# and entries x replicates from which the weighted sums use several cores.
-_JIT_MIN_ENTRIES = 1 << 12
+# Entries of a block from which the compiled loops run (below, the numpy
+# passes cost about what the calls into C do), and entries x replicates from
+# which the weighted sums use several cores.
+_NATIVE_MIN_ENTRIES = 1 << 8
 _SPLIT_MIN_WORK = 1 << 22
 
 
 def _block_quadratic_twin(hm, wat, wbt, diag: bool) -> np.ndarray:
-    """``_canonical_kernels.block_quadratic`` in numpy passes: one per column j."""
+    """``_native.kernel.block_quadratic`` in numpy passes: one per column j."""
     a, b = hm.shape
     acc = np.zeros((a, wat.shape[1]))
     hmt = np.ascontiguousarray(hm.T)
@@ -192,13 +196,11 @@ def block_quadratic(hm, wa, wb, diag: bool) -> np.ndarray:
     hm = np.ascontiguousarray(hm)
     n_rep = np.shape(wa)[0]
     entries = hm.shape[0] * hm.shape[1] // (2 if diag else 1)
-    kern = _canonical_kernels(entries * n_rep * _QUAD_SAVES) if entries * n_rep >= _JIT_MIN_ENTRIES else None
+    kern = _canonical_kernels() if entries * n_rep >= _NATIVE_MIN_ENTRIES else None
     if kern is None:
         wat = np.ascontiguousarray(np.asarray(wa, dtype=np.float64).T)
         wbt = wat if diag else np.ascontiguousarray(np.asarray(wb, dtype=np.float64).T)
         return _block_quadratic_twin(hm, wat, wbt, diag)
-    from .. import _jit  # noqa: PLC0415
-
     rb = kern._RB
     # The weights' values (int8 signs or float64) are exact in float64.
     wpa = _packed_weights(np.asarray(wa), rb)
@@ -206,14 +208,13 @@ def block_quadratic(hm, wa, wb, diag: bool) -> np.ndarray:
     nblk = wpa.shape[0]
     a = hm.shape[0]
     contrib = np.empty((a, nblk * rb))
-    k = _jit.parts() if entries * n_rep >= _SPLIT_MIN_WORK else 1
+    k = _native.parts() if entries * n_rep >= _SPLIT_MIN_WORK else 1
     cuts = _row_cuts(a, k, diag)
     # Rows cut into pieces of equal work: each (row, replicate) sum is one
     # thread's, and the rows are added in order afterwards, so the cut
     # changes no bit; each piece has its own scratch.
-    _jit.run_parts([lambda i0=int(i0), i1=int(i1): kern.block_quadratic(hm, wpa, wpk, diag, i0, i1,
-                                                                         np.empty(8 * rb), contrib)
-                    for i0, i1 in zip(cuts[:-1], cuts[1:]) if i1 > i0])
+    _native.run_parts([lambda i0=int(i0), i1=int(i1): kern.block_quadratic(hm, wpa, wpk, diag, i0, i1, contrib)
+                       for i0, i1 in zip(cuts[:-1], cuts[1:]) if i1 > i0])
     q = np.empty(nblk * rb)
     kern.ordered_row_sum(contrib, q)
     return q[:n_rep]

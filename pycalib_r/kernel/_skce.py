@@ -9,7 +9,7 @@ Contract section 3. Two kernel forms:
   (:mod:`pycalib_r.kernel._scalar`);
 * canonical (matrix input): h_ij = exp(-||p_i - p_j|| / h) <u_i, u_j> with
   u_i = onehot(y_i) - p_i (:mod:`pycalib_r.kernel._canonical`, compiled
-  loops in :mod:`pycalib_r.kernel._canonical_kernels`).
+  loops in :mod:`pycalib_r._native.kernel`).
 
 The "median" bandwidth is the exact median of the pairwise distances
 (:mod:`pycalib_r.kernel._median`). This module checks the input, resolves

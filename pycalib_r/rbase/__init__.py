@@ -3,7 +3,7 @@
 """R's base behaviour that every room of the package shares.
 
 R's arithmetic (``_rarith``: long-double sums and means, glibc's ``exp``/``log``,
-with the compiled ``_x87_kernels`` and ``_libm_kernels`` beside it), number
+with the compiled sums in ``pycalib_r._native.rbase`` and ``_libm_kernels``), number
 formatting and cli-style printing (``_format``), argument matching and
 messages of R calls (``_rcalls``), R lists and named vectors (``_rlist``,
 ``_rnames``), ``options()`` (``_options``), warnings collected per call and
@@ -11,6 +11,7 @@ shown at the caller (``_warn``), ``ProbcalError`` (``_errors``), progress
 bars (``_progress``) and, when present, the fork hook that waits for imports
 in flight (``_fork``).
 
-It may import nothing else of the package but ``pycalib_r._jit``. See
+It may import nothing else of the package but ``pycalib_r._jit`` and
+``pycalib_r._native`` (the compiled kernels). See
 docs/architecture.md.
 """

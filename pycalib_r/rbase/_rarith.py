@@ -64,8 +64,7 @@ def special():
 # loaded (pycalib_r._jit.worth decides when loading it pays).
 JIT_MIN_SIZE = 20_000
 # Seconds a compiled pass saves per element over its numpy twin (measured
-# at 10^6 elements on a 2-core x86-64): the long-double sum, glibc's log.
-_X87_SAVES = 6e-9
+# at 10^6 elements on a 2-core x86-64): glibc's log.
 _LIBM_SAVES = 3e-9
 
 
@@ -137,10 +136,9 @@ def r_sum(x) -> float:
     arr = np.asarray(x, dtype=np.float64).ravel()
     if arr.size == 0:
         return 0.0
-    if arr.size >= JIT_MIN_SIZE:
-        kern = _x87_kernels(arr.size)
-        if kern is not None:
-            return float(kern.ld_seq_sum(np.ascontiguousarray(arr)))
+    kern = _x87_kernels(arr.size)
+    if kern is not None:
+        return float(kern.ld_seq_sum(np.ascontiguousarray(arr)))
     return float(_ld_seq_sum(arr))
 
 
@@ -149,33 +147,22 @@ _X87 = (platform.machine().lower() in ("x86_64", "amd64", "i386", "i686", "x86")
         and np.finfo(_LD).nmant == 63)
 
 
-_x87_state = {}
-
-
 def _x87_kernels(n=None):
-    """The compiled x87 sum (``_x87_kernels``), or None (not x86, no numba, disabled).
-
-    The first use checks it against the numpy twin on a sum whose partial
-    sums round at 64 bits; an assembler that cannot build it, or any
-    difference, leaves the numpy path for the rest of the session.
-    """
-    if not _X87:
+    """R's long-double sum and mean in C (``pycalib_r._native.rbase``), or
+    None where the numpy twins run: not x86's 80-bit ``long double`` (the
+    twins' numpy ``longdouble`` is then the platform's, as R's is), the
+    library not built or switched off, or ``n`` elements too few for a call
+    into C to beat the twin (``_NATIVE_SUM_MIN``)."""
+    if not _X87 or (n is not None and n < _NATIVE_SUM_MIN):
         return None
-    from .. import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
+    from .. import _native  # noqa: PLC0415
 
-    if not (_jit.available() if n is None else _jit.worth(n * _X87_SAVES, "pycalib_r.rbase._x87_kernels")):
-        return None
-    if "kern" not in _x87_state:
-        kern = None
-        try:
-            cand = _jit.kernels("pycalib_r.rbase._x87_kernels")
-            probe = np.concatenate(([1.0], np.full(999, 2.0 ** -53), [-1.0], np.full(99, 3 * 2.0 ** -66)))
-            if cand is not None and float(cand.ld_seq_sum(probe)) == float(_ld_seq_sum(probe)):
-                kern = cand
-        except Exception:  # no assembler for inline asm on this LLVM, or a failed build
-            kern = None
-        _x87_state["kern"] = kern
-    return _x87_state["kern"]
+    return _native.kernels("rbase")
+
+
+# Elements from which R's long-double sum and mean run in C: below, the
+# twins' long-double copy costs about what a call into C does.
+_NATIVE_SUM_MIN = 256
 
 
 def r_mean(x) -> float:
@@ -184,12 +171,11 @@ def r_mean(x) -> float:
     n = arr.size
     if n == 0:
         return float("nan")
-    if n >= JIT_MIN_SIZE:
-        kern = _x87_kernels(2 * n)  # two passes
-        if kern is not None:
-            # The same two passes on the x87 unit (_x87_kernels.ld_mean):
-            # no long-double copy of the array, and no warning of numpy's.
-            return float(kern.ld_mean(np.ascontiguousarray(arr)))
+    kern = _x87_kernels(n)
+    if kern is not None:
+        # The same two passes in C's long double (src/rbase.c): no
+        # long-double copy of the array, and no warning of numpy's.
+        return float(kern.ld_mean(np.ascontiguousarray(arr)))
     arr_ld = arr.astype(_LD)
     s = _ld_seq_sum(arr_ld) / _LD(n)
     if math.isfinite(float(s)):

@@ -19,4 +19,15 @@
 
 typedef int64_t i64;
 
+/* A loop that vectorises is built twice, for x86-64's baseline (SSE2) and
+ * for AVX2, and the C library picks the one the CPU runs at load time (an
+ * ifunc). Both do the same IEEE operations on each element (no fused
+ * multiply-add: -ffp-contract=off, and the avx2 target has no FMA), so the
+ * bits are the same; only the vector width differs. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#define PCR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define PCR_CLONES
+#endif
+
 #endif
