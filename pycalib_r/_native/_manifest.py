@@ -49,7 +49,7 @@ KERNELS = (
     ("inputs", "prob_matrix_scan", "src/inputs.c",
      "pycalib_r.inputs._checks._scan with rows_off_one's double row sums",
      "check_prob_matrix: every multiclass call (ece/mce/ace, cal_test, cal_ci, calibrators)", "-"),
-    ("inputs", "unit_rows", "src/inputs.c", "the double row sums and bit test of _checks (as prob_matrix_scan)",
+    ("inputs", "unit_rows", "src/inputs.c", "pycalib_r.inputs._checks._scan (its double row sums and bit test)",
      "classwise ece/mce/ace (the matrix kernel's scan, many bins)", "-"),
     ("inputs", "top_label", "src/inputs.c", "pycalib_r.inputs._forms._top_label_numpy",
      "type = \"confidence\" metrics (R's multiclass_confidence)", "-"),
