@@ -279,6 +279,70 @@ def test_fork_while_another_thread_holds_the_global_stream():
     assert got == RRandom(1).runif(3).tolist()
 
 
+@pytest.mark.skipif("fork" not in mp.get_all_start_methods(), reason="no fork on this platform")
+def test_forks_during_draws_neither_hang_nor_see_a_part_way_stream():
+    # tests/_fork_draws.py (issue 46, item 1): 200 forks while a thread draws
+    # runif(3 ... 3e7) from the global stream, in a child process with 4 GB of
+    # address space; each forked child has 30 s. 0.2.0's children hung (numpy's
+    # bit generator lock copied held) or started part-way through a draw.
+    env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO), PYCALIB_R_JIT="0")
+    out = subprocess.run([sys.executable, str(REPO / "tests" / "_fork_draws.py"), "200"],
+                         capture_output=True, text=True, timeout=240, env=env, cwd=str(REPO))
+    assert out.returncode == 0, out.stderr[-3000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["forks"] == 200 and got["mid_draw"] >= 100, got  # taken during draws
+    assert (got["hung"], got["failed"], got["wrong_state"]) == (0, 0, 0), got
+
+
+def test_a_forked_child_rewinds_a_call_another_thread_is_inside():
+    # Deterministic twin of the above: the thread is held inside a call on an
+    # RRandom (after part of its draws) while the main thread forks.
+    g = RRandom(11)
+    want = RRandom(11).runif(5).tolist()  # the child's first draws: the call never happened
+    inside, release = threading.Event(), threading.Event()
+    real = g._raw
+
+    def raw_then_wait(n):
+        out = real(n)
+        inside.set()
+        release.wait(POOL_TIMEOUT)
+        return out
+
+    g._raw = raw_then_wait
+    t = threading.Thread(target=g.runif, args=(1000,))
+    t.start()
+    try:
+        assert inside.wait(30), "runif did not reach _raw"
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            code = 0
+            try:
+                os.close(r)
+                del g._raw
+                os.write(w, json.dumps(g.runif(5).tolist()).encode())
+            except BaseException:  # noqa: BLE001 - the exit code tells
+                code = 3
+            os._exit(code)
+        os.close(w)
+        for _ in range(int(POOL_TIMEOUT * 100)):
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            threading.Event().wait(0.01)
+        else:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child hung")
+        got = os.read(r, 65536)
+        os.close(r)
+    finally:
+        release.set()
+        t.join()
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert json.loads(got) == want
+
+
 # ---------------------------------------------------------------------------
 # Warnings after threaded calls
 # ---------------------------------------------------------------------------
