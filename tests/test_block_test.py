@@ -146,6 +146,25 @@ def test_bad_arguments():
     assert pc.cal_test(p, y, method="b", n_boot=9, progress=False).method.startswith("Bootstrap")
 
 
+@pytest.mark.parametrize("method", ["x", "bl", "blocks", ""])
+def test_an_unknown_method_keeps_rs_message_and_names_block_in_a_note(method):
+    # Issue 46, item 16. R's match.arg() message (probcal's two methods; the
+    # live comparison is tests/test_inference.py's "method-unknown") stays str(e);
+    # the Python-only "block" is named in a note, in the core and the Dask face.
+    from pycalib_r.inference._inference import TEST_METHODS, cal_test_arguments
+    from pycalib_r.inputs._checks import match_arg
+
+    with pytest.raises(pc.ProbcalError) as want:
+        match_arg(method, TEST_METHODS)
+    for call in (lambda: pc.cal_test([0.1, 0.4, 0.6, 0.9], [0, 1, 0, 1], method=method),
+                 lambda: cal_test_arguments(method, "canonical", 0.2)):
+        with pytest.raises(pc.ProbcalError) as got:
+            call()
+        assert str(got.value) == str(want.value)
+        notes = getattr(got.value, "__notes__", [])
+        assert any('"block"' in n and "Python-only" in n for n in notes), notes
+
+
 def test_input_is_not_mutated():
     gen = np.random.default_rng(3)
     p, y = _overconfident(300, gen)

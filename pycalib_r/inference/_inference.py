@@ -62,6 +62,8 @@ TEST_METHODS = ("bootstrap", "asymptotic")
 # Python-only: matched only when spelled out, so that R's partial matching of
 # TEST_METHODS ("b" is "bootstrap") is unchanged.
 BLOCK_METHOD = "block"
+BLOCK_METHOD_NOTE = ('`method` can also be "block" (Python-only, spelled out in full): the '
+                     "block kernel calibration test, O(n B) for blocks of B rows.")
 TEST_TYPES = ("canonical", "confidence")
 CI_METRICS = ("ece", "skce", "mmce", "mce", "ace")
 # What R says when an n_boot beyond its integer range (NA after as.integer)
@@ -327,7 +329,17 @@ def _counts(idx: np.ndarray, n: int) -> np.ndarray:
 def cal_test_arguments(method, type, bandwidth):
     """``cal_test()``'s checks of ``method``, ``type`` and ``bandwidth``, in R's
     order (also the Dask face's): the matched method and type, the bandwidth."""
-    method = BLOCK_METHOD if isinstance(method, str) and method == BLOCK_METHOD else match_arg(method, TEST_METHODS)
+    if isinstance(method, str) and method == BLOCK_METHOD:
+        method = BLOCK_METHOD
+    else:
+        try:
+            method = match_arg(method, TEST_METHODS)
+        except ProbcalError as err:
+            # R's match.arg() message stays the message (probcal's choices are
+            # the two R methods); the Python-only third one is named in a note.
+            if str(err).startswith("'arg' should be one of"):
+                add_note(err, BLOCK_METHOD_NOTE)
+            raise
     if _refuses_classwise(type):
         raise ProbcalError(
             'Type "classwise" cannot be tested; use `skce()` with `type = "classwise"`.')
@@ -399,7 +411,9 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     method : {"bootstrap", "asymptotic", "block"}
         Wild bootstrap of SKCE_uq with Rademacher multipliers, the normal
         test on SKCE_ul (no random numbers), or (Python-only) the normal
-        test on the block estimator.
+        test on the block estimator. R's unique prefixes match the first two;
+        "block" only in full. An unknown method raises R's ``match.arg``
+        message, which names R's two, with a note naming "block".
     bandwidth : float or "median"
         Laplacian kernel bandwidth.
     n_boot : int
