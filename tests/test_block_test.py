@@ -197,18 +197,15 @@ def test_dask_block_test_equals_the_in_memory_test_on_the_same_row_order():
     p, y = _overconfident(300, gen)
     chunks = (70, 70, 70, 90)
     b = 20
-    # Whole blocks of each chunk first, then the chunks' remaining rows in chunk order.
-    starts = np.cumsum((0,) + chunks[:-1])
-    whole = np.concatenate([np.arange(s, s + (c // b) * b) for s, c in zip(starts, chunks)])
-    rest = np.concatenate([np.arange(s + (c // b) * b, s + c) for s, c in zip(starts, chunks)])
-    order = np.concatenate([whole, rest])
+    # The in-memory blocks, rows [kB, (k+1)B), whatever the chunks (issue 45,
+    # item 2; tests/test_dask_block.py tries random partitionings on a cluster).
     with dask.config.set(scheduler="synchronous"):
         for skew in (True, False):
             got = pcd.cal_test(da.from_array(p, chunks=chunks), da.from_array(y, chunks=chunks),
                                method="block", blocksize=b, skew_correction=skew)
-            want = pc.cal_test(p[order], y[order], method="block", blocksize=b, skew_correction=skew)
-            assert abs(float(got.statistic) - float(want.statistic)) <= 1e-12 * abs(float(want.statistic))
-            assert abs(float(got.estimate) - float(want.estimate)) <= 1e-12 * abs(float(want.estimate))
+            want = pc.cal_test(p, y, method="block", blocksize=b, skew_correction=skew)
+            assert float(got.statistic) == float(want.statistic)
+            assert float(got.estimate) == float(want.estimate)
             assert got.method == want.method
         # Canonical matrix input, "auto" blocks (two passes).
         pm = gen.dirichlet([1, 1, 1], size=600)
@@ -220,3 +217,45 @@ def test_dask_block_test_equals_the_in_memory_test_on_the_same_row_order():
         with pytest.raises(pc.ProbcalError, match="blocksize"):
             pcd.cal_test(da.from_array(p, chunks=chunks), da.from_array(y, chunks=chunks),
                          method="block", blocksize=1)
+
+
+def _first_user_warning(call):
+    """The UserWarning ``call`` raises first (as an error: the work never starts), or None."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        try:
+            call()
+        except UserWarning as w:
+            return str(w)
+    return None
+
+
+def test_the_long_run_warning_counts_the_block_tests_pair_terms():
+    # Issue 46, item 4: blocksize = n / 2 is as quadratic as SKCE_uq. At n = 200,000
+    # and B = 100,000 the test computes 2 * B (B - 1) / 2 = 1.0e10 pair terms; the
+    # warning comes before the work (raised as an error here, nothing runs).
+    g = np.random.default_rng(46)
+    n = 200_000
+    p = g.random(n)
+    y = (g.random(n) < p).astype(np.int64)
+    message = _first_user_warning(lambda: pc.cal_test(p, y, method="block", blocksize=100_000))
+    assert message is not None and "1e+10 kernel pair terms" in message, message
+    assert "estimated" in message and 'blocksize="auto"' in message and "takes 250" in message
+    # canonical form: the matrix's classes make each term dearer
+    P = np.column_stack([1 - p, p])[:60_000]
+    message = _first_user_warning(
+        lambda: pc.cal_test(P, y[:60_000] + 1, method="block", blocksize=30_000))
+    assert message is not None and "60000 x 2 matrix" in message and "9e+08" in message
+    # the default block size does not warn (250-row blocks: 2.5e7 terms)
+    assert _first_user_warning(lambda: pc.cal_test(p[:20_000], y[:20_000], method="block")) is None
+
+
+def test_the_block_work_count_is_the_blocks_pair_terms():
+    from pycalib_r.inference._block_test import block_pair_terms
+
+    assert block_pair_terms(10, 3) == (3, 3 * 3.0)  # 3 blocks of 3 rows, 3 pairs each
+    assert block_pair_terms(200_000, 100_000) == (100_000, 2 * 100_000 * 99_999 / 2)
+    assert block_pair_terms(1000, "auto") == (20, 50 * 20 * 19 / 2)
+    assert block_pair_terms(10, 6) is None and block_pair_terms(10, "x") is None

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._block_test import PairTerms, block_statistics, block_z, check_blocksize
+from ._block_test import PairTerms, block_statistics, block_z, check_blocksize, match_method
 from ..binned._binning import (breaks_between, distinct_sorted, quantile_r, seq01, type8_combine,
                        type8_positions)
 from ..inputs._checks import (add_note, check_bandwidth, check_conf_level, check_count,
@@ -62,8 +62,6 @@ TEST_METHODS = ("bootstrap", "asymptotic")
 # Python-only: matched only when spelled out, so that R's partial matching of
 # TEST_METHODS ("b" is "bootstrap") is unchanged.
 BLOCK_METHOD = "block"
-BLOCK_METHOD_NOTE = ('`method` can also be "block" (Python-only, spelled out in full): the '
-                     "block kernel calibration test, O(n B) for blocks of B rows.")
 TEST_TYPES = ("canonical", "confidence")
 CI_METRICS = ("ece", "skce", "mmce", "mce", "ace")
 # What R says when an n_boot beyond its integer range (NA after as.integer)
@@ -329,17 +327,7 @@ def _counts(idx: np.ndarray, n: int) -> np.ndarray:
 def cal_test_arguments(method, type, bandwidth):
     """``cal_test()``'s checks of ``method``, ``type`` and ``bandwidth``, in R's
     order (also the Dask face's): the matched method and type, the bandwidth."""
-    if isinstance(method, str) and method == BLOCK_METHOD:
-        method = BLOCK_METHOD
-    else:
-        try:
-            method = match_arg(method, TEST_METHODS)
-        except ProbcalError as err:
-            # R's match.arg() message stays the message (probcal's choices are
-            # the two R methods); the Python-only third one is named in a note.
-            if str(err).startswith("'arg' should be one of"):
-                add_note(err, BLOCK_METHOD_NOTE)
-            raise
+    method = match_method(method, TEST_METHODS)
     if _refuses_classwise(type):
         raise ProbcalError(
             'Type "classwise" cannot be tested; use `skce()` with `type = "classwise"`.')
