@@ -232,10 +232,17 @@ def _first_user_warning(call):
     return None
 
 
-def test_the_long_run_warning_counts_the_block_tests_pair_terms():
+def test_the_long_run_warning_counts_the_block_tests_pair_terms(monkeypatch):
     # Issue 46, item 4: blocksize = n / 2 is as quadratic as SKCE_uq. At n = 200,000
     # and B = 100,000 the test computes 2 * B (B - 1) / 2 = 1.0e10 pair terms; the
-    # warning comes before the work (raised as an error here, nothing runs).
+    # warning comes before the work (raised as an error here, nothing runs; were
+    # the work to start without it, the test fails at once instead of running it).
+    from pycalib_r.inference import _inference
+
+    def no_work(*args):
+        raise AssertionError("the block work started without a warning")
+
+    monkeypatch.setattr(_inference, "block_statistics", no_work)
     g = np.random.default_rng(46)
     n = 200_000
     p = g.random(n)
@@ -249,6 +256,7 @@ def test_the_long_run_warning_counts_the_block_tests_pair_terms():
         lambda: pc.cal_test(P, y[:60_000] + 1, method="block", blocksize=30_000))
     assert message is not None and "60000 x 2 matrix" in message and "9e+08" in message
     # the default block size does not warn (250-row blocks: 2.5e7 terms)
+    monkeypatch.undo()
     assert _first_user_warning(lambda: pc.cal_test(p[:20_000], y[:20_000], method="block")) is None
 
 
