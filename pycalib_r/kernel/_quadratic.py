@@ -155,8 +155,8 @@ def _routes(function: str, k: int, args: dict) -> list:
                       "codes 1..2: the binary form, O(n log n) (its statistic is the binary "
                       "SKCE, not the 2-class canonical one)")
     if function == "cal_test":
-        routes.append('method="block" (the block estimator, O(n B), most of the bootstrap\'s power; '
-                      'Python-only)')
+        routes.append('method="block" (the block estimator, O(n B); less power than the '
+                      'bootstrap, far more than the asymptotic test; Python-only)')
         routes.append('method="asymptotic" (the linear estimator SKCE_ul, O(n))')
         if k > 2:
             routes.append('type="confidence" (the top-label form, O(n log n) per replicate)')
