@@ -289,7 +289,7 @@ def test_the_cost_advice_is_one_by_form_in_the_docstring_guide_and_study():
 
 
 def test_the_binary_bootstrap_is_not_quadratic():
-    # 199 resamples at n = 200,000 take 0.7-2.1 s on the shared test machine;
+    # 199 resamples at n = 200,000 take 2.1 s on the shared test machine;
     # an O(n^2) resample would take hours. A generous bound (a loaded machine).
     import time
 

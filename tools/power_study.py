@@ -154,7 +154,7 @@ def write(rows, levels, out_md: Path, out_png: Path, command: str) -> None:
         "  `blocksize=\"auto\"` (B = n // 50 in [2, 250]) it rejects the over-confident model in most",
         "  data sets from n = 5,000 on, and its level stays near 0.05 (the table above).",
         "- The bootstrap test (SKCE_uq) has the most power wherever it runs. For binary input",
-        "  it costs O(n log n) once and O(n) per resample (199 resamples: 0.7-2.1 s at",
+        "  it costs O(n log n) once and O(n) per resample (199 resamples: 2.1 s at",
         "  n = 200,000, 6.8 s at 10^6 on a loaded 2-core machine), so it is the test to use up",
         "  to about 10^6 rows (this study runs it to 10^5); canonical matrices cost O(n^2) per",
         "  resample (a few thousand rows). The cost table by form is in",

@@ -435,7 +435,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     199 resamples; docs/guide/tests-and-intervals.md has the table):
 
     - Binary input, and ``type = "confidence"``: the bootstrap is O(n log n)
-      once plus O(n) per resample (n = 200,000: 0.7-2 s; 10^6: 7 s) and has
+      once plus O(n) per resample (n = 200,000: 2 s; 10^6: 7 s) and has
       the most power (over-confident model, n = 5,000: 1.00 against the
       block test's 0.62 and the asymptotic test's 0.05): use it.
     - Canonical matrices: the bootstrap is O(n^2) per resample (n = 2,000:
