@@ -299,3 +299,39 @@ def test_the_binary_bootstrap_is_not_quadratic():
     start = time.perf_counter()
     pc.cal_test(p, y, n_boot=199, rng=pc.RRandom(1), progress=False)
     assert time.perf_counter() - start < 60
+
+
+def test_order_p_forms_the_blocks_on_rows_sorted_by_p():
+    # Python-only (issue 45's study): the blocks of rows sorted by the prediction.
+    gen = np.random.default_rng(45)
+    p, y = _overconfident(2000, gen)
+    o = np.argsort(p, kind="stable")
+    got = pc.cal_test(p, y, method="block", order="p")
+    want = pc.cal_test(p[o], y[o], method="block")
+    assert float(got.statistic) == float(want.statistic) and got.p_value == want.p_value
+    assert float(pc.cal_test(p, y, method="block", order="rows").statistic) == \
+        float(pc.cal_test(p, y, method="block").statistic)
+    # a matrix: by its top-label probability (canonical and confidence)
+    P = gen.dirichlet([2, 1, 1], 600)
+    Y = np.array([gen.choice(3, p=r) for r in P]) + 1
+    o = np.argsort(P.max(axis=1), kind="stable")
+    for kind in ("canonical", "confidence"):
+        got = pc.cal_test(P, Y, method="block", order="p", type=kind)
+        assert float(got.statistic) == float(pc.cal_test(P[o], Y[o], method="block", type=kind).statistic)
+    # with shuffle, the permutation only orders the ties
+    t = np.round(p, 1)
+    a = pc.cal_test(t, y, method="block", order="p", shuffle=True, rng=3)
+    perm = pc.RRandom(3).sample_int(t.size, t.size) - 1
+    o = perm[np.argsort(t[perm], kind="stable")]
+    assert float(a.statistic) == float(pc.cal_test(t[o], y[o], method="block").statistic)
+
+
+def test_order_is_checked():
+    p = np.linspace(0.1, 0.9, 9)
+    y = np.array([0, 1] * 4 + [1])
+    for bad in ("P", "sorted", None, 1, ["p"]):
+        with pytest.raises(pc.ProbcalError, match='`order` must be "rows" or "p"'):
+            pc.cal_test(p, y, method="block", blocksize=2, order=bad)
+    p0 = p.copy()
+    pc.cal_test(p, y, method="block", blocksize=2, order="p")
+    assert np.array_equal(p, p0)

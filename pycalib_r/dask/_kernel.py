@@ -273,8 +273,8 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     collection, whatever its chunks; the last n mod B rows dropped) and
     equals the in-memory test on the rows in that order: one pass on a Dask
     array, two on a DataFrame (the first finds the partition lengths), as
-    with ``blocksize="auto"`` (``shuffle`` is not offered: the rows stay
-    where they are).
+    with ``blocksize="auto"`` (``shuffle`` and ``order`` are not offered: the
+    rows stay where they are).
     ``method="bootstrap"`` (the default in R) needs all pairs and is
     refused here: pass ``method="block"`` or ``method="asymptotic"``.
 

@@ -26,7 +26,7 @@ from ..rbase._errors import ProbcalError
 from ..rbase._rarith import pnorm_upper, r_mean, r_sd
 
 __all__ = ["PairTerms", "auto_blocksize", "block_pair_terms", "block_statistics", "block_z",
-           "check_blocksize", "match_method"]
+           "check_blocksize", "check_order", "match_method", "sorted_rows"]
 
 # At least this many blocks under "auto": with the skewness correction the
 # level then stays within Monte Carlo error of 0.05 (tools/power_study.py).
@@ -67,6 +67,27 @@ def match_method(method, methods) -> str:
         if str(err).startswith("'arg' should be one of"):
             add_note(err, BLOCK_METHOD_NOTE)
         raise
+
+
+ORDERS = ("rows", "p")
+
+
+def check_order(order) -> str:
+    """``order`` of the block test: "rows" (as given) or "p" (sorted by the prediction)."""
+    if not isinstance(order, str) or order not in ORDERS:
+        raise ProbcalError(f'`order` must be "rows" or "p", not {order!r}.')
+    return order
+
+
+def sorted_rows(data):
+    """The rows of ``order = "p"``: sorted by the prediction (binary ``p``; the
+    top-label probability of a matrix), ties kept in their order. The split
+    into blocks then depends on the predictions only, so each block's
+    U-statistic stays unbiased given them (E[h_ij | p] = 0 under
+    calibration), and neighbouring predictions share a block, where the
+    Laplacian kernel is largest."""
+    key = data.r if data.form in ("binary", "confidence") else data.p.max(axis=1)
+    return np.argsort(key, kind="stable")
 
 
 def check_blocksize(blocksize, n: int) -> int:

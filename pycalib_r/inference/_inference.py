@@ -25,7 +25,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._block_test import PairTerms, block_statistics, block_z, check_blocksize, match_method
+from ._block_test import (PairTerms, block_statistics, block_z, check_blocksize, check_order,
+                          match_method, sorted_rows)
 from ..binned._binning import (breaks_between, distinct_sorted, quantile_r, seq01, type8_combine,
                        type8_positions)
 from ..inputs._checks import (add_note, check_bandwidth, check_conf_level, check_count,
@@ -338,7 +339,7 @@ def cal_test_arguments(method, type, bandwidth):
 @quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonical", *,
              data_name=None, rng=None, progress=True, blocksize="auto", shuffle=False,
-             skew_correction=True):
+             skew_correction=True, order="rows"):
     r"""Kernel calibration test (Widmann, Lindsten & Zachariah 2019).
 
     R equivalent: ``probcal::cal_test(p, y, method = c("bootstrap",
@@ -381,13 +382,10 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     g the sample skewness of x, removes it, and p = P(Z > t_H). Power grows
     like sqrt(B - 1) and cost (O(n B) kernel terms) like B;
     ``blocksize = "auto"`` takes B = n // 50 in [2, 250] (at least 50
-    blocks: ``tools/power_study.py`` measures level and power). Rows are
-    used in their order; ``shuffle = True`` permutes them first with R's
-    ``sample.int(n)`` on ``rng`` (as CalibrationTests.jl's optional
-    permutation), the only draw of this method.
+    blocks). Rows are used in their order; ``shuffle = True`` permutes
+    them first with R's ``sample.int(n)`` on ``rng`` (the only draw).
 
-    ``type = "classwise"`` is refused: the average of per-class statistics
-    has no null distribution of this form.
+    ``type = "classwise"`` is refused (no null distribution of this form).
 
     Parameters
     ----------
@@ -424,6 +422,9 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     skew_correction : bool
         ``method = "block"`` only (Python-only): Hall's skewness correction
         of the statistic (default True).
+    order : {"rows", "p"}
+        ``method = "block"`` only (Python-only): blocks of the rows as given, or
+        sorted by p (a matrix: by its top-label probability); docs/power_study.md.
 
     Returns
     -------
@@ -489,7 +490,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     h = resolve_bandwidth(data, bandwidth)
     target = _TARGETS[data.form]
     if method == BLOCK_METHOD:
-        return _block_test(data, h, blocksize, shuffle, skew_correction, rng, data_name, target)
+        return _block_test(data, h, blocksize, shuffle, skew_correction, order, rng, data_name, target)
     (kern,) = kernels(data, h)
     n = data.n
 
@@ -553,9 +554,9 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     )
 
 
-def _block_test(data, h, blocksize, shuffle, skew_correction, rng, data_name, target) -> CalTest:
+def _block_test(data, h, blocksize, shuffle, skew_correction, order, rng, data_name, target) -> CalTest:
     n = data.n
-    blocksize = check_blocksize(blocksize, n)
+    blocksize, order = check_blocksize(blocksize, n), check_order(order)
     if not isinstance(shuffle, (bool, np.bool_)):
         raise ProbcalError(f"`shuffle` must be TRUE or FALSE (True or False), not {shuffle!r}.")
     if shuffle:
@@ -563,6 +564,8 @@ def _block_test(data, h, blocksize, shuffle, skew_correction, rng, data_name, ta
         with holding(stream):
             rows = stream.sample_int(n, n) - 1
         data = resample_data(data, rows)
+    if order == "p":  # after a shuffle: ties in shuffled order
+        data = resample_data(data, sorted_rows(data))
     # The pair terms on the rows in order: no sorted kernel is built.
     pairs = PairTerms.of_form(data.form, *kernel_arrays(data), h)
     return block_result(block_statistics(pairs, n, blocksize), blocksize, skew_correction, data_name,
