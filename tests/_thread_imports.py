@@ -30,7 +30,7 @@ import traceback
 import warnings
 
 MEMORY = 4 << 30  # threads and numpy's pools reserve address space; the work is small
-HOLD = 0.4  # seconds each import is held half-done, at each of its slow submodules
+HOLD = 1.0  # seconds each import is held half-done, at each of its slow submodules
 # Submodules asked for while their package is half-initialised: numpy.ma's
 # core, and pandas' api modules (before `pandas.DataFrame`/`Categorical` exist).
 SLOW = {"numpy.ma.core": "numpy.ma", "numpy.ma.extras": "numpy.ma",
