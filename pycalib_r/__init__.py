@@ -82,9 +82,14 @@ calibration_error, brier_score = map(_python_face, (calibration_error, brier_sco
 
 from .kernel._quadratic import quadratic_warning as _quadratic_warning
 
-# skce, cal_test and cal_ci warn before a long O(n^2) canonical computation:
-# outside the Python face, which collects a call's warnings until it returns.
-skce, cal_test, cal_ci = map(_quadratic_warning, (skce, cal_test, cal_ci))
+# skce, cal_test and cal_ci warn before a long O(n^2) canonical computation
+# (and cal_test before a block test with large blocks, counted by the block
+# test's own rule): outside the Python face, which collects a call's warnings
+# until it returns.
+from .inference._block_test import block_pair_terms as _block_pair_terms
+
+skce, cal_ci = map(_quadratic_warning, (skce, cal_ci))
+cal_test = _quadratic_warning(cal_test, block_terms=_block_pair_terms)
 reliability_diagram, reliability_table = map(_python_face, (reliability_diagram, reliability_table))
 reliabilitydiag, smece, smooth_reliability_diagram = map(
     _python_face, (reliabilitydiag, smece, smooth_reliability_diagram))

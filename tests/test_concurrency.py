@@ -9,13 +9,19 @@
   call has a timeout, so a deadlock fails instead of hanging.
 * Threaded calls leave ``warnings.filters`` and ``warnings.showwarning`` as
   they were, and every call's warning is shown.
+* Calls never see another thread's half-imported pandas or numpy.ma: a
+  module is taken from ``sys.modules`` only through ``rbase._modules.imported``.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import json
 import multiprocessing as mp
 import os
+import subprocess
+import sys
 import threading
 import warnings
 
@@ -26,7 +32,7 @@ import pycalib_r as pc
 from pycalib_r._rng import RRandom
 
 from . import _pool_work
-from .conftest import ORIGINAL_ENV
+from .conftest import ORIGINAL_ENV, REPO
 
 THREADS = 8
 POOL_TIMEOUT = 120  # seconds for one pool call (a spawn child imports numba and loads its cache)
@@ -273,6 +279,70 @@ def test_fork_while_another_thread_holds_the_global_stream():
     assert got == RRandom(1).runif(3).tolist()
 
 
+@pytest.mark.skipif("fork" not in mp.get_all_start_methods(), reason="no fork on this platform")
+def test_forks_during_draws_neither_hang_nor_see_a_part_way_stream():
+    # tests/_fork_draws.py (issue 46, item 1): 200 forks while a thread draws
+    # runif(3 ... 3e7) from the global stream, in a child process with 4 GB of
+    # address space; each forked child has 30 s. 0.2.0's children hung (numpy's
+    # bit generator lock copied held) or started part-way through a draw.
+    env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO), PYCALIB_R_JIT="0")
+    out = subprocess.run([sys.executable, str(REPO / "tests" / "_fork_draws.py"), "200"],
+                         capture_output=True, text=True, timeout=240, env=env, cwd=str(REPO))
+    assert out.returncode == 0, out.stderr[-3000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["forks"] == 200 and got["mid_draw"] >= 100, got  # taken during draws
+    assert (got["hung"], got["failed"], got["wrong_state"]) == (0, 0, 0), got
+
+
+def test_a_forked_child_rewinds_a_call_another_thread_is_inside():
+    # Deterministic twin of the above: the thread is held inside a call on an
+    # RRandom (after part of its draws) while the main thread forks.
+    g = RRandom(11)
+    want = RRandom(11).runif(5).tolist()  # the child's first draws: the call never happened
+    inside, release = threading.Event(), threading.Event()
+    real = g._raw
+
+    def raw_then_wait(n):
+        out = real(n)
+        inside.set()
+        release.wait(POOL_TIMEOUT)
+        return out
+
+    g._raw = raw_then_wait
+    t = threading.Thread(target=g.runif, args=(1000,))
+    t.start()
+    try:
+        assert inside.wait(30), "runif did not reach _raw"
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            code = 0
+            try:
+                os.close(r)
+                del g._raw
+                os.write(w, json.dumps(g.runif(5).tolist()).encode())
+            except BaseException:  # noqa: BLE001 - the exit code tells
+                code = 3
+            os._exit(code)
+        os.close(w)
+        for _ in range(int(POOL_TIMEOUT * 100)):
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            threading.Event().wait(0.01)
+        else:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child hung")
+        got = os.read(r, 65536)
+        os.close(r)
+    finally:
+        release.set()
+        t.join()
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert json.loads(got) == want
+
+
 # ---------------------------------------------------------------------------
 # Warnings after threaded calls
 # ---------------------------------------------------------------------------
@@ -302,3 +372,49 @@ def test_threaded_calls_leave_the_warnings_state_and_show_every_warning():
     assert len(glm) == 3 * THREADS * CALLS_PER_THREAD  # 3 classes, R lists all 3 (issue 31)
     assert all(w.filename == __file__ for w in glm)
     assert [str(w.message) for w in rec][-1] == "the user's own warning"
+
+
+# ---------------------------------------------------------------------------
+# Half-imported modules (issue 45, item 1)
+# ---------------------------------------------------------------------------
+
+def test_calls_in_threads_while_another_imports_pandas_and_numpy_ma():
+    # tests/_thread_imports.py: a fresh interpreter (4 GB address space) where
+    # one thread imports numpy.ma then pandas, each held half-done, while 4
+    # threads call every public function; a hang fails at the timeout.
+    env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO), PYCALIB_R_JIT="0")
+    out = subprocess.run([sys.executable, str(REPO / "tests" / "_thread_imports.py")],
+                         capture_output=True, text=True, timeout=240, env=env, cwd=str(REPO))
+    assert out.returncode == 0, out.stderr[-3000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["not_called"] == []  # every public function is in the script
+    assert got["imported_before"] == {"numpy.ma": False, "pandas": False}
+    # the workers did call while each module was half-imported ...
+    assert all(got["during"].get(k, 0) > 0 for k in ("numpy.ma.core", "pandas.core.api")), got
+    # ... and no call failed (on 0.2.0's checks, about 40% did)
+    assert got["errors"] == 0, got["first"]
+
+
+def _sys_modules_reads(tree):
+    for node in ast.walk(tree):
+        # sys.modules[...] and sys.modules.get(...); a membership test reads no module
+        if isinstance(node, ast.Subscript) and ast.unparse(node.value) == "sys.modules":
+            yield node.lineno, ast.unparse(node)
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "sys.modules.get":
+            yield node.lineno, ast.unparse(node)
+
+
+def test_modules_come_from_sys_modules_only_through_one_helper():
+    own = {"sys.modules[__name__]"}  # a module naming itself is imported by then
+    # _jit.py is being replaced by C kernels (another change); its read takes
+    # modules of compiled functions, imported by the time they are called.
+    allowed = {"pycalib_r/rbase/_modules.py", "pycalib_r/_jit.py"}
+    found = []
+    for path in sorted((REPO / "pycalib_r").rglob("*.py")):
+        rel = path.relative_to(REPO).as_posix()
+        if rel in allowed:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [f"{rel}:{line}: {text}" for line, text in _sys_modules_reads(tree)
+                  if text not in own]
+    assert found == []

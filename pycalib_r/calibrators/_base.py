@@ -23,13 +23,13 @@ optimiser's path).
 from __future__ import annotations
 
 import math
-import sys
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..rbase import _warn as _warnings
 from ..rbase import _format
+from ..rbase._modules import imported
 from ..inputs._align import check_column_order
 from ..inputs._hints import python_face
 from ._lazy_faces import lazy_predictor
@@ -438,7 +438,7 @@ def format_call(name: str, arrays: Sequence[str] = (), **scalars: Any) -> str:
 
 
 def _wrap_output(out, newdata, levels=None):
-    pd = sys.modules.get("pandas")  # newdata is a pandas object only if pandas is imported
+    pd = imported("pandas")  # newdata is a pandas object only if pandas is imported
     if pd is None:
         return out
     if isinstance(out, np.ndarray) and out.ndim == 1 and isinstance(newdata, pd.Series):

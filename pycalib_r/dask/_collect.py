@@ -88,14 +88,21 @@ def _merge(*answers: dict) -> dict:
     return out
 
 
-def map_reduce(fn: Callable, pairs: "Pairs", *args) -> dict:
+def map_reduce(fn: Callable, pairs: "Pairs", *args, per_chunk: Optional[list] = None) -> dict:
     """``fn(p_chunk, y_chunk, *args)`` on every chunk pair (on the workers),
     merged in a tree of ``_FAN_IN``-way merges on the workers down to at most
     ``_CLIENT_MERGE`` answers, which the client merges (the client holds that
-    many O(bins) answers, whatever the number of chunks)."""
+    many O(bins) answers, whatever the number of chunks).
+
+    ``per_chunk``: one more argument per chunk, in chunk order, passed after
+    ``args`` (a chunk's first row number); the chunks are then read one task each."""
     import dask
 
-    if pairs.fused is not None:
+    if per_chunk is not None:
+        shared = [dask.delayed(a) if isinstance(a, np.ndarray) and a.size > 64 else a for a in args]
+        parts = [dask.delayed(fn, pure=True)(pp, yy, *shared, extra)
+                 for (pp, yy), extra in zip(pairs.chunks, per_chunk)]
+    elif pairs.fused is not None:
         parts = pairs.fused(fn, args)
     else:
         shared = [dask.delayed(a) if isinstance(a, np.ndarray) and a.size > 64 else a for a in args]

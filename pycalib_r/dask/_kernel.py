@@ -128,42 +128,66 @@ def _ul(p, y, type, bandwidth, *, test):
     return n, _pair_moments(ans, spec, hs, n_prob)
 
 
-def _block_chunk(pc, yc, spec, hs, blocksize):
+def _block_chunk(pc, yc, spec, hs, blocksize, offset=0):
+    """A chunk's checks (and its length), then, given its first row number
+    ``offset``, the statistics of the blocks of global rows ``[kB, (k+1)B)``
+    that lie within it, and its rows of the blocks that do not: those
+    before its first block boundary (``head``) and after its last (``tail``)."""
     p, y, ans = checked_chunk(pc, yc, spec)
+    ans["lengths"] = ("cat", [ans["n_p"][1]])
     if hs is None or p is None:
         return ans
     (a, b), = _kernel_problems(p, y, spec.form, spec.k)
-    full = (p.shape[0] // blocksize) * blocksize
-    stats = block_statistics(PairTerms.of_form(spec.form, a, b, hs[0]), full, blocksize)
-    # The rows after the chunk's last whole block go to the client, which
-    # forms blocks of them in chunk order (at most B - 1 rows per chunk).
-    ans["blocks"] = ("cat", [(stats, a[full:].copy(), b[full:].copy())])
+    m = p.shape[0]
+    head = min((-offset) % blocksize, m)
+    full = ((m - head) // blocksize) * blocksize
+    stats = block_statistics(PairTerms.of_form(spec.form, a[head:], b[head:], hs[0]), full, blocksize)
+    first = (offset + head) // blocksize
+    ans["blocks"] = ("cat", [(first, stats, a[:head].copy(), b[:head].copy(),
+                              a[head + full:].copy(), b[head + full:].copy())])
     return ans
 
 
 def _block(p, y, type, bandwidth, blocksize):
-    """The block statistics of the whole blocks within each chunk, then of
-    the chunks' remaining rows merged in chunk order (the last n mod B of
-    those dropped): the in-memory block statistics of the rows in that order."""
+    """The block statistics of the in-memory test: blocks of global rows
+    ``[kB, (k+1)B)``, whatever the chunks.
+
+    Each chunk, given its first row number, computes the blocks that lie
+    within it and returns the rows of the blocks that straddle its edges
+    (at most 2 (B - 1) rows). In row order those rows are whole straddling
+    blocks (a block either lies in one chunk or has all of its rows
+    there), then the last n mod B rows, dropped; the client computes them.
+    The statistics are put in block order, so the test is the in-memory one
+    on the same rows (the same numbers in the same order). Chunk lengths come
+    from the Dask array's chunks, or (DataFrames) from a first pass of the checks.
+    """
     pairs, form, spec = _kernel_inputs(p, y, type, bandwidth)
     h = float(bandwidth)
-    # "auto" needs n: the row count then comes from a first pass of the checks
-    # (an integer blocksize needs one pass only).
-    if isinstance(blocksize, str):
-        check_blocksize(blocksize, 1 << 62)
-        n = verdict(map_reduce(_block_chunk, pairs, spec, None, 2), spec, pairs)
-        blocksize = check_blocksize(blocksize, n)
-    else:
-        blocksize = check_blocksize(blocksize, 1 << 62)
-    ans = map_reduce(_block_chunk, pairs, spec, [h], blocksize)
-    n = verdict(ans, spec, pairs)
+    check_blocksize(blocksize, 1 << 62)  # refuse a bad value before any pass
+    lengths = pairs.lengths
+    if lengths is None or isinstance(blocksize, str):
+        first = map_reduce(_block_chunk, pairs, spec, None, 2)
+        verdict(first, spec, pairs)
+        lengths = first["lengths"]
+    n = int(sum(lengths))
     blocksize = check_blocksize(blocksize, n)
+    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(int).tolist()
+    ans = map_reduce(_block_chunk, pairs, spec, [h], blocksize, per_chunk=offsets)
+    if verdict(ans, spec, pairs) != n:  # pragma: no cover - the data changed between passes
+        raise ProbcalError("The Dask collection's row count changed between two passes over it.")
     parts = ans["blocks"]
-    rest_a = np.concatenate([a for _, a, _ in parts])
-    rest_b = np.concatenate([b for _, _, b in parts])
+    nb = n // blocksize
+    stats = np.empty(nb)
+    inside = np.zeros(nb, dtype=bool)
+    for first, s, *_ in parts:
+        stats[first:first + s.size] = s
+        inside[first:first + s.size] = True
+    rest_a = np.concatenate([x for part in parts for x in (part[2], part[4])])
+    rest_b = np.concatenate([x for part in parts for x in (part[3], part[5])])
     rest = (rest_a.shape[0] // blocksize) * blocksize
-    stats = np.concatenate([s for s, _, _ in parts]
-                           + [block_statistics(PairTerms.of_form(form, rest_a, rest_b, h), rest, blocksize)])
+    if rest // blocksize != nb - int(inside.sum()):  # pragma: no cover - a broken invariant
+        raise ProbcalError("internal error: the Dask block test's straddling blocks do not add up.")
+    stats[~inside] = block_statistics(PairTerms.of_form(form, rest_a, rest_b, h), rest, blocksize)
     return form, blocksize, stats
 
 
@@ -245,10 +269,12 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     With pair terms ``t_i = h_{2i-1, 2i}``, ``m = floor(n / 2)``,
     ``z = sqrt(m) mean(t) / sd(t)`` and the p-value is ``1 - Phi(z)``; one
     pass. ``method="block"`` (Python-only; see :func:`pycalib_r.cal_test`)
-    forms the blocks of B rows within each chunk, then from the chunks'
-    remaining rows merged in chunk order (the last n mod B of those
-    dropped), in one pass: it equals the in-memory test on the rows in that
-    order (``shuffle`` is not offered: the rows stay where they are).
+    forms the in-memory test's blocks (rows ``[kB, (k+1)B)`` of the whole
+    collection, whatever its chunks; the last n mod B rows dropped) and
+    equals the in-memory test on the rows in that order: one pass on a Dask
+    array, two on a DataFrame (the first finds the partition lengths), as
+    with ``blocksize="auto"`` (``shuffle`` and ``order`` are not offered: the
+    rows stay where they are).
     ``method="bootstrap"`` (the default in R) needs all pairs and is
     refused here: pass ``method="block"`` or ``method="asymptotic"``.
 

@@ -654,9 +654,9 @@ def _new_figure(figsize):
     triggers matplotlib's "More than 20 figures" warning. ``fig.savefig``
     works on both.
     """
-    import sys
+    from ..rbase._modules import imported
 
-    plt = sys.modules.get("matplotlib.pyplot")
+    plt = imported("matplotlib.pyplot")
     if plt is not None:
         return plt.figure(figsize=figsize)
     from matplotlib.backends.backend_agg import FigureCanvasAgg

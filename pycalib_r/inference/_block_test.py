@@ -21,10 +21,12 @@ import numpy as np
 
 from ..kernel._canonical import canonical_pair_terms
 from ..kernel._scalar import scalar_pair_terms
+from ..inputs._checks import add_note, match_arg
 from ..rbase._errors import ProbcalError
 from ..rbase._rarith import pnorm_upper, r_mean, r_sd
 
-__all__ = ["PairTerms", "auto_blocksize", "block_statistics", "block_z", "check_blocksize"]
+__all__ = ["PairTerms", "auto_blocksize", "block_pair_terms", "block_statistics", "block_z",
+           "check_blocksize", "check_order", "match_method", "sorted_rows"]
 
 # At least this many blocks under "auto": with the skewness correction the
 # level then stays within Monte Carlo error of 0.05 (tools/power_study.py).
@@ -48,6 +50,46 @@ def auto_blocksize(n: int) -> int:
     return int(min(MAX_AUTO_BLOCKSIZE, max(2, n // MIN_BLOCKS)))
 
 
+BLOCK_METHOD_NOTE = ('`method` can also be "block" (Python-only, spelled out in full): the '
+                     "block kernel calibration test, O(n B) for blocks of B rows.")
+
+
+def match_method(method, methods) -> str:
+    """``cal_test()``'s ``method``: "block" spelled out in full (so R's partial
+    matching of ``methods``, "b" for "bootstrap", is unchanged), else R's
+    ``match.arg``. R's message for an unknown method names probcal's two
+    methods and stays the message; a note names the Python-only third."""
+    if isinstance(method, str) and method == "block":
+        return "block"
+    try:
+        return match_arg(method, methods)
+    except ProbcalError as err:
+        if str(err).startswith("'arg' should be one of"):
+            add_note(err, BLOCK_METHOD_NOTE)
+        raise
+
+
+ORDERS = ("rows", "p")
+
+
+def check_order(order) -> str:
+    """``order`` of the block test: "rows" (as given) or "p" (sorted by the prediction)."""
+    if not isinstance(order, str) or order not in ORDERS:
+        raise ProbcalError(f'`order` must be "rows" or "p", not {order!r}.')
+    return order
+
+
+def sorted_rows(data):
+    """The rows of ``order = "p"``: sorted by the prediction (binary ``p``; the
+    top-label probability of a matrix), ties kept in their order. The split
+    into blocks then depends on the predictions only, so each block's
+    U-statistic stays unbiased given them (E[h_ij | p] = 0 under
+    calibration), and neighbouring predictions share a block, where the
+    Laplacian kernel is largest."""
+    key = data.r if data.form in ("binary", "confidence") else data.p.max(axis=1)
+    return np.argsort(key, kind="stable")
+
+
 def check_blocksize(blocksize, n: int) -> int:
     """A checked block size for ``n`` rows: an integer >= 2 and <= n, or "auto"."""
     if isinstance(blocksize, str):
@@ -64,6 +106,18 @@ def check_blocksize(blocksize, n: int) -> int:
             f"The block test needs at least two blocks: {n} observations in blocks of {blocksize}; "
             f"use a blocksize of at most {max(n // 2, 1)}.")
     return blocksize
+
+
+def block_pair_terms(n: int, blocksize):
+    """``(B, terms)``: the block size the call will use on ``n`` rows and the
+    kernel pair terms it computes, m B (B - 1) / 2 for m = n // B blocks (about
+    n (B - 1) / 2: O(n B), as quadratic as SKCE_uq's n (n - 1) / 2 when B is
+    of the order of n). None for a block size the call refuses."""
+    try:
+        b = check_blocksize(blocksize, int(n))
+    except (ProbcalError, TypeError, ValueError, OverflowError):
+        return None
+    return b, float(n // b) * b * (b - 1) / 2.0
 
 
 class PairTerms(NamedTuple):

@@ -27,7 +27,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._block_test import PairTerms, block_statistics, block_z, check_blocksize
+from ._block_test import (PairTerms, block_statistics, block_z, check_blocksize, check_order,
+                          match_method, sorted_rows)
 from ..binned._binning import (breaks_between, distinct_sorted, quantile_r, seq01, type8_combine,
                        type8_positions)
 from ..inputs._checks import (add_note, check_bandwidth, check_conf_level, check_count,
@@ -329,7 +330,7 @@ def _counts(idx: np.ndarray, n: int) -> np.ndarray:
 def cal_test_arguments(method, type, bandwidth):
     """``cal_test()``'s checks of ``method``, ``type`` and ``bandwidth``, in R's
     order (also the Dask face's): the matched method and type, the bandwidth."""
-    method = BLOCK_METHOD if isinstance(method, str) and method == BLOCK_METHOD else match_arg(method, TEST_METHODS)
+    method = match_method(method, TEST_METHODS)
     if _refuses_classwise(type):
         raise ProbcalError(
             'Type "classwise" cannot be tested; use `skce()` with `type = "classwise"`.')
@@ -340,7 +341,7 @@ def cal_test_arguments(method, type, bandwidth):
 @quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonical", *,
              data_name=None, rng=None, progress=True, blocksize="auto", shuffle=False,
-             skew_correction=True):
+             skew_correction=True, order="rows"):
     r"""Kernel calibration test (Widmann, Lindsten & Zachariah 2019).
 
     R equivalent: ``probcal::cal_test(p, y, method = c("bootstrap",
@@ -383,13 +384,10 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     g the sample skewness of x, removes it, and p = P(Z > t_H). Power grows
     like sqrt(B - 1) and cost (O(n B) kernel terms) like B;
     ``blocksize = "auto"`` takes B = n // 50 in [2, 250] (at least 50
-    blocks: ``tools/power_study.py`` measures level and power). Rows are
-    used in their order; ``shuffle = True`` permutes them first with R's
-    ``sample.int(n)`` on ``rng`` (as CalibrationTests.jl's optional
-    permutation), the only draw of this method.
+    blocks). Rows are used in their order; ``shuffle = True`` permutes
+    them first with R's ``sample.int(n)`` on ``rng`` (the only draw).
 
-    ``type = "classwise"`` is refused: the average of per-class statistics
-    has no null distribution of this form.
+    ``type = "classwise"`` is refused (no null distribution of this form).
 
     Parameters
     ----------
@@ -401,7 +399,9 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     method : {"bootstrap", "asymptotic", "block"}
         Wild bootstrap of SKCE_uq with Rademacher multipliers, the normal
         test on SKCE_ul (no random numbers), or (Python-only) the normal
-        test on the block estimator.
+        test on the block estimator. R's unique prefixes match the first two;
+        "block" only in full. An unknown method raises R's ``match.arg``
+        message, which names R's two, with a note naming "block".
     bandwidth : float or "median"
         Laplacian kernel bandwidth.
     n_boot : int
@@ -424,6 +424,9 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     skew_correction : bool
         ``method = "block"`` only (Python-only): Hall's skewness correction
         of the statistic (default True).
+    order : {"rows", "p"}
+        ``method = "block"`` only (Python-only): blocks of the rows as given, or
+        sorted by p (a matrix: by its top-label probability); docs/power_study.md.
 
     Returns
     -------
@@ -431,13 +434,17 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
 
     Notes
     -----
-    Which test: the bootstrap test (SKCE_uq) has the most power but costs
-    O(n^2) per replicate; use it up to a few thousand rows. The block test
-    costs O(n B) and has most of that power from a few thousand rows on (at
-    n = 5,000 on a model whose logit is 1.25 times the truth it rejects in
-    about 60% of data sets, the asymptotic SKCE_ul test in 7%); it is the
-    test for large n and on Dask. The asymptotic test is the R-compatible
-    O(n) test with little power.
+    Which test, by form (cost; seconds measured on a shared 2-core machine,
+    199 resamples; docs/guide/tests-and-intervals.md has the table):
+
+    - Binary input, and ``type = "confidence"``: the bootstrap is O(n log n)
+      once plus O(n) per resample (n = 200,000: 2 s; 10^6: 7 s) and has
+      the most power (over-confident model, n = 5,000: 1.00 against the
+      block test's 0.62 and the asymptotic test's 0.05): use it.
+    - Canonical matrices: the bootstrap is O(n^2) per resample (n = 2,000:
+      0.25 s; 4,000: 2 s; 8,000: 40 s): use it up to a few thousand rows,
+      then the block test (O(n B); n = 10^5: 3 s) or ``type = "confidence"``.
+    - On Dask: the block test. The asymptotic test is R's O(n) test with little power.
 
     The null hypothesis is calibration in the chosen sense (binary, strong
     / canonical, or top-label confidence); a small p-value is evidence of
@@ -485,7 +492,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     h = resolve_bandwidth(data, bandwidth)
     target = _TARGETS[data.form]
     if method == BLOCK_METHOD:
-        return _block_test(data, h, blocksize, shuffle, skew_correction, rng, data_name, target)
+        return _block_test(data, h, blocksize, shuffle, skew_correction, order, rng, data_name, target)
     (kern,) = kernels(data, h)
     n = data.n
 
@@ -549,9 +556,9 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
     )
 
 
-def _block_test(data, h, blocksize, shuffle, skew_correction, rng, data_name, target) -> CalTest:
+def _block_test(data, h, blocksize, shuffle, skew_correction, order, rng, data_name, target) -> CalTest:
     n = data.n
-    blocksize = check_blocksize(blocksize, n)
+    blocksize, order = check_blocksize(blocksize, n), check_order(order)
     if not isinstance(shuffle, (bool, np.bool_)):
         raise ProbcalError(f"`shuffle` must be TRUE or FALSE (True or False), not {shuffle!r}.")
     if shuffle:
@@ -559,6 +566,8 @@ def _block_test(data, h, blocksize, shuffle, skew_correction, rng, data_name, ta
         with holding(stream):
             rows = stream.sample_int(n, n) - 1
         data = resample_data(data, rows)
+    if order == "p":  # after a shuffle: ties in shuffled order
+        data = resample_data(data, sorted_rows(data))
     # The pair terms on the rows in order: no sorted kernel is built.
     pairs = PairTerms.of_form(data.form, *kernel_arrays(data), h)
     return block_result(block_statistics(pairs, n, blocksize), blocksize, skew_correction, data_name,

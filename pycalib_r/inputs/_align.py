@@ -18,10 +18,10 @@ with other names (``0..K-1``, ``"prob_a"``): R's positional rule, as before.
 
 from __future__ import annotations
 
-import sys
 from typing import Optional, Sequence
 
 from ..rbase._errors import ProbcalError
+from ..rbase._modules import imported
 
 __all__ = ["column_names", "category_names", "check_column_order"]
 
@@ -29,7 +29,7 @@ __all__ = ["column_names", "category_names", "check_column_order"]
 def _pandas():
     # Only asked whether an object is a pandas one: that needs pandas to be
     # imported already, so a call on arrays never pays pandas' import.
-    return sys.modules.get("pandas")
+    return imported("pandas")
 
 
 def column_names(x) -> Optional[list]:

@@ -16,7 +16,6 @@ import functools
 import inspect
 import math
 import numbers
-import sys
 from typing import NamedTuple, Optional, Sequence
 
 import numpy as np
@@ -24,6 +23,7 @@ import numpy as np
 from ..rbase import _warn
 from ..rbase._errors import ProbcalError
 from ..rbase._format import cli_abort_message
+from ..rbase._modules import imported
 from ..rbase._rarith import r_rowsums
 
 __all__ = [
@@ -123,7 +123,7 @@ def add_note(err: BaseException, note: str) -> None:
 def _pandas():
     # Used only to ask whether an object is a pandas one, which it can be
     # only once pandas is imported: arrays never pay pandas' import.
-    return sys.modules.get("pandas")
+    return imported("pandas")
 
 
 # --- containers of other libraries --------------------------------------------------
@@ -138,7 +138,7 @@ def _is_masked_array(x) -> bool:
     """``isinstance(x, np.ma.MaskedArray)`` without importing numpy.ma (about
     35 ms, which ``np.ma`` costs on its first use): no masked array exists
     before numpy.ma is imported."""
-    ma = sys.modules.get("numpy.ma")
+    ma = imported("numpy.ma")
     return ma is not None and isinstance(x, ma.MaskedArray)
 
 
@@ -199,7 +199,7 @@ def _array_like_2d(x) -> bool:
 
 def polars_factor(y) -> Optional[str]:
     """"Categorical" or "Enum" for a polars Series of that type, else None."""
-    pl = sys.modules.get("polars")
+    pl = imported("polars")
     if pl is None or not isinstance(y, pl.Series):
         return None
     dtype = y.dtype

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..rbase import _warn
 
-__all__ = ["quadratic_warning", "estimated_seconds", "WARN_SECONDS"]
+__all__ = ["quadratic_warning", "estimated_seconds", "block_seconds", "WARN_SECONDS"]
 
 # Seconds per ordered pair (i, j) and class for one canonical kernel sum
 # (skce's uq/biased estimate; also the median bandwidth's pair distances):
@@ -39,6 +39,15 @@ PAIR_SECONDS_PER_CLASS = 2.5e-8
 # n = 6,000 (K = 3) and 4,000 (K = 10) gave 9.4e-9 to 1.6e-8 under the same
 # load, 1.5e-9 unloaded.
 REPLICATE_PAIR_SECONDS = 1.5e-9
+# Seconds per pair term of the block test (cal_test(method = "block")), which
+# computes each term of each block once, unsorted: timed with blocks of 1,000
+# and 4,000 rows at n = 20,000 on the same 2 cores at load about 7 (1.6e-8 to
+# 2.4e-8 s for the scalar kernel of binary and confidence input; 1.4e-7 to
+# 1.7e-7 canonical K = 3, 2.5e-7 to 2.7e-7 K = 10), times 2/7 (one core of
+# the two that seven jobs share).
+BLOCK_TERM_SECONDS_SCALAR = 6e-9
+BLOCK_TERM_SECONDS_CANONICAL = 2.9e-8  # + the per-class part:
+BLOCK_TERM_SECONDS_PER_CLASS = 4.6e-9
 # "More than a few seconds".
 WARN_SECONDS = 5.0
 
@@ -51,6 +60,14 @@ def _shape(p):
         except Exception:  # noqa: BLE001 - a ragged input is refused by the call itself
             return None
     return tuple(shape) if len(shape) == 2 else None
+
+
+def _length(p):
+    """The rows of a 1-D input, or None (the call itself refuses what has none)."""
+    try:
+        return len(p)
+    except TypeError:
+        return None
 
 
 def _count(value, default):
@@ -70,8 +87,8 @@ def estimated_seconds(function: str, n: int, k: int, args: dict) -> float:
         return cost + (one_sum if median else 0.0)
     n_boot = _count(args.get("n_boot", 999), 999)
     if function == "cal_test":
-        # The asymptotic and the block test are O(n) and O(n B) (the block
-        # size is at most n; "block" is matched only when spelled out).
+        # The asymptotic test is O(n); the block test's O(n B) work is counted
+        # by block_seconds() (the wrapper's block_terms).
         if str(args.get("method", "bootstrap")).startswith("a") or args.get("method") == "block":
             return one_sum if median else 0.0
         return one_sum * (2 if median else 1) + REPLICATE_PAIR_SECONDS * pairs * n_boot
@@ -82,6 +99,43 @@ def estimated_seconds(function: str, n: int, k: int, args: dict) -> float:
     if median:
         return 2 * one_sum * (n_boot + 1)
     return one_sum + REPLICATE_PAIR_SECONDS * pairs * n_boot
+
+
+def block_seconds(terms: float, k: int, canonical: bool) -> float:
+    """Estimated seconds of the block test's ``terms`` pair terms (k classes)."""
+    if canonical:
+        return terms * (BLOCK_TERM_SECONDS_CANONICAL + BLOCK_TERM_SECONDS_PER_CLASS * k)
+    return terms * BLOCK_TERM_SECONDS_SCALAR
+
+
+def _block_warning(n: int, k: int, given: dict, block_terms) -> None:
+    """Warn before a block test whose blocks make it long (any form: the block
+    test computes its pair terms directly, binary input too)."""
+    blocksize = given.get("blocksize", "auto")
+    counted = block_terms(n, blocksize)
+    if counted is None:
+        return  # the call refuses the block size
+    b, terms = counted
+    canonical = k >= 2 and _is_canonical("cal_test", given)
+    seconds = block_seconds(terms, k, canonical)
+    if canonical and isinstance(given.get("bandwidth"), str):
+        seconds += PAIR_SECONDS_PER_CLASS * k * float(n) * n  # the median's pair distances
+    if seconds <= WARN_SECONDS:
+        return
+    auto = block_terms(n, "auto")
+    where = f"this {n} x {k} matrix" if k >= 2 else f"these {n} rows"
+    faster = ""
+    if auto is not None and auto[0] < b:
+        faster = (f' Faster: a smaller blocksize; blocksize="auto" (n // 50 rows, at most 250) '
+                  f"takes {auto[0]} here, {auto[1]:.3g} pair terms")
+        if canonical and k > 2:
+            faster += '; or type="confidence" (the top-label form, a scalar kernel)'
+        faster += "."
+    _warn.warn(  # at once, at the user's line: before the work starts
+        f'cal_test(method="block") on {where} with blocks of {b} rows computes '
+        f"{terms:.3g} kernel pair terms (B (B - 1) / 2 per block of B rows: the work grows "
+        f"as n B, and as n^2 when B is of the order of n): estimated {_duration(seconds)}."
+        + faster, UserWarning)
 
 
 def _duration(seconds: float) -> str:
@@ -101,8 +155,8 @@ def _routes(function: str, k: int, args: dict) -> list:
                       "codes 1..2: the binary form, O(n log n) (its statistic is the binary "
                       "SKCE, not the 2-class canonical one)")
     if function == "cal_test":
-        routes.append('method="block" (the block estimator, O(n B), most of the bootstrap\'s power; '
-                      'Python-only)')
+        routes.append('method="block" (the block estimator, O(n B); less power than the '
+                      'bootstrap, far more than the asymptotic test; Python-only)')
         routes.append('method="asymptotic" (the linear estimator SKCE_ul, O(n))')
         if k > 2:
             routes.append('type="confidence" (the top-label form, O(n log n) per replicate)')
@@ -123,8 +177,12 @@ def _is_canonical(function: str, args: dict) -> bool:
     return isinstance(kind, str) and "canonical".startswith(kind) and kind != ""
 
 
-def quadratic_warning(fn):
-    """Wrap ``skce``/``cal_test``/``cal_ci``: warn when the canonical kernel will take long."""
+def quadratic_warning(fn, block_terms=None):
+    """Wrap ``skce``/``cal_test``/``cal_ci``: warn when the canonical kernel will take long.
+
+    ``block_terms(n, blocksize)`` (for ``cal_test``; the inference room's
+    count, ``(B, pair terms)`` or None) makes ``method="block"`` warn by its
+    real work, in every form."""
     sig = inspect.signature(fn)
     name = fn.__name__
 
@@ -136,6 +194,12 @@ def quadratic_warning(fn):
             return fn(*args, **kwargs)  # Python's own error for the call
         given = dict(bound.arguments)
         given.update(given.pop("kwargs", {}) or {})
+        if block_terms is not None and given.get("method") == "block":
+            shape = _shape(given.get("p"))
+            n = shape[0] if shape is not None else _length(given.get("p"))
+            if n is not None:
+                _block_warning(n, shape[1] if shape is not None else 1, given, block_terms)
+            return fn(*args, **kwargs)
         shape = _shape(given.get("p"))
         if shape is not None and shape[1] >= 2 and _is_canonical(name, given):
             n, k = shape

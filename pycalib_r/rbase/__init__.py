@@ -8,7 +8,8 @@ formatting and cli-style printing (``_format``), argument matching and
 messages of R calls (``_rcalls``), R lists and named vectors (``_rlist``,
 ``_rnames``), ``options()`` (``_options``), warnings collected per call and
 shown at the caller (``_warn``), ``ProbcalError`` (``_errors``), progress
-bars (``_progress``) and, when present, the fork hook that waits for imports
+bars (``_progress``), another library's module only once imported
+(``_modules``) and, when present, the fork hook that waits for imports
 in flight (``_fork``).
 
 It may import nothing else of the package but ``pycalib_r._jit`` and

@@ -21,9 +21,10 @@ from __future__ import annotations
 import functools
 import math
 import platform
-import sys
 
 import numpy as np
+
+from ._modules import imported
 
 __all__ = [
     "quiet_fp",
@@ -460,7 +461,7 @@ _math_done = [0]
 
 
 def _by_math(n: int) -> bool:
-    if _sp is not None or "scipy.special" in sys.modules:
+    if _sp is not None or imported("scipy.special") is not None:
         return False
     _math_done[0] += n
     return n * _MATH_COST < _SCIPY_COST and _math_done[0] * _MATH_COST < _SCIPY_COST

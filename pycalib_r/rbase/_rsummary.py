@@ -27,11 +27,10 @@ def _vector_mode(kind: str) -> str:
 
 def component_row(value: Any) -> Tuple[int, str, str]:
     """``(length(x), oldClass(x)[1] or "-none-", mode(x))`` of a component as R sees it."""
-    import sys
-
+    from ._modules import imported
     from ._rlist import RList
 
-    pd = sys.modules.get("pandas")
+    pd = imported("pandas")
     if value is None:
         return 0, "-none-", "NULL"
     if isinstance(value, RList):

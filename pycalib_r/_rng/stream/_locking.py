@@ -23,9 +23,14 @@ resampling loop (one method call per block of R's calls) that is a call
 boundary, as R's ``.Random.seed`` after an interrupted loop.
 
 Fork: a child has only the forking thread, so a lock another thread held at
-the fork would stay held for ever; every stream lock is made anew in the
-child (``os.register_at_fork``), and the stream keeps the state its last
-completed call left.
+the fork would stay held for ever. In the child (``os.register_at_fork``)
+every stream lock is made anew, and so is the lock of the stream's numpy bit
+generator, which numpy takes inside ``random_raw`` and holds, without the
+GIL, for the whole of a draw (a fork landing there copied it held, and the
+child's first draw waited for ever). A call another thread was inside at the
+fork is rewound to the snapshot its start took (the one Ctrl-C uses), so the
+child's stream is at the state its last completed call left, never part-way
+through a draw.
 
 R equivalent: none (R's interpreter is single-threaded).
 """
@@ -44,12 +49,20 @@ _registry = threading.Lock()
 
 
 class StreamLock:
-    """A stream's re-entrant lock (``rlock``), renewed in a forked child."""
+    """A stream's re-entrant lock (``rlock``), renewed in a forked child.
 
-    __slots__ = ("rlock", "__weakref__")
+    ``numpy_lock`` is the lock of the numpy bit generator the stream draws
+    from (renewed in the child too); ``call`` is ``(thread id, stream,
+    snapshot)`` while a thread is inside a method call on the stream, so a
+    forked child can rewind a call that another thread had not finished.
+    """
 
-    def __init__(self):
+    __slots__ = ("rlock", "numpy_lock", "call", "__weakref__")
+
+    def __init__(self, numpy_lock=None):
         self.rlock = threading.RLock()
+        self.numpy_lock = numpy_lock
+        self.call = None
         with _registry:
             _ALL.add(self)
 
@@ -62,7 +75,7 @@ def generator_lock(generator) -> StreamLock:
     with _registry:
         lock = _BY_GENERATOR.get(key)
     if lock is None:
-        made = StreamLock()
+        made = StreamLock(getattr(generator.bit_generator, "lock", None))
         with _registry:
             lock = _BY_GENERATOR.setdefault(key, made)
     return lock
@@ -129,13 +142,17 @@ def _serialised(fn):
             # at its state before the call, or, in a resampling loop that
             # draws by calls (cal_test, cal_ci), after the last complete one.
             taken = _take(self)
+            lock = self._lock
             active.add(key)
+            # A forked child rewinds a call another thread was inside (_after_fork_in_child).
+            lock.call = (threading.get_ident(), self, taken)
             try:
                 return fn(self, *args, **kwargs)
             except KeyboardInterrupt:
                 _put_back(self, taken)
                 raise
             finally:
+                lock.call = None
                 active.discard(key)
 
     method._serialised = True
@@ -153,11 +170,29 @@ def serialise(*classes):
             setattr(cls, name, _serialised(value))
 
 
+def _renew(numpy_lock) -> None:
+    # numpy's BitGenerator.lock is read-only; the lock object itself can be
+    # reset to unlocked, as threading's own fork hook resets its locks
+    # (_at_fork_reinit, Python >= 3.9, on both Lock and RLock).
+    reinit = getattr(numpy_lock, "_at_fork_reinit", None)
+    if reinit is not None:
+        reinit()
+
+
 def _after_fork_in_child():
     global _registry
     _registry = threading.Lock()
+    me = threading.get_ident()  # the forking thread keeps its identity in the child
     for lock in list(_ALL):
         lock.rlock = threading.RLock()
+        if lock.numpy_lock is not None:
+            _renew(lock.numpy_lock)
+        call = lock.call
+        if call is not None and call[0] != me:
+            # Another thread was inside this call: it does not exist here, and the
+            # draw stopped part-way. Put the state back as the call found it.
+            lock.call = None
+            _put_back(call[1], call[2])
 
 
 if hasattr(os, "register_at_fork"):

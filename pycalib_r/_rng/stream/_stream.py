@@ -70,7 +70,8 @@ class RRandom(Locked, RDistributions, SamplingMixin, DistributionsFront, StreamF
     Thread-safe: calls on one stream serialise on its lock, so threads
     sharing it get the draws of some serial order; a stream per thread runs
     in parallel and gives each thread its serial results. A forked child
-    renews the lock.
+    renews the lock (and numpy's bit generator lock) and rewinds a call
+    another thread was inside at the fork.
 
     Examples
     --------
@@ -101,10 +102,14 @@ class RRandom(Locked, RDistributions, SamplingMixin, DistributionsFront, StreamF
     _kind_dispatch = None
 
     def __init__(self, seed=None, kind=None, normal_kind=None, sample_kind=None):
-        # Calls on one stream serialise on this lock (module ._locking).
-        self._lock = StreamLock()
         self._bg = np.random.MT19937(0)
+        # Calls on one stream serialise on this lock (module ._locking).
+        self._lock = self._new_lock()
         self.set_seed(seed, kind, normal_kind, sample_kind)
+
+    def _new_lock(self):
+        # The stream's lock knows the bit generator's own, renewed with it in a forked child.
+        return StreamLock(self._bg.lock)
 
     # -- state ----------------------------------------------------------------------
 
