@@ -79,6 +79,13 @@ def check_order(order) -> str:
     return order
 
 
+def check_shuffle(shuffle) -> bool:
+    """``shuffle`` of the block test: True or False, nothing coerced."""
+    if not isinstance(shuffle, (bool, np.bool_)):
+        raise ProbcalError(f"`shuffle` must be TRUE or FALSE (True or False), not {shuffle!r}.")
+    return bool(shuffle)
+
+
 def sorted_rows(data):
     """The rows of ``order = "p"``: sorted by the prediction (binary ``p``; the
     top-label probability of a matrix), ties kept in their order. The split

@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._block_test import (PairTerms, block_statistics, block_z, check_blocksize, check_order,
-                          match_method, sorted_rows)
+                          check_shuffle, match_method, sorted_rows)
 from ..binned._binning import (breaks_between, distinct_sorted, quantile_r, seq01, type8_combine,
                        type8_positions)
 from ..inputs._checks import (add_note, check_bandwidth, check_conf_level, check_count,
@@ -559,9 +559,7 @@ def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonica
 def _block_test(data, h, blocksize, shuffle, skew_correction, order, rng, data_name, target) -> CalTest:
     n = data.n
     blocksize, order = check_blocksize(blocksize, n), check_order(order)
-    if not isinstance(shuffle, (bool, np.bool_)):
-        raise ProbcalError(f"`shuffle` must be TRUE or FALSE (True or False), not {shuffle!r}.")
-    if shuffle:
+    if check_shuffle(shuffle):
         stream = resolve_rng(rng)
         with holding(stream):
             rows = stream.sample_int(n, n) - 1
