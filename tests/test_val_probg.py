@@ -71,7 +71,7 @@ def test_print_is_rs():
     pc.set_seed(1)
     p = pc.runif(200)
     y = pc.rbinom(200, 1, p ** 1.3)
-    with pytest.warns(UserWarning, match="NaNs produced"):
+    with pytest.warns(RuntimeWarning, match="NaNs produced"):
         res = pc.val_prob(p, y, group=["a", "b"] * 100)
     text = str(res)
     assert text.splitlines()[0] == ("          n  Pavg   Obs ChiSq ChiSq2  Eavg Eavg/P90 Med OR "

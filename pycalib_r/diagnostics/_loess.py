@@ -45,7 +45,7 @@ import numpy as np
 from ..calibrators._linpack import _axpy, _ddot, _dnrm2, _reflect
 from ..inputs._checks import ProbcalError
 from ..rbase._rarith import quiet_fp, r_sum, seq_sum
-from ..rbase._warn import warn
+from ..rbase._warn import r_warning
 
 __all__ = ["loess_fitted"]
 
@@ -67,7 +67,7 @@ _LOESSWARN = {
 def _ehg184(s: str, xs) -> None:
     # ehg184a: the label, then " %.5g" per number, then a newline, which R's
     # C-level warning() drops.
-    warn(s + "".join(" " + _fmt_g5(float(x)) for x in xs))
+    r_warning(s + "".join(" " + _fmt_g5(float(x)) for x in xs))
 
 
 def _fmt_g5(x: float) -> str:
@@ -393,7 +393,7 @@ def _ehg127(q: float, x: np.ndarray, xl: list, y: np.ndarray, rw: np.ndarray, nf
     _ehg106(1, n, nf, dl, psi)
     rho = dl[psi[nf]] * max(1.0, f)
     if rho <= 0:
-        warn(_LOESSWARN[120])
+        r_warning(_LOESSWARN[120])
     sel = np.asarray(psi[1:nf + 1], dtype=np.int64) - 1
     with np.errstate(divide="ignore", invalid="ignore"):
         w = np.sqrt(dist[sel] / rho)
@@ -402,7 +402,7 @@ def _ehg127(q: float, x: np.ndarray, xl: list, y: np.ndarray, rw: np.ndarray, nf
     if abs(w[int(np.argmax(np.abs(w)))]) == 0.0:  # idamax: the first largest |w|
         _ehg184("at ", [q])
         _ehg184("radius ", [rho])
-        warn(_LOESSWARN[121])
+        r_warning(_LOESSWARN[121])
     k = degree + 1
     b = np.empty((nf, k), order="F")
     b[:, 0] = w
@@ -440,7 +440,7 @@ def _ehg127(q: float, x: np.ndarray, xl: list, y: np.ndarray, rw: np.ndarray, nf
             u[i, j] = ws[nf + (i - 1) + (j - 1) * nf]
     sigma, u, e, info = _dsvdc(u, k)
     if info != 0:
-        warn(_LOESSWARN[182])
+        r_warning(_LOESSWARN[182])
     tol = sigma[1] * (100 * _MACHEP)
     ratio = sigma[k] / sigma[1] if sigma[1] != 0.0 else math.nan
     if not math.isnan(ratio):  # gfortran's MIN keeps rcond when sigma(k)/sigma(1) is 0/0
@@ -584,7 +584,7 @@ def _kd_tree(x: np.ndarray, fc: int, nvmax: int):
                 vert.append(t)
                 mv = nv
                 if nv > nvmax:
-                    warn(_LOESSWARN[180])
+                    r_warning(_LOESSWARN[180])
             c1[lo[p]], c2[lo[p]] = c1[p], mv
             c1[hi[p]], c2[hi[p]] = mv, c2[p]
         p += 1
@@ -659,7 +659,7 @@ def _statistics_warnings(trl: float, n: int, tau: int, nsing: int, y, fitted, w)
     ss = np.float64(r_sum(w * (res * res)))
     with np.errstate(divide="ignore", invalid="ignore"):
         if ss / np.float64(one_delta) < 0:
-            warn("NaNs produced")
+            r_warning("NaNs produced")
 
 
 def _ehg128(z: np.ndarray, tree, vval: np.ndarray) -> np.ndarray:
@@ -673,7 +673,7 @@ def _ehg128(z: np.ndarray, tree, vval: np.ndarray) -> np.ndarray:
             break
         depth += 1
         if not depth < 20:
-            warn(_LOESSWARN[181])
+            r_warning(_LOESSWARN[181])
         jj = j[inner]
         j[inner] = np.where(z[inner] <= xi[jj], lo[jj], hi[jj])
     ll = c1[j]
@@ -722,10 +722,10 @@ def loess_fitted(x, y, weights=None, span: float = 0.75, degree: int = 2,
     if nf <= 0:
         raise ProbcalError("span is too small")
     if not 0 < span:
-        warn(_LOESSWARN[120])
+        r_warning(_LOESSWARN[120])
     k = degree + 1
     if k > nf - 1:
-        warn(_LOESSWARN[104])
+        r_warning(_LOESSWARN[104])
     state = _State()
     psi = list(range(n + 1))
     tau = 3 if degree == 2 else 2
@@ -739,7 +739,7 @@ def loess_fitted(x, y, weights=None, span: float = 0.75, degree: int = 2,
             while psi[pos] != i + 1:
                 pos += 1
                 if not pos < nf:
-                    warn(_LOESSWARN[123])
+                    r_warning(_LOESSWARN[123])
                     break
             diag[i] = _hat_row(fit, min(pos, nf) - 1)[0]
         _statistics_warnings(_c_sum(diag), n, tau, state.sing, y, out, rw)
@@ -766,9 +766,9 @@ def loess_fitted(x, y, weights=None, span: float = 0.75, degree: int = 2,
                     diagl[pi[ii] - 1] += float(_ehg128(np.array([z]), tree, vval2)[0])
                     vval2[:, lv] = 0.0
     if nvmax < nv + 1.0:
-        warn(f"k-d tree limited by memory; nvmax= {nvmax}")
+        r_warning(f"k-d tree limited by memory; nvmax= {nvmax}")
     elif nvmax < nc + 2:
-        warn(f"k-d tree limited by memory. ncmax= {nvmax}")
+        r_warning(f"k-d tree limited by memory. ncmax= {nvmax}")
     fitted = _ehg128(x, tree, vval)
     _statistics_warnings(_c_sum(diagl), n, tau, state.sing, y, fitted, rw)
     return fitted

@@ -13,7 +13,7 @@ import struct
 import numpy as np
 
 from ..rbase._rarith import r_log, r_mean
-from ..rbase._warn import warn
+from ..rbase._warn import r_warning
 
 __all__ = ["_regularize", "_seq_len_out", "_approx1", "_bracket", "_qlogis", "R_NA"]
 
@@ -35,7 +35,7 @@ def _regularize(x: np.ndarray, y: np.ndarray, warn_collapsing: bool = True):
     ux, first = np.unique(x, return_index=True)
     if ux.size < x.size:
         if warn_collapsing:
-            warn("collapsing to unique 'x' values")
+            r_warning("collapsing to unique 'x' values")
         bounds = list(first) + [x.size]
         y = np.array([r_mean(y[bounds[k]:bounds[k + 1]]) for k in range(ux.size)])
         x = ux
