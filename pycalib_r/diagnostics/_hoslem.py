@@ -2,8 +2,8 @@
 # Derived from: R 4.2.2 src/library/stats/R/quantile.R (quantile.default, type 7), src/library/base/R/cut.R (cut.default), src/library/base/R/seq.R (seq.default) (GPL-2.0-or-later), (c) The R Core Team
 """The Hosmer-Lemeshow goodness-of-fit test of fitted probabilities.
 
-How this module was written: from the published method, Hosmer & Lemeshow
-(1980), "Goodness of fit tests for the multiple logistic regression model",
+How this module was written: written from the published method, Hosmer &
+Lemeshow (1980), "Goodness of fit tests for the multiple logistic regression model",
 *Communications in Statistics - Theory and Methods* A9(10), 1043-1069, and
 Hosmer, Lemeshow & Sturdivant (2013), *Applied Logistic Regression*, 3rd ed.,
 Wiley, section 5.2.2 ("deciles of risk"), not from ResourceSelection's code
