@@ -327,3 +327,55 @@ def test_grouped_val_prob_warns_before_a_long_run(monkeypatch):
         warnings.simplefilter("error")
         with pytest.raises(KeyboardInterrupt):
             pc.val_prob(p[:2000], y[:2000], group=group[:2000])  # no warning: short
+
+
+# ---------------------------------------------------------------------------
+# 46 fuzz pass: val.probg's other arguments, R's messages with a note naming them
+
+VALPROBG_CASES = {  # (argument, Python value, R value): compared with rms::val.prob live
+    ("evaluate", -1, "-1"), ("evaluate", float("-inf"), "-Inf"), ("evaluate", float("nan"), "NaN"),
+    ("evaluate", None, "NULL"), ("evaluate", (1, 2), "c(1, 2)"), ("evaluate", 0, "0"),
+    ("evaluate", 2.5, "2.5"), ("evaluate", float("inf"), "Inf"),
+    ("nmin", float("nan"), "NaN"), ("nmin", float("inf"), "Inf"), ("nmin", 100, "100"),
+    ("nmin", None, "NULL"), ("nmin", -1, "-1"),
+    ("weights", "negative", "-rep(1, 200)"), ("weights", "zero", "rep(0, 200)"),
+    ("normwt", float("nan"), "NA"), ("normwt", "a", "'a'"), ("normwt", (True, False), "c(TRUE, FALSE)"),
+    ("normwt", None, "NULL"), ("normwt", 2, "2"),
+}
+
+
+def _valprobg_outcome(p, y, group, arg, value):
+    if arg == "weights":
+        value = -np.ones(200) if value == "negative" else np.zeros(200)
+    if isinstance(value, tuple):
+        value = list(value)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            res = pc.val_prob(p, y, group=group, **{arg: value})
+        except pc.ProbcalError as exc:
+            assert f"`{arg}`" in " ".join([str(exc), *getattr(exc, "__notes__", [])]), (arg, value)
+            return str(exc), None
+    return "ok", res
+
+
+@pytest.mark.r_parity
+def test_val_probg_arguments_give_rs_messages(r):
+    from rpy2.robjects import FloatVector
+
+    p, y = _data()
+    group = pc.runif(200)
+    r.globalenv["vg_p"], r.globalenv["vg_y"], r.globalenv["vg_x"] = (
+        FloatVector(p), FloatVector(y), FloatVector(group))
+    for arg, value, code in VALPROBG_CASES:
+        r_arg = {"g_group": "g.group"}.get(arg, arg)
+        want = r.r(f"suppressWarnings(tryCatch({{v <- rms::val.prob(vg_p, vg_y, group = vg_x, "
+                   f"{r_arg} = {code}, pl = FALSE); 'ok'}}, error = conditionMessage))")[0]
+        got, res = _valprobg_outcome(p, y, group, arg, value)
+        assert got == want, (arg, value, got, want)
+        if res is not None and arg == "evaluate":
+            curves = r.r(f"suppressWarnings(rms::val.prob(vg_p, vg_y, group = vg_x, evaluate = {code}, "
+                         "pl = FALSE))$cal.curves")
+            for (cx, cy), rc in zip(res.cal_curves.values(), curves):
+                assert np.array_equal(np.asarray(cx), np.asarray(rc.rx2("x")))
+                assert np.array_equal(np.asarray(cy), np.asarray(rc.rx2("y")))

@@ -303,12 +303,12 @@ def _as_vector_or_matrix(x, arg: str) -> np.ndarray:
     return arr
 
 
-def _two_columns_note(arg: str, value, n: int, err: ProbcalError) -> ProbcalError:
+def _columns_note(arg: str, value, n: int, columns: int, err: ProbcalError) -> ProbcalError:
     from ..inputs._hints import two_column_note
 
-    note = two_column_note(arg, value, n)
-    if note:
-        add_note(err, note)
+    add_note(err, two_column_note(arg, value, n)
+             or f"`{arg}` has {columns} columns; hoslem_test takes the fitted probabilities "
+                f"of the outcome as one vector.")
     return err
 
 
@@ -320,7 +320,7 @@ def _data(x, y):
         fitted = fitted[:, 0]
     elif fitted.ndim == 2:
         err = ProbcalError(_LENGTHS_DIFFER)
-        raise _two_columns_note("y", y, len(obs), err)
+        raise _columns_note("y", y, len(obs), fitted.shape[1], err)
     n = fitted.size
     if obs.ndim == 2:
         if obs.shape[0] != n:
@@ -424,6 +424,8 @@ def hoslem_test(x, y, g=10, *, data_name=None) -> HoslemTest:
     """
     if data_name is None:
         data_name = _data_name(x, y)
+    elif not isinstance(data_name, str):
+        raise ProbcalError("Argument `data_name` must be a string.")
     groups = check_groups(g)
     outcome, fitted = _data(x, y)
     ordered = np.sort(fitted)

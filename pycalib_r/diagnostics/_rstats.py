@@ -45,6 +45,8 @@ def _regularize(x: np.ndarray, y: np.ndarray, warn_collapsing: bool = True):
 def _seq_len_out(start: float, end: float, n: int) -> np.ndarray:
     """R 4.2.2's ``seq.int(from, to, length.out = n)``: both ends, ``from + i * by`` between."""
     out = np.empty(n)
+    if n == 0:  # c(from, to)[seq_len(0)]
+        return out
     out[0] = start
     if n > 1:
         out[-1] = end

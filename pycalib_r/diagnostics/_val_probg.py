@@ -536,7 +536,7 @@ def check_g_group(g_group, nnm: int) -> float:
     if math.isnan(gv):
         raise _g_group_error("missing value where TRUE/FALSE needed", "Got NaN.")
     if gv < 1:
-        raise ProbcalError("g must be >=1, m must be positive")
+        raise _g_group_error("g must be >=1, m must be positive", f"Got {g!r}.")
     if math.isinf(gv):
         raise _g_group_error("vector size cannot be infinite", "Got infinity.")
     if gv > _R_XLEN_T_MAX:
@@ -607,7 +607,8 @@ def val_probg(p: np.ndarray, y: np.ndarray, codes: np.ndarray, levels, evaluate:
         c_index = (np.float64(r_mean(ranks[ev])) - (n1 + 1) / 2) / (n - n1)
         fitted = loess_fitted(P, Y, wt, span=2 / 3, degree=1, cell=0.13333)
         if P.size > evaluate:
-            grid = _seq_len_out(float(P.min()), float(P.max()), int(evaluate))
+            # seq(min, max, length = evaluate): R takes ceiling(length.out)
+            grid = _seq_len_out(float(P.min()), float(P.max()), int(math.ceil(evaluate)))
             cy = _approx_linear(P, fitted, grid, warn_ties=False)
             curve = (grid, cy)
         else:
@@ -709,6 +710,120 @@ def grouped(p: np.ndarray, y: np.ndarray, group, weights, normwt: bool, g_group:
             raise ProbcalError("Argument `weights` must not contain missing values.")
         _check_length(wts.size, n, "weights")
     codes, levels = group_levels(group, n, g_group)
+    normwt = _r_truth(normwt, "normwt")
+    evaluate = _check_evaluate(evaluate)
+    nmin = _check_nmin(nmin)
     long_run_warning(n, np.bincount(codes, minlength=len(levels)) if len(levels) > 1 else [])
-    return val_probg(p, y, codes, levels, evaluate=evaluate, weights=wts, normwt=bool(normwt),
-                     nmin=nmin)
+    try:
+        return val_probg(p, y, codes, levels, evaluate=evaluate, weights=wts, normwt=normwt,
+                         nmin=nmin)
+    except ProbcalError as err:
+        _name_the_argument(err, wts, nmin)
+        raise
+
+
+# ---------------------------------------------------------------------------
+# The scalar arguments as R's `if ()` meets them in val.probg
+# ---------------------------------------------------------------------------
+
+def _scalar(value, arg: str, what: str):
+    """The single value R's ``if`` reads, or R's error for a length other than 1
+    (with a note naming ``arg``)."""
+    if hasattr(value, "to_numpy") and not isinstance(value, (str, bytes)):
+        value = value.to_numpy()
+    if isinstance(value, (list, tuple)):
+        value = np.asarray(value, dtype=object)
+    if isinstance(value, np.ndarray):
+        if value.size != 1:
+            err = ProbcalError("argument is of length zero" if value.size == 0
+                               else "the condition has length > 1")
+            add_note(err, f"`{arg}` must be {what}; got {value.size} values.")
+            raise err
+        value = value.ravel()[0]
+        if isinstance(value, np.generic):
+            value = value.item()
+    if value is None:
+        err = ProbcalError("argument is of length zero")
+        add_note(err, f"`{arg}` must be {what}; got None (R's NULL).")
+        raise err
+    return value
+
+
+def _missing(arg: str, what: str):
+    err = ProbcalError("missing value where TRUE/FALSE needed")
+    add_note(err, f"`{arg}` must be {what}; got NaN.")
+    return err
+
+
+def _r_truth(value, arg: str) -> bool:
+    """R's ``if (normwt)``: a logical, a number (nonzero is TRUE) or R's words."""
+    what = "True or False"
+    value = _scalar(value, arg, what)
+    if isinstance(value, (str, bytes)):
+        text = value.decode() if isinstance(value, bytes) else value
+        if text in ("TRUE", "true", "T", "True"):
+            return True
+        if text in ("FALSE", "false", "F", "False"):
+            return False
+        value = object()
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, numbers.Number):
+        if isinstance(value, numbers.Real) and math.isnan(float(value)):
+            raise _missing(arg, what)
+        return value != 0
+    err = ProbcalError("argument is not interpretable as logical")
+    add_note(err, f"`{arg}` must be {what}; got {type(value).__name__} {value!r:.40}.")
+    raise err
+
+
+def _number(value, arg: str, what: str) -> float:
+    value = _scalar(value, arg, what)
+    if isinstance(value, complex):
+        err = ProbcalError("invalid comparison with complex values")
+        add_note(err, f"`{arg}` must be {what}.")
+        raise err
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        err = ProbcalError(f"Argument `{arg}` must be a number.")
+        add_note(err, f"`{arg}` must be {what}; got {type(value).__name__} {value!r:.40} "
+                      "(R compares text with numbers as text; this package refuses it).")
+        raise err
+    v = float(value)
+    if math.isnan(v):
+        raise _missing(arg, what)
+    return v
+
+
+def _check_evaluate(evaluate) -> float:
+    """R's ``if (length(sm$x) > evaluate)`` then ``seq(..., length = evaluate)``,
+    whose ``ceiling(evaluate)`` must not be negative."""
+    what = "the number of points of each calibration curve (default 100)"
+    v = _number(evaluate, "evaluate", what)
+    if v == math.inf:
+        return v  # no group has more points: the curves are the fitted points
+    if v == -math.inf or math.ceil(v) < 0:
+        err = ProbcalError("'length.out' must be a non-negative number")
+        add_note(err, f"`evaluate` must be {what}; got {evaluate!r}.")
+        raise err
+    return v
+
+
+def _check_nmin(nmin) -> float:
+    """R's ``if (nmin > 0)``; the quantiles ``c(nmin, n - nmin) / n`` are checked
+    where they are formed (R's "Probabilities must be between 0 and 1 inclusive")."""
+    return _number(nmin, "nmin", "the weight kept out of each end of the curves (default 0)")
+
+
+def _name_the_argument(err: ProbcalError, wts: np.ndarray, nmin: float) -> None:
+    """A note naming the argument behind an R error raised deep in val.probg."""
+    message = str(err)
+    if message == "Probabilities must be between 0 and 1 inclusive" and nmin > 0:
+        add_note(err, f"`nmin` = {nmin:g} leaves no curve: the quantiles c(nmin, n - nmin) / n "
+                      "must lie in [0, 1] for every group (n its total weight).")
+    elif message in ("zero non-NA points", "need at least two non-NA values to interpolate"):
+        if (wts <= 0).any() or not np.isfinite(wts).all():
+            add_note(err, "`weights` must be positive and finite: R's weighted quantiles and "
+                          "loess find no usable points with these.")
+        else:
+            add_note(err, "A group has too few distinct predictions for its calibration "
+                          "curve: use fewer groups (`g_group`) or a coarser `group`.")

@@ -33,7 +33,7 @@ from ..inputs._checks import ProbcalError, add_note, check_binary_y, check_conf_
 from ..rbase._format import format_r_vec
 from .._rng.nmath._gamma_dist import qchisq
 from ._hoslem import one_minus_pchisq
-from ._val_probg import calibration_axes, grouped
+from ._val_probg import _r_truth, calibration_axes, grouped
 from ._lowess import Lowess, lowess
 from ._rstats import R_NA, _approx1, _qlogis, _regularize, _seq_len_out
 from ..rbase._rarith import pnorm_upper, r_exp, r_log, r_mean, r_sum, seq_sum
@@ -279,7 +279,9 @@ def _inputs(p, y, logit):
     p_arg = p
     if p is None:
         if logit is None:
-            raise ProbcalError('argument "logit" is missing, with no default')
+            err = ProbcalError('argument "logit" is missing, with no default')
+            add_note(err, "Pass the predicted probabilities as `p` (or their logits as `logit`).")
+            raise err
         from scipy.special import expit
         from ..inputs._checks import as_numeric_vector
         lg = _one_column(as_numeric_vector(logit, arg="logit", finite=False))
@@ -608,6 +610,7 @@ def cal_intercept_slope(p, y, conf_level=0.95, profile: bool = True) -> CalInter
     Slope      1.1771552  0.8291989 1.52511156
     """
     cl = check_conf_level(conf_level)
+    profile = _r_truth(profile, "profile")
     pv = _one_column(check_probability(p, arg="p"))
     yv = check_binary_y(y, arg="y").astype(np.float64)
     _same_length(pv, yv, "p", p)
