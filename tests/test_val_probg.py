@@ -134,7 +134,7 @@ def test_loess_tiny_and_errors():
         loess_fitted(np.array([0.1, 0.2]), np.array([1.0, 2.0]), span=0.1)
     with pytest.raises(pc.ProbcalError, match="'degree' must be 0, 1 or 2"):
         loess_fitted(np.array([0.1, 0.2]), np.array([1.0, 2.0]), degree=3)
-    with pytest.warns(UserWarning) as rec:
+    with pytest.warns(RuntimeWarning) as rec:
         out = loess_fitted(np.array([0.1, 0.5, 0.9]), np.array([1.0, 2.0, 0.0]), degree=1,
                            span=2 / 3)
     assert out.shape == (3,)
