@@ -671,8 +671,8 @@ def val_probg(p: np.ndarray, y: np.ndarray, codes: np.ndarray, levels, evaluate:
 # Seconds per row and per pair of rows, from val_prob(group=) timed at n = 5e4,
 # 1e5 and 2e5 (26, 72 and 241 s; 4 groups) before the trace's shortcuts in
 # _loess (about 2-3 times faster since); on the development machine, loaded
-# about 7-fold, n = 5e3 and 6e4 now take 2.2 and 46 s, which the same rates
-# predict (an order of magnitude, as skce's estimate).
+# about 7-fold, n = 5e3 and 6e4 now take 2.2 and 46 s, where these rates
+# predict 1.3 and 32 s: an order of magnitude, as skce's estimate.
 LOESS_ROW_SECONDS = 1.2e-4
 LOESS_PAIR_SECONDS = 3.9e-9
 
