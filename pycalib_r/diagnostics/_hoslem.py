@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Derived from: R 4.2.2 src/library/stats/R/quantile.R (quantile.default, type 7), src/library/base/R/cut.R (cut.default), src/library/base/R/seq.R (seq.default) (GPL-2.0-or-later), (c) The R Core Team
+# Written from: Hosmer and Lemeshow (1980), Communications in Statistics - Theory and Methods 9(10), 1043-1069; Hosmer, Lemeshow and Sturdivant (2013), Applied Logistic Regression, 3rd ed., section 5.2.2 (the method; not from ResourceSelection's code)
 """The Hosmer-Lemeshow goodness-of-fit test of fitted probabilities.
 
 How this module was written: written from the published method, Hosmer &
