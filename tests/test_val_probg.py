@@ -71,7 +71,7 @@ def test_print_is_rs():
     pc.set_seed(1)
     p = pc.runif(200)
     y = pc.rbinom(200, 1, p ** 1.3)
-    with pytest.warns(UserWarning, match="NaNs produced"):
+    with pytest.warns(RuntimeWarning, match="NaNs produced"):
         res = pc.val_prob(p, y, group=["a", "b"] * 100)
     text = str(res)
     assert text.splitlines()[0] == ("          n  Pavg   Obs ChiSq ChiSq2  Eavg Eavg/P90 Med OR "
@@ -134,7 +134,7 @@ def test_loess_tiny_and_errors():
         loess_fitted(np.array([0.1, 0.2]), np.array([1.0, 2.0]), span=0.1)
     with pytest.raises(pc.ProbcalError, match="'degree' must be 0, 1 or 2"):
         loess_fitted(np.array([0.1, 0.2]), np.array([1.0, 2.0]), degree=3)
-    with pytest.warns(UserWarning) as rec:
+    with pytest.warns(RuntimeWarning) as rec:
         out = loess_fitted(np.array([0.1, 0.5, 0.9]), np.array([1.0, 2.0, 0.0]), degree=1,
                            span=2 / 3)
     assert out.shape == (3,)
@@ -243,3 +243,47 @@ def test_bad_input_gives_rs_message(grouped_r, code, call):
         with pytest.raises(pc.ProbcalError) as e:
             call(p, y, g)
     assert str(e.value) == expected
+
+
+def test_loess_trace_shortcuts_repeat_the_point_by_point_bits():
+    # The hat-matrix diagonal (the trace behind loess's warnings) is formed
+    # with two shortcuts (issue 46 item 5, 2-3x faster grouped val_prob):
+    # _qty_head skips reflection work whose result is not read, and ehg128
+    # runs once per vertex on all its points. Both must give the bits of the
+    # full reflections and of ehg128 point by point.
+    from pycalib_r.diagnostics import _loess as lo
+
+    rng = np.random.default_rng(7)
+    checked = 0
+    for n, degree in [(40, 1), (300, 1), (1000, 1), (200, 2), (60, 0), (7, 2)]:
+        x = np.sort(rng.random(n)) ** 2
+        y = (rng.random(n) < x) * 1.0
+        w = rng.random(n) * 2 + 0.1
+        nf = min(n, int(np.floor(n * 2 / 3 + 1e-5)))
+        psi = list(range(n + 1))
+        tree = lo._kd_tree(x, lo._ifloor(n * (2 / 3 * 0.13333)), max(200, n))
+        nv = tree[7]
+        for lv in range(1, nv + 1):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                _, _, fit = lo._ehg127(float(tree[0][lv]), x, None, y, w, nf, 2 / 3, degree,
+                                       psi, lo._State())
+            if fit.nf <= fit.k:
+                continue
+            rows = np.arange(fit.nf)
+            for i in rows:
+                eta = np.zeros(fit.nf)
+                eta[i] = fit.w[i]
+                full = lo._qty(fit.b, fit.qraux, eta.copy(), fit.k, fit.nf)[:fit.k]
+                assert np.array_equal(lo._qty_head(fit, eta, int(i)), full)
+            hat = np.array([lo._hat_row(fit, int(i)) for i in rows])
+            z = x[: fit.nf]
+            vval2 = np.zeros((2, nv + 1))
+            one = []
+            for k in range(fit.nf):
+                vval2[:, lv] = hat[k]
+                one.append(float(lo._ehg128(np.array([z[k]]), tree, vval2)[0]))
+            got = lo._vertex_diagonal(z, lv, hat[:, 0], hat[:, 1], tree)
+            assert np.array_equal(got, np.array(one))
+            checked += 1
+    assert checked > 10

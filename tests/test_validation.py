@@ -118,7 +118,7 @@ def test_inputs_not_mutated():
     p = np.array([0.0, 0.2, 0.5, 0.7, 1.0, 0.3])
     y = np.array([0, 0, 1, 1, 1, 0])
     p0, y0 = p.copy(), y.copy()
-    with pytest.warns(UserWarning, match="2 observations deleted"):
+    with pytest.warns(RuntimeWarning, match="2 observations deleted"):
         pc.val_prob(p, y)
     assert np.array_equal(p, p0) and np.array_equal(y, y0)
 

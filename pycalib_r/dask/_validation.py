@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from ..diagnostics._hoslem import group_codes, hoslem_breaks, hoslem_ranks, hoslem_result
+from ..diagnostics._hoslem import check_groups, group_codes, hoslem_breaks, hoslem_ranks, hoslem_result
 from ..rbase._rarith import pnorm_upper
 from ._collect import map_reduce, pair_inputs
 from ._metrics import _select_chunk
@@ -132,10 +132,7 @@ def hoslem_test(x, y, g=10, *, data_name="x, y"):
 
     R: ``hoslem.test(y, p, g = 10)`` on the same data prints the same line.
     """
-    from ..rbase._errors import ProbcalError
-
-    if g < 2:
-        raise ProbcalError("Argument g must be at least 2.")
+    g = check_groups(g)
     pairs, spec, _, n = _checked(y, x, _sums_chunk)
     ranks = hoslem_ranks(n, g)
     stats = order_statistics(pairs, _select_chunk, spec, 1, [n], [ranks])[0]

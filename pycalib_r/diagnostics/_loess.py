@@ -49,7 +49,7 @@ import numpy as np
 from ..calibrators._linpack import _axpy, _ddot, _dnrm2, _reflect
 from ..inputs._checks import ProbcalError
 from ..rbase._rarith import quiet_fp, r_sum, seq_sum
-from ..rbase._warn import warn
+from ..rbase._warn import r_warning
 
 __all__ = ["loess_fitted"]
 
@@ -71,7 +71,7 @@ _LOESSWARN = {
 def _ehg184(s: str, xs) -> None:
     # ehg184a: the label, then " %.5g" per number, then a newline, which R's
     # C-level warning() drops.
-    warn(s + "".join(" " + _fmt_g5(float(x)) for x in xs))
+    r_warning(s + "".join(" " + _fmt_g5(float(x)) for x in xs))
 
 
 def _fmt_g5(x: float) -> str:
@@ -397,7 +397,7 @@ def _ehg127(q: float, x: np.ndarray, xl: list, y: np.ndarray, rw: np.ndarray, nf
     _ehg106(1, n, nf, dl, psi)
     rho = dl[psi[nf]] * max(1.0, f)
     if rho <= 0:
-        warn(_LOESSWARN[120])
+        r_warning(_LOESSWARN[120])
     sel = np.asarray(psi[1:nf + 1], dtype=np.int64) - 1
     with np.errstate(divide="ignore", invalid="ignore"):
         w = np.sqrt(dist[sel] / rho)
@@ -406,7 +406,7 @@ def _ehg127(q: float, x: np.ndarray, xl: list, y: np.ndarray, rw: np.ndarray, nf
     if abs(w[int(np.argmax(np.abs(w)))]) == 0.0:  # idamax: the first largest |w|
         _ehg184("at ", [q])
         _ehg184("radius ", [rho])
-        warn(_LOESSWARN[121])
+        r_warning(_LOESSWARN[121])
     k = degree + 1
     b = np.empty((nf, k), order="F")
     b[:, 0] = w
@@ -444,7 +444,7 @@ def _ehg127(q: float, x: np.ndarray, xl: list, y: np.ndarray, rw: np.ndarray, nf
             u[i, j] = ws[nf + (i - 1) + (j - 1) * nf]
     sigma, u, e, info = _dsvdc(u, k)
     if info != 0:
-        warn(_LOESSWARN[182])
+        r_warning(_LOESSWARN[182])
     tol = sigma[1] * (100 * _MACHEP)
     ratio = sigma[k] / sigma[1] if sigma[1] != 0.0 else math.nan
     if not math.isnan(ratio):  # gfortran's MIN keeps rcond when sigma(k)/sigma(1) is 0/0
@@ -497,14 +497,42 @@ def _qty(b: np.ndarray, qraux: np.ndarray, eta: np.ndarray, k: int, nf: int) -> 
     return np.concatenate([eta, b.ravel(order="F"), np.zeros(k * k + k)])
 
 
+def _qty_head(fit: _Fit, eta: np.ndarray, i: int) -> np.ndarray:
+    """``_qty(...)[:k]`` for ``eta = w[i] e_i``, with ``nf > k``: the same
+    reflections, skipping only work whose result is not read. The first
+    ``ddot`` meets one nonzero term, so it is that product (a left-to-right
+    sum from 0 adds zeros exactly); the last ``daxpy`` is needed on
+    ``eta[j:k]`` only."""
+    b, qraux, k, nf = fit.b, fit.qraux, fit.k, fit.nf
+    last = min(k, nf - 1) - 1
+    unit = True
+    for j in range(last + 1):
+        if qraux[j] == 0.0:
+            continue
+        temp = b[j, j]
+        b[j, j] = qraux[j]
+        if unit and j <= i:
+            t = -(b[i, j] * eta[i]) / b[j, j]
+        else:
+            t = -_ddot(b[j:, j], eta[j:]) / b[j, j]
+        if t != 0.0:
+            if j == last:
+                eta[j:k] = eta[j:k] + t * b[j:k, j]
+            else:
+                _axpy(t, b[j:, j], eta[j:])
+                unit = False
+        b[j, j] = temp
+    return eta[:k]
+
+
 def _hat_row(fit: _Fit, i: int):
     """Value and slope of the local fit when y is the unit vector of neighbour
     ``i`` (0-based): ``V Sigma^+ U^T Q^T W e_i`` (ehg139's vval2, ehg136's L)."""
     k = fit.k
     eta = np.zeros(fit.nf)
     eta[i] = fit.w[i]
-    ws = _qty(fit.b, fit.qraux, eta, k, fit.nf)
-    etak = ws[:k].tolist()
+    etak = _qty_head(fit, eta, i) if fit.nf > k else _qty(fit.b, fit.qraux, eta, k, fit.nf)[:k]
+    etak = etak.tolist()
     dgamma = [0.0] * (k + 1)
     for j in range(1, k + 1):
         dgamma[j] = (_dot(fit.u[1:k + 1, j].tolist(), etak) / fit.sigma[j]
@@ -512,6 +540,42 @@ def _hat_row(fit: _Fit, i: int):
     v0 = _dot(fit.e[1, 1:k + 1].tolist(), dgamma[1:])
     v1 = _dot(fit.e[2, 1:k + 1].tolist(), dgamma[1:]) if k > 1 else 0.0
     return v0, v1
+
+
+def _cells(z: np.ndarray, tree):
+    """The leaf cell's lower and upper vertices of each ``z`` (ehg128's descent),
+    or None if a descent reaches ehg128's depth warning (the scalar path then
+    repeats R's warnings one by one)."""
+    a, xi, lo, hi, c1, c2 = tree[1:7]
+    j = np.ones(z.size, dtype=np.int64)
+    depth = 1
+    while True:
+        inner = a[j] != 0
+        if not inner.any():
+            break
+        depth += 1
+        if not depth < 20:
+            return None
+        jj = j[inner]
+        j[inner] = np.where(z[inner] <= xi[jj], lo[jj], hi[jj])
+    return c1[j], c2[j]
+
+
+def _vertex_diagonal(z, lv: int, v0, v1, tree) -> np.ndarray:
+    """``ehg128(z, vval2)`` for each ``z``, ``vval2`` zero but its column ``lv``
+    (``v0[i]``, ``v1[i]`` for point ``i``): ehg128's arithmetic elementwise."""
+    vert = tree[0]
+    ll, ur = _cells(z, tree)
+    vll = vert[ll]
+    vur = vert[ur]
+    h = (z - vll) / (vur - vll)
+    phi0 = ((1 - h) * (1 - h)) * (1 + 2 * h)
+    phi1 = (h * h) * (3 - 2 * h)
+    psi0 = h * ((1 - h) * (1 - h))
+    psi1 = (h * h) * (h - 1)
+    at_ll, at_ur = ll == lv, ur == lv
+    return (phi0 * np.where(at_ll, v0, 0.0) + phi1 * np.where(at_ur, v0, 0.0)) + \
+        (psi0 * np.where(at_ll, v1, 0.0) + psi1 * np.where(at_ur, v1, 0.0)) * (vur - vll)
 
 
 # ---------------------------------------------------------------------------
@@ -588,7 +652,7 @@ def _kd_tree(x: np.ndarray, fc: int, nvmax: int):
                 vert.append(t)
                 mv = nv
                 if nv > nvmax:
-                    warn(_LOESSWARN[180])
+                    r_warning(_LOESSWARN[180])
             c1[lo[p]], c2[lo[p]] = c1[p], mv
             c1[hi[p]], c2[hi[p]] = mv, c2[p]
         p += 1
@@ -663,7 +727,7 @@ def _statistics_warnings(trl: float, n: int, tau: int, nsing: int, y, fitted, w)
     ss = np.float64(r_sum(w * (res * res)))
     with np.errstate(divide="ignore", invalid="ignore"):
         if ss / np.float64(one_delta) < 0:
-            warn("NaNs produced")
+            r_warning("NaNs produced")
 
 
 def _ehg128(z: np.ndarray, tree, vval: np.ndarray) -> np.ndarray:
@@ -677,7 +741,7 @@ def _ehg128(z: np.ndarray, tree, vval: np.ndarray) -> np.ndarray:
             break
         depth += 1
         if not depth < 20:
-            warn(_LOESSWARN[181])
+            r_warning(_LOESSWARN[181])
         jj = j[inner]
         j[inner] = np.where(z[inner] <= xi[jj], lo[jj], hi[jj])
     ll = c1[j]
@@ -726,10 +790,10 @@ def loess_fitted(x, y, weights=None, span: float = 0.75, degree: int = 2,
     if nf <= 0:
         raise ProbcalError("span is too small")
     if not 0 < span:
-        warn(_LOESSWARN[120])
+        r_warning(_LOESSWARN[120])
     k = degree + 1
     if k > nf - 1:
-        warn(_LOESSWARN[104])
+        r_warning(_LOESSWARN[104])
     state = _State()
     psi = list(range(n + 1))
     tau = 3 if degree == 2 else 2
@@ -743,7 +807,7 @@ def loess_fitted(x, y, weights=None, span: float = 0.75, degree: int = 2,
             while psi[pos] != i + 1:
                 pos += 1
                 if not pos < nf:
-                    warn(_LOESSWARN[123])
+                    r_warning(_LOESSWARN[123])
                     break
             diag[i] = _hat_row(fit, min(pos, nf) - 1)[0]
         _statistics_warnings(_c_sum(diag), n, tau, state.sing, y, out, rw)
@@ -761,18 +825,30 @@ def loess_fitted(x, y, weights=None, span: float = 0.75, degree: int = 2,
         # ehg139 with trl != 0: each neighbour's contribution to its own fit
         # through this vertex (L's diagonal), over the leaves touching it.
         phi = {psi[i]: i for i in range(1, nf + 1)}
+        points, rows = [], []
         for leaf in _ehg137(float(vert[lv]), tree):
             for ii in range(int(lo[leaf]), int(hi[leaf]) + 1):
                 i = phi.get(pi[ii], 0)
                 if i:
-                    vval2[0, lv], vval2[1, lv] = _hat_row(fit, i - 1)
-                    z = x[pi[ii] - 1]
-                    diagl[pi[ii] - 1] += float(_ehg128(np.array([z]), tree, vval2)[0])
-                    vval2[:, lv] = 0.0
+                    points.append(pi[ii] - 1)
+                    rows.append(i - 1)
+        # Each point lies in one leaf, so it gets one term per vertex, added
+        # in vertex order as R adds them: ehg128 runs once per vertex on all
+        # its points (elementwise, the same arithmetic as point by point).
+        points_a, rows_a = np.array(points, dtype=np.int64), np.array(rows, dtype=np.int64)
+        z = x[points_a]
+        if _cells(z, tree) is not None:
+            hat = np.array([_hat_row(fit, row) for row in rows]).reshape(-1, 2)
+            diagl[points_a] += _vertex_diagonal(z, lv, hat[:, 0], hat[:, 1], tree)
+            continue
+        for pt, row in zip(points, rows):  # R's depth warnings, one per point
+            vval2[0, lv], vval2[1, lv] = _hat_row(fit, row)
+            diagl[pt] += float(_ehg128(np.array([x[pt]]), tree, vval2)[0])
+            vval2[:, lv] = 0.0
     if nvmax < nv + 1.0:
-        warn(f"k-d tree limited by memory; nvmax= {nvmax}")
+        r_warning(f"k-d tree limited by memory; nvmax= {nvmax}")
     elif nvmax < nc + 2:
-        warn(f"k-d tree limited by memory. ncmax= {nvmax}")
+        r_warning(f"k-d tree limited by memory. ncmax= {nvmax}")
     fitted = _ehg128(x, tree, vval)
     _statistics_warnings(_c_sum(diagl), n, tau, state.sing, y, fitted, rw)
     return fitted

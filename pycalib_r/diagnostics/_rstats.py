@@ -15,7 +15,7 @@ import struct
 import numpy as np
 
 from ..rbase._rarith import r_log, r_mean
-from ..rbase._warn import warn
+from ..rbase._warn import r_warning
 
 __all__ = ["_regularize", "_seq_len_out", "_approx1", "_bracket", "_qlogis", "R_NA"]
 
@@ -37,7 +37,7 @@ def _regularize(x: np.ndarray, y: np.ndarray, warn_collapsing: bool = True):
     ux, first = np.unique(x, return_index=True)
     if ux.size < x.size:
         if warn_collapsing:
-            warn("collapsing to unique 'x' values")
+            r_warning("collapsing to unique 'x' values")
         bounds = list(first) + [x.size]
         y = np.array([r_mean(y[bounds[k]:bounds[k + 1]]) for k in range(ux.size)])
         x = ux
@@ -47,6 +47,8 @@ def _regularize(x: np.ndarray, y: np.ndarray, warn_collapsing: bool = True):
 def _seq_len_out(start: float, end: float, n: int) -> np.ndarray:
     """R 4.2.2's ``seq.int(from, to, length.out = n)``: both ends, ``from + i * by`` between."""
     out = np.empty(n)
+    if n == 0:  # c(from, to)[seq_len(0)]
+        return out
     out[0] = start
     if n > 1:
         out[-1] = end

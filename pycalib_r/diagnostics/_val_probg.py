@@ -24,18 +24,20 @@
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 
-from ..inputs._checks import ProbcalError, add_note
+from ..inputs._checks import MASKED_NOTE, ProbcalError, add_note, masked_as_na
 from ..rbase._format import as_character_num, format_r_vec
 from ..rbase._rarith import quiet_fp, r_exp, r_mean, r_round, r_sum
 from ..rbase._rmatrix import print_matrix
-from ..rbase._warn import warn
+from ..rbase._warn import r_warning
 from ._loess import loess_fitted
 from ._rstats import _approx1, _bracket, _qlogis, _regularize, _seq_len_out
 
-__all__ = ["ValProbG", "val_probg", "cut2_g", "STAT_NAMES", "Q_LIMITS"]
+__all__ = ["ValProbG", "val_probg", "cut2_g", "check_g_group", "estimated_seconds", "STAT_NAMES",
+           "Q_LIMITS"]
 
 STAT_NAMES = ("n", "Pavg", "Obs", "ChiSq", "ChiSq2", "Eavg", "Eavg/P90", "Med OR", "C", "B",
               "B ChiSq", "B cal")
@@ -205,7 +207,7 @@ def _check_rcond(a: np.ndarray, inv: np.ndarray) -> None:
 
 def _min_warn(values: np.ndarray) -> float:
     if values.size == 0:
-        warn("no non-missing arguments to min; returning Inf")
+        r_warning("no non-missing arguments to min; returning Inf")
         return math.inf
     return float(values.min())
 
@@ -214,21 +216,36 @@ def _min_warn(values: np.ndarray) -> float:
 # Hmisc cut2(x, g = g)
 # ---------------------------------------------------------------------------
 
-def cut2_g(x: np.ndarray, g: int):
+def _const_right(x: np.ndarray, y: np.ndarray, v: float) -> float:
+    """One value of ``approx(x, y, v, method = "constant", f = 1, rule = 2)`` on
+    regularized ``x`` (sorted, distinct)."""
+    if v < x[0]:
+        return float(y[0])
+    if v > x[-1]:
+        return float(y[-1])
+    i, j = _bracket(v, x)
+    return float(y[i] if v == x[i] and v != x[j] else y[j])
+
+
+def cut2_g(x: np.ndarray, g):
     """Hmisc 4.8.0 ``cut2(x, g = g)``: (codes 0-based, level labels).
 
     Quantile groups of about equal counts (``approx`` of the cumulated
     counts of the distinct values, ``method = "constant"``, ``f = 1``), each
     level labelled ``[low,up)`` (the last ``]``), or by its single value,
     with ``format(..., digits = 3)`` as R writes them.
+
+    ``g`` is checked by :func:`check_g_group` first. R walks ``j = 1..g`` and
+    skips every ``j`` whose cut equals the previous one; the cuts rise with
+    ``j``, so here only the first ``j`` of each distinct cut is visited,
+    found by bisection: the work is bounded by the distinct values, not by ``g``.
     """
     x = np.asarray(x, dtype=np.float64)
-    g = int(g)
+    g = float(g)
+    steps = int(g)  # R's 1:g
     xu = np.unique(x)
     min_dif = _min_warn(np.diff(xu)) / 2
     nnm = x.size
-    if g < 1:
-        raise ProbcalError("g must be >=1, m must be positive")
     keys = {}
     for v in np.sort(x):
         key = as_character_num(float(v))
@@ -238,23 +255,37 @@ def cut2_g(x: np.ndarray, g: int):
     xx = xx[order]
     counts = np.array(list(keys.values()), dtype=np.float64)[order]
     cum = np.cumsum(counts)
-    cuts = _approx_const(cum, xx, np.arange(1, g + 1) * nnm / g)
-    cuts[-1] = xx.max()
+    cx, cy = _regularize(cum, xx, True)
+    top = float(xx.max())
+
+    def cut_at(j: int) -> float:
+        # approx(cum, xx, xout = (1:g) * nnm / g, ...)[j], the last replaced by max(xx);
+        # (1:g) * nnm is exact (check_g_group keeps it within R's integers).
+        return top if j == steps else _const_right(cx, cy, (j * nnm) / g)
+
     lower = xx[0]
     upper = 1e45
     y = np.ones(x.size, dtype=np.int64)
     low, up = [], []
     i = 0
-    for j in range(1, g + 1):
-        cj = cuts[j - 1]
-        if cj == upper:
-            continue
+    j = 1
+    while j <= steps:
+        cj = cut_at(j)
         i += 1
         upper = cj
         y[x >= (lower - 1 * min_dif)] = i
         low.append(lower)
         lower = upper if j == g else _min_warn(xx[xx > upper])
         up.append(lower)
+        # the next j whose cut rises above this one (R skips those between)
+        lo_j, hi_j = j, steps + 1
+        while hi_j - lo_j > 1:
+            mid = (lo_j + hi_j) // 2
+            if cut_at(mid) > upper:
+                hi_j = mid
+            else:
+                lo_j = mid
+        j = hi_j
     low_a, up_a = np.array(low), np.array(up)
     variation = []
     for ii in range(1, i + 1):
@@ -415,6 +446,8 @@ def group_levels(group, n: int, g_group: int):
         add_note(err, "R fails on val.prob(group = FALSE); leave `group` out for the ungrouped "
                       "statistics.")
         raise err
+    # A masked array's hidden entries are R's NA (refused below, with a note).
+    group, masked = masked_as_na(group)
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover - pandas is a dependency
@@ -437,15 +470,99 @@ def group_levels(group, n: int, g_group: int):
     if arr.dtype.kind in "iuf":
         x = arr.astype(np.float64)
         if np.isnan(x).any():
-            _missing_group()
-        return cut2_g(x, g_group)
+            _missing_group(masked)
+        return cut2_g(x, check_g_group(g_group, x.size))
     vals = arr.tolist()
     if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in vals):
-        _missing_group()
+        _missing_group(masked)
     vals = [str(v) for v in vals]
     levels = sorted(set(vals))
     index = {v: k for k, v in enumerate(levels)}
     return np.array([index[v] for v in vals], dtype=np.int64), levels
+
+
+_R_INT_MAX = 2147483647
+_R_XLEN_T_MAX = 4503599627370496.0  # 2^52
+
+
+def _g_group_error(message: str, note: str) -> ProbcalError:
+    err = ProbcalError(message)
+    add_note(err, "`g_group` (R's g.group) is the number of quantile groups of a numeric "
+                  "`group`: a whole number from 1 up (default 4). " + note)
+    return err
+
+
+def check_g_group(g_group, nnm: int) -> float:
+    """``g_group`` as Hmisc's ``cut2(group, g = g.group)`` meets it on ``nnm``
+    values, or R's error for it, before anything is allocated.
+
+    R's order: ``if (g < 1)`` (NA, NULL, several values, a complex value fail
+    there; text compares as text), ``character(g)`` (a logical, an infinite,
+    a too large or an unallocatable length fail), ``(1:g) * nnm / g`` (text
+    fails; an integer overflow beyond 2^31 - 1 gives NA with R's warning,
+    then ``if (cj == upper)`` fails on it).
+    """
+    g = g_group
+    if hasattr(g, "to_numpy") and not isinstance(g, (str, bytes)):
+        g = g.to_numpy()
+    if isinstance(g, (list, tuple)):
+        g = np.asarray(g, dtype=object)
+    if isinstance(g, np.ndarray):
+        if g.size != 1:
+            raise _g_group_error("argument is of length zero" if g.size == 0
+                                 else "the condition has length > 1", f"Got {g.size} values.")
+        g = g.ravel()[0]
+        if isinstance(g, np.generic):
+            g = g.item()
+    if g is None:
+        raise _g_group_error("argument is of length zero", "Got None (R's NULL).")
+    if isinstance(g, (str, bytes)):
+        text = g.decode() if isinstance(g, bytes) else g
+        if text < "1":
+            raise _g_group_error("g must be >=1, m must be positive", f"Got the string {g!r}.")
+        try:
+            float(text)
+        except ValueError:  # character("abc"): R's coercion warning, then NA
+            r_warning("NAs introduced by coercion")
+            raise _g_group_error("vector size cannot be NA/NaN",
+                                 f"Got the string {g!r}.") from None
+        raise _g_group_error("non-numeric argument to binary operator",
+                             f"Got the string {g!r}: pass a number.")
+    if isinstance(g, complex):
+        raise _g_group_error("invalid comparison with complex values", f"Got {g!r}.")
+    if isinstance(g, (bool, np.bool_)):
+        if not g:
+            raise _g_group_error("g must be >=1, m must be positive", "Got False.")
+        raise _g_group_error("invalid 'length' argument", "Got True.")
+    if not isinstance(g, numbers.Real):
+        raise _g_group_error("invalid 'length' argument", f"Got {type(g).__name__}.")
+    gv = float(g)
+    if math.isnan(gv):
+        raise _g_group_error("missing value where TRUE/FALSE needed", "Got NaN.")
+    if gv < 1:
+        raise _g_group_error("g must be >=1, m must be positive", f"Got {g!r}.")
+    if math.isinf(gv):
+        raise _g_group_error("vector size cannot be infinite", "Got infinity.")
+    if gv > _R_XLEN_T_MAX:
+        raise _g_group_error("vector size specified is too large", f"Got {g!r}.")
+    steps = int(gv)
+    from ..inference._inference import _physical_memory
+    from .._rng._args import r_alloc_error
+
+    ram = _physical_memory()
+    if ram and 8.0 * steps > ram:
+        err = r_alloc_error(steps, 8)  # character(g): one pointer per group label
+        add_note(err, f"`g_group` = {g!r}: R allocates {steps} group labels first "
+                      f"({8.0 * steps / 2 ** 30:.1f} GiB, more than this machine's "
+                      f"{ram / 2 ** 30:.1f} GiB). Use a few groups (default 4).")
+        raise err
+    if steps * nnm > _R_INT_MAX:
+        r_warning("NAs produced by integer overflow")
+        raise _g_group_error("missing value where TRUE/FALSE needed",
+                             f"R computes (1:g) * n in integers: {steps} groups times {nnm} "
+                             "observations exceeds 2^31 - 1, so R's cut points become NA. "
+                             "Use a few groups (default 4).")
+    return gv
 
 
 def _check_length(size: int, n: int, arg: str) -> None:
@@ -456,10 +573,12 @@ def _check_length(size: int, n: int, arg: str) -> None:
         raise err
 
 
-def _missing_group():
+def _missing_group(masked: bool = False):
     err = ProbcalError("Argument `group` must not contain missing values.")
     add_note(err, "R's val.prob drops the rows with a missing group; this package refuses "
                   "missing values (as for `p` and `y`): drop those rows first.")
+    if masked:
+        add_note(err, MASKED_NOTE.format(arg="group"))
     raise err
 
 
@@ -492,7 +611,8 @@ def val_probg(p: np.ndarray, y: np.ndarray, codes: np.ndarray, levels, evaluate:
         c_index = (np.float64(r_mean(ranks[ev])) - (n1 + 1) / 2) / (n - n1)
         fitted = loess_fitted(P, Y, wt, span=2 / 3, degree=1, cell=0.13333)
         if P.size > evaluate:
-            grid = _seq_len_out(float(P.min()), float(P.max()), int(evaluate))
+            # seq(min, max, length = evaluate): R takes ceiling(length.out)
+            grid = _seq_len_out(float(P.min()), float(P.max()), int(math.ceil(evaluate)))
             cy = _approx_linear(P, fitted, grid, warn_ties=False)
             curve = (grid, cy)
         else:
@@ -541,13 +661,46 @@ def val_probg(p: np.ndarray, y: np.ndarray, codes: np.ndarray, levels, evaluate:
         # ifelse() evaluates qlogis(cal.smooth) only when some value is inside
         # (0, 1); it then warns for a value outside [0, 1].
         if not out01.all() and ((cal < 0) | (cal > 1)).any():
-            warn("NaNs produced")
+            r_warning("NaNs produced")
         with np.errstate(divide="ignore", invalid="ignore"):
             lcal = np.where(out01, np.nan, _qlogis(cal))
         med = wtd_quantile(np.abs(L - lcal), wt, [0.5], na_rm=True)[0]
         odds = float(r_exp(np.array([med]))[0])
         stats[i] = [n, pred, obs, chisq, chisq2, eavg, eavg / p90, odds, c_index, b, bchisq, b_cal]
     return ValProbG(names, stats, curves, limits)
+
+
+# The grouped statistics' cost: one R loess per group and one on all rows,
+# each with R's exact trace of the hat matrix (its rows: O(m^2) for m rows).
+# Seconds per row and per pair of rows, from val_prob(group=) timed at n = 5e4,
+# 1e5 and 2e5 (26, 72 and 241 s; 4 groups) before the trace's shortcuts in
+# _loess (about 2-3 times faster since); on the development machine, loaded
+# about 7-fold, n = 5e3 and 6e4 now take 2.2 and 46 s, where these rates
+# predict 1.3 and 32 s: an order of magnitude, as skce's estimate.
+LOESS_ROW_SECONDS = 1.2e-4
+LOESS_PAIR_SECONDS = 3.9e-9
+
+
+def estimated_seconds(n: int, sizes) -> float:
+    """Estimated seconds of ``val_prob(group=)``'s loess fits: all ``n`` rows and each group."""
+    fits = [float(n)] + [float(m) for m in sizes]
+    return sum(LOESS_ROW_SECONDS * m + LOESS_PAIR_SECONDS * m * m for m in fits)
+
+
+def long_run_warning(n: int, sizes) -> None:
+    """A UserWarning, at once, when the grouped statistics will take long
+    (Python-only advice, as ``skce``'s and ``cal_test``'s; R says nothing)."""
+    from ..kernel._quadratic import WARN_SECONDS, _duration
+    from ..rbase._warn import warn_now
+
+    seconds = estimated_seconds(n, sizes)
+    if seconds <= WARN_SECONDS:
+        return
+    warn_now(f"val_prob(group=...) fits R's loess on all {n} rows and on each of the "
+             f"{len(sizes) or 1} groups, each with R's exact hat-matrix trace, whose work grows "
+             f"as n^2: estimated {_duration(seconds)}. Faster: val_prob(p, y) without `group` "
+             "(lowess, O(n log n)) for the overall statistics, or the groups one at a time "
+             "on a subsample.", UserWarning)
 
 
 def grouped(p: np.ndarray, y: np.ndarray, group, weights, normwt: bool, g_group: int,
@@ -564,5 +717,120 @@ def grouped(p: np.ndarray, y: np.ndarray, group, weights, normwt: bool, g_group:
             raise ProbcalError("Argument `weights` must not contain missing values.")
         _check_length(wts.size, n, "weights")
     codes, levels = group_levels(group, n, g_group)
-    return val_probg(p, y, codes, levels, evaluate=evaluate, weights=wts, normwt=bool(normwt),
-                     nmin=nmin)
+    normwt = _r_truth(normwt, "normwt")
+    evaluate = _check_evaluate(evaluate)
+    nmin = _check_nmin(nmin)
+    long_run_warning(n, np.bincount(codes, minlength=len(levels)) if len(levels) > 1 else [])
+    try:
+        return val_probg(p, y, codes, levels, evaluate=evaluate, weights=wts, normwt=normwt,
+                         nmin=nmin)
+    except ProbcalError as err:
+        _name_the_argument(err, wts, nmin)
+        raise
+
+
+# ---------------------------------------------------------------------------
+# The scalar arguments as R's `if ()` meets them in val.probg
+# ---------------------------------------------------------------------------
+
+def _scalar(value, arg: str, what: str):
+    """The single value R's ``if`` reads, or R's error for a length other than 1
+    (with a note naming ``arg``)."""
+    if hasattr(value, "to_numpy") and not isinstance(value, (str, bytes)):
+        value = value.to_numpy()
+    if isinstance(value, (list, tuple)):
+        value = np.asarray(value, dtype=object)
+    if isinstance(value, np.ndarray):
+        if value.size != 1:
+            err = ProbcalError("argument is of length zero" if value.size == 0
+                               else "the condition has length > 1")
+            add_note(err, f"`{arg}` must be {what}; got {value.size} values.")
+            raise err
+        value = value.ravel()[0]
+        if isinstance(value, np.generic):
+            value = value.item()
+    if value is None:
+        err = ProbcalError("argument is of length zero")
+        add_note(err, f"`{arg}` must be {what}; got None (R's NULL).")
+        raise err
+    return value
+
+
+def _missing(arg: str, what: str):
+    err = ProbcalError("missing value where TRUE/FALSE needed")
+    add_note(err, f"`{arg}` must be {what}; got NaN.")
+    return err
+
+
+def _r_truth(value, arg: str) -> bool:
+    """R's ``if (normwt)``: a logical, a number (nonzero is TRUE) or R's words."""
+    what = "True or False"
+    value = _scalar(value, arg, what)
+    if isinstance(value, (str, bytes)):
+        text = value.decode() if isinstance(value, bytes) else value
+        if text in ("TRUE", "true", "T", "True"):
+            return True
+        if text in ("FALSE", "false", "F", "False"):
+            return False
+        value = object()
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, numbers.Number):
+        if isinstance(value, numbers.Real) and math.isnan(float(value)):
+            raise _missing(arg, what)
+        return value != 0
+    err = ProbcalError("argument is not interpretable as logical")
+    add_note(err, f"`{arg}` must be {what}; got {type(value).__name__} {value!r:.40}.")
+    raise err
+
+
+def _number(value, arg: str, what: str) -> float:
+    value = _scalar(value, arg, what)
+    if isinstance(value, complex):
+        err = ProbcalError("invalid comparison with complex values")
+        add_note(err, f"`{arg}` must be {what}.")
+        raise err
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        err = ProbcalError(f"Argument `{arg}` must be a number.")
+        add_note(err, f"`{arg}` must be {what}; got {type(value).__name__} {value!r:.40} "
+                      "(R compares text with numbers as text; this package refuses it).")
+        raise err
+    v = float(value)
+    if math.isnan(v):
+        raise _missing(arg, what)
+    return v
+
+
+def _check_evaluate(evaluate) -> float:
+    """R's ``if (length(sm$x) > evaluate)`` then ``seq(..., length = evaluate)``,
+    whose ``ceiling(evaluate)`` must not be negative."""
+    what = "the number of points of each calibration curve (default 100)"
+    v = _number(evaluate, "evaluate", what)
+    if v == math.inf:
+        return v  # no group has more points: the curves are the fitted points
+    if v == -math.inf or math.ceil(v) < 0:
+        err = ProbcalError("'length.out' must be a non-negative number")
+        add_note(err, f"`evaluate` must be {what}; got {evaluate!r}.")
+        raise err
+    return v
+
+
+def _check_nmin(nmin) -> float:
+    """R's ``if (nmin > 0)``; the quantiles ``c(nmin, n - nmin) / n`` are checked
+    where they are formed (R's "Probabilities must be between 0 and 1 inclusive")."""
+    return _number(nmin, "nmin", "the weight kept out of each end of the curves (default 0)")
+
+
+def _name_the_argument(err: ProbcalError, wts: np.ndarray, nmin: float) -> None:
+    """A note naming the argument behind an R error raised deep in val.probg."""
+    message = str(err)
+    if message == "Probabilities must be between 0 and 1 inclusive" and nmin > 0:
+        add_note(err, f"`nmin` = {nmin:g} leaves no curve: the quantiles c(nmin, n - nmin) / n "
+                      "must lie in [0, 1] for every group (n its total weight).")
+    elif message in ("zero non-NA points", "need at least two non-NA values to interpolate"):
+        if (wts <= 0).any() or not np.isfinite(wts).all():
+            add_note(err, "`weights` must be positive and finite: R's weighted quantiles and "
+                          "loess find no usable points with these.")
+        else:
+            add_note(err, "A group has too few distinct predictions for its calibration "
+                          "curve: use fewer groups (`g_group`) or a coarser `group`.")

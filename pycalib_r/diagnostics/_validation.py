@@ -37,7 +37,7 @@ from ..inputs._checks import ProbcalError, add_note, check_binary_y, check_conf_
 from ..rbase._format import format_r_vec
 from .._rng.nmath._gamma_dist import qchisq
 from ._hoslem import one_minus_pchisq
-from ._val_probg import calibration_axes, grouped
+from ._val_probg import _r_truth, calibration_axes, grouped
 from ._lowess import Lowess, lowess
 from ._rstats import R_NA, _approx1, _qlogis, _regularize, _seq_len_out
 from ..rbase._rarith import pnorm_upper, r_exp, r_log, r_mean, r_sum, seq_sum
@@ -280,22 +280,46 @@ def _spi(p: np.ndarray, y: np.ndarray):
 
 
 def _inputs(p, y, logit):
+    p_arg = p
     if p is None:
         if logit is None:
-            raise ProbcalError('argument "logit" is missing, with no default')
+            err = ProbcalError('argument "logit" is missing, with no default')
+            add_note(err, "Pass the predicted probabilities as `p` (or their logits as `logit`).")
+            raise err
         from scipy.special import expit
         from ..inputs._checks import as_numeric_vector
-        lg = as_numeric_vector(logit, arg="logit", finite=False)
+        lg = _one_column(as_numeric_vector(logit, arg="logit", finite=False))
         if np.isnan(lg).any():
             raise ProbcalError("Argument `logit` must not contain missing values.")
         p = expit(lg)
+        given, arg = logit, "logit"
     else:
-        p = check_probability(p, arg="p")
+        p = _one_column(check_probability(p, arg="p"))
         lg = _qlogis(p)
+        given, arg = p_arg, "p"
     yv = check_binary_y(y, arg="y").astype(np.float64)
-    if p.size != yv.size:
-        raise ProbcalError("lengths of p or logit and y do not agree")
+    _same_length(p, yv, arg, given)
     return p, yv, lg
+
+
+def _one_column(v: np.ndarray) -> np.ndarray:
+    """A probability (or logit) matrix as R's val.prob and glm read it: by
+    column (``predict_proba(X)[:, [1]]``, one column, is its vector)."""
+    return v.ravel(order="F") if v.ndim == 2 else v
+
+
+def _same_length(p: np.ndarray, y: np.ndarray, arg: str, given) -> None:
+    """R's "lengths of p or logit and y do not agree", with a note for the
+    n x 2 ``predict_proba`` matrix passed whole."""
+    if p.size == y.size:
+        return
+    from ..inputs._hints import two_column_note
+
+    err = ProbcalError("lengths of p or logit and y do not agree")
+    note = two_column_note(arg, given, y.size)
+    if note:
+        add_note(err, note)
+    raise err
 
 
 def val_prob(p=None, y=None, logit=None, group=None, weights=None, smooth: bool = True,
@@ -408,7 +432,8 @@ def val_prob(p=None, y=None, logit=None, group=None, weights=None, smooth: bool 
     finite = np.isfinite(lg)
     nm = int(n - np.count_nonzero(finite))
     if nm > 0:
-        warn(f"{nm} observations deleted from logistic calibration due to probs. of 0 or 1")
+        warn(f"{nm} observations deleted from logistic calibration due to probs. of 0 or 1",
+             RuntimeWarning)
     f_fixed = _lrm_fit(lg[finite], event[finite], initial=(0.0, 1.0), maxit=1)
     f_recal = _lrm_fit(lg[finite], event[finite])
     stats = f_fixed.stats
@@ -589,10 +614,10 @@ def cal_intercept_slope(p, y, conf_level=0.95, profile: bool = True) -> CalInter
     Slope      1.1771552  0.8291989 1.52511156
     """
     cl = check_conf_level(conf_level)
-    pv = check_probability(p, arg="p")
+    profile = _r_truth(profile, "profile")
+    pv = _one_column(check_probability(p, arg="p"))
     yv = check_binary_y(y, arg="y").astype(np.float64)
-    if pv.size != yv.size:
-        raise ProbcalError("lengths of p or logit and y do not agree")
+    _same_length(pv, yv, "p", p)
     lg = _qlogis(pv)
     if not np.isfinite(lg).all():
         err = ProbcalError("NA/NaN/Inf in 'y'")

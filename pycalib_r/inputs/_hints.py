@@ -40,7 +40,7 @@ from ..rbase._errors import ProbcalError
 from ..rbase._rarith import r_rowsums
 from ..rbase._rcalls import unused_arguments_text
 
-__all__ = ["python_face", "add_note", "hints_for"]
+__all__ = ["python_face", "add_note", "hints_for", "two_column_note"]
 
 _MATRIX_ARGS = ("p", "x", "logits")
 # R's message when y's class count and the matrix's columns differ.
@@ -167,6 +167,20 @@ def _row_sum_hint(message: str, bound: Dict[str, Any]) -> Optional[str]:
             f"{arg} / {arg}.sum(axis=1, keepdims=True).")
 
 
+def two_column_note(arg: str, x, n: int) -> Optional[str]:
+    """The note for an n x 2 ``predict_proba`` matrix passed where a vector of
+    ``n`` probabilities belongs (None when ``x`` is not one). The functions
+    that take a probability vector call it from their own checks."""
+    try:
+        if _ncol(x) != 2 or len(x) != n:
+            return None
+    except TypeError:
+        return None
+    return (f"`{arg}` has two columns, as predict_proba gives for a binary "
+            f"problem: pass the positive class's column, {arg}[:, 1] (or "
+            f"{arg}.iloc[:, 1] for a DataFrame).")
+
+
 def hints_for(err: ProbcalError, bound: Dict[str, Any], fn: Callable) -> List[str]:
     """The notes for ``err`` raised by ``fn`` called with the arguments ``bound``."""
     message = str(err)
@@ -204,11 +218,9 @@ def hints_for(err: ProbcalError, bound: Dict[str, Any], fn: Callable) -> List[st
     elif message.startswith("Arguments `") and message.endswith("` and `y` must have the same length."):
         arg = message[len("Arguments `"):].split("`", 1)[0]
         values = _values(y)
-        if _ncol(bound.get(arg)) == 2 and values is not None \
-                and len(bound[arg]) == values.size:
-            notes.append(f"`{arg}` has two columns, as predict_proba gives for a binary "
-                         f"problem: pass the positive class's column, {arg}[:, 1] (or "
-                         f"{arg}.iloc[:, 1] for a DataFrame).")
+        note = None if values is None else two_column_note(arg, bound.get(arg), values.size)
+        if note:
+            notes.append(note)
     elif _CLASS_COUNT.match(message):
         shown, columns = (int(v) for v in _CLASS_COUNT.match(message).groups())
         if shown < columns:

@@ -106,6 +106,18 @@ def warn(message, category=UserWarning) -> None:
         _emit(text, category)
 
 
+def r_warning(message) -> None:
+    """An R ``warning()`` text: :func:`warn` with R's category, RuntimeWarning
+    (the migration guide's rule for every warning that mirrors R's)."""
+    warn(message, RuntimeWarning)
+
+
+def warn_now(message, category=UserWarning) -> None:
+    """Issue at once at the user's line, even inside a collecting call: for
+    advice that must come before a long computation, not after it."""
+    _emit(str(message), category)
+
+
 def collecting() -> bool:
     """True inside a call that collects its warnings (in this context)."""
     return _collector.get() is not None
