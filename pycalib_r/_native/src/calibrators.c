@@ -23,6 +23,17 @@
 #include "pcr.h"
 #include <math.h>
 
+/* Elementwise loops of divisions and square roots are cloned for AVX-512 and
+ * AVX2 and picked at load time (glibc's ifunc): IEEE division and sqrt are
+ * correctly rounded at every vector width, and -ffp-contract=off keeps
+ * every product and sum apart, so each clone gives the same bits
+ * (tests/test_native_calibrators.py runs whichever this CPU picks). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define PCR_VEC_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define PCR_VEC_CLONES
+#endif
+
 /* --- reference BLAS (strided, as the Fortran loops with incx) --------------- */
 
 PCR_API double pcr_ddot(const double *a, i64 sa, const double *b, i64 sb, i64 n)
@@ -86,55 +97,51 @@ PCR_API void pcr_exp_eta(const double *eta, double *out, i64 n)
     }
 }
 
-PCR_API void pcr_linkinv(const double *eta, const double *e, double *out, i64 n, double mthresh,
-                         double thresh, double dbl_eps, double inveps)
+/* The branches are selects (every e[i] is read), so that the loop vectorises. */
+PCR_API PCR_VEC_CLONES void pcr_linkinv(const double *restrict eta, const double *restrict e, double *restrict out,
+                         i64 n, double mthresh, double thresh, double dbl_eps, double inveps)
 {
     for (i64 i = 0; i < n; i++) {
-        double v = eta[i], tmp;
-        if (v < mthresh)
-            tmp = dbl_eps;
-        else if (v > thresh)
-            tmp = inveps;
-        else
-            tmp = e[i];
+        double v = eta[i], ei = e[i];
+        double tmp = v < mthresh ? dbl_eps : (v > thresh ? inveps : ei);
         out[i] = tmp / (1.0 + tmp);
     }
 }
 
-PCR_API void pcr_mu_eta(const double *eta, const double *e, double *out, i64 n, double mthresh,
-                        double thresh, double dbl_eps)
+PCR_API PCR_VEC_CLONES void pcr_mu_eta(const double *restrict eta, const double *restrict e, double *restrict out,
+                        i64 n, double mthresh, double thresh, double dbl_eps)
 {
     for (i64 i = 0; i < n; i++) {
-        double v = eta[i];
-        if (v > thresh || v < mthresh) {
-            out[i] = dbl_eps;
-        } else {
-            double opexp = 1.0 + e[i];
-            out[i] = e[i] / (opexp * opexp);
-        }
+        double v = eta[i], ei = e[i];
+        double opexp = 1.0 + ei;
+        double val = ei / (opexp * opexp);
+        out[i] = (v > thresh || v < mthresh) ? dbl_eps : val;
     }
 }
 
 /* 2 * wt * (y_log_y(y, mu) + y_log_y(1 - y, 1 - mu)), y_log_y(a, m) =
- * a * log(a / m) where a != 0, else 0. One pass per logarithm. */
+ * a * log(a / m) where a != 0, else 0. The twin takes every logarithm and
+ * then drops those where a == 0; here they are not taken (the same values,
+ * half the log calls for 0/1 responses). buf is unused (kept for the
+ * twin's signature). */
 PCR_API void pcr_dev_resids(const double *y, const double *mu, const double *wt, double *out,
                             double *buf, i64 n)
 {
-    for (i64 i = 0; i < n; i++) out[i] = log(y[i] / mu[i]);
-    for (i64 i = 0; i < n; i++) buf[i] = log((1.0 - y[i]) / (1.0 - mu[i]));
+    (void)buf;
     for (i64 i = 0; i < n; i++) {
         double yi = y[i];
-        double a = yi != 0.0 ? yi * out[i] : 0.0;
+        double a = yi != 0.0 ? yi * log(yi / mu[i]) : 0.0;
         double yc = 1.0 - yi;
-        double b = yc != 0.0 ? yc * buf[i] : 0.0;
+        double b = yc != 0.0 ? yc * log(yc / (1.0 - mu[i])) : 0.0;
         out[i] = (2.0 * wt[i]) * (a + b);
     }
 }
 
 /* IRLS's working response and weights: z = eta + (y - mu) / mu.eta,
  * w = sqrt(weights * mu.eta^2 / (mu * (1 - mu))). */
-PCR_API void pcr_working(const double *eta, const double *y, const double *mu, const double *d,
-                         const double *weights, double *z, double *w, i64 n)
+PCR_API PCR_VEC_CLONES void pcr_working(const double *restrict eta, const double *restrict y, const double *restrict mu,
+                         const double *restrict d, const double *restrict weights, double *restrict z,
+                         double *restrict w, i64 n)
 {
     for (i64 i = 0; i < n; i++) {
         double m = mu[i], di = d[i];
