@@ -107,14 +107,25 @@ static inline uint64_t index_try(mts *s, int nchunk, uint64_t mask)
     return v & mask;
 }
 
-/* R_unif_index(dn) for bits = ceil(log2(dn)): tries until one is below dn. */
+/* R_unif_index(dn) for bits = ceil(log2(dn)): tries until one is below dn.
+ * A try inside the block reads its words directly; v < 2^52, so the signed
+ * conversion to double is exact (and one instruction). */
 static inline uint64_t unif_index(mts *s, double dn, int bits)
 {
-    int nchunk = bits / 16 + 1;
-    uint64_t mask = (((uint64_t)1) << bits) - 1;
+    const int nchunk = bits / 16 + 1;
+    const uint64_t mask = (((uint64_t)1) << bits) - 1;
     for (;;) {
-        uint64_t v = index_try(s, nchunk, mask);
-        if ((double)v < dn) return v;
+        uint64_t v;
+        if (s->pos + nchunk <= MT_N) {
+            const uint32_t *wp = s->w + s->pos;
+            v = wp[0] >> 16;
+            for (int c = 1; c < nchunk; c++) v = (v << 16) | (uint64_t)(wp[c] >> 16);
+            s->pos += nchunk;
+            v &= mask;
+        } else {
+            v = index_try(s, nchunk, mask);
+        }
+        if ((double)(int64_t)v < dn) return v;
     }
 }
 
