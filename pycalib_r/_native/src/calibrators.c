@@ -196,7 +196,8 @@ PCR_API i64 pcr_pava_runs(const int64_t *values, const int64_t *lengths, i64 nru
 }
 
 /* pava_runs on the runs of the labels y, found in the same pass. */
-PCR_API i64 pcr_pava_labels(const int64_t *y, i64 n, int64_t *sums, int64_t *counts)
+PCR_API i64 pcr_pava_labels(const int64_t *restrict y, i64 n, int64_t *restrict sums,
+                            int64_t *restrict counts)
 {
     if (n == 0) return 0;
     i64 top = 0;
@@ -217,8 +218,9 @@ PCR_API i64 pcr_pava_labels(const int64_t *y, i64 n, int64_t *sums, int64_t *cou
  * block's sums / counts, yc the running sum of the labels, position i
  * (1-based) a knot when the block's prefix sum lies on its line. Returns the
  * number of knots. */
-PCR_API i64 pcr_isoreg_fill(const int64_t *y, const int64_t *sums, const int64_t *counts, i64 nblocks,
-                            double *yf, double *yc, int64_t *knots)
+PCR_API i64 pcr_isoreg_fill(const int64_t *restrict y, const int64_t *restrict sums,
+                            const int64_t *restrict counts, i64 nblocks, double *restrict yf,
+                            double *restrict yc, int64_t *restrict knots)
 {
     i64 pos = 0, m = 0;
     int64_t cy = 0;
@@ -226,14 +228,18 @@ PCR_API i64 pcr_isoreg_fill(const int64_t *y, const int64_t *sums, const int64_t
     for (i64 b = 0; b < nblocks; b++) {
         int64_t c = counts[b], s = sums[b];
         double v = (double)s / (double)c;
-        i64 known = pos;
-        int64_t base = cy;
+        /* (cy - base) * c == s * (pos - known), both sides kept as running
+         * integer sums (exact: below n^2), without the two products. */
+        int64_t lhs = 0, rhs = 0;
         for (int64_t t = 0; t < c; t++) {
-            cy += y[pos];
+            int64_t yi = y[pos];
+            cy += yi;
+            lhs += yi * c;
+            rhs += s;
             yf[pos] = v;
             pos++;
             yc[pos] = (double)cy;
-            if ((cy - base) * c == s * (pos - known)) knots[m++] = pos;
+            if (lhs == rhs) knots[m++] = pos;
         }
     }
     return m;
@@ -242,8 +248,9 @@ PCR_API i64 pcr_isoreg_fill(const int64_t *y, const int64_t *sums, const int64_t
 /* The runs of equal x (sorted): each run's last x, its first fitted value,
  * and the indices of runs whose fitted values are not all equal.
  * io = {runs, varying runs} out. */
-PCR_API void pcr_tie_runs(const double *x, const double *fitted, i64 n, double *thresholds,
-                          double *values, int64_t *varying, i64 *io)
+PCR_API void pcr_tie_runs(const double *restrict x, const double *restrict fitted, i64 n,
+                          double *restrict thresholds, double *restrict values, int64_t *restrict varying,
+                          i64 *restrict io)
 {
     i64 r = 0, nv = 0, start = 0;
     for (i64 i = 0; i < n; i++) {
