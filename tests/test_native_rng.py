@@ -150,6 +150,7 @@ def test_noreplace_equals_twin(monkeypatch, twins, n, k, offset):
     # Partial Fisher-Yates down to a population of 1 (every power of two on
     # the way), and a huge population (the dict path's twin).
     monkeypatch.setattr(_sample, "_NOREPLACE_KERNEL_MIN", 1)
+    monkeypatch.setattr(_sample, "_NOREPLACE_POP_PER_DRAW", 10**12)
     monkeypatch.setattr(_sample, "_NOREPLACE_SLICE", 1000)
     _assert_same(twins, 7, offset, lambda g: g._draw_noreplace(float(n), k))
 

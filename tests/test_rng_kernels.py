@@ -168,6 +168,7 @@ def test_noreplace_equals_twin(n):
 def test_noreplace_slices_small_and_large_populations(monkeypatch):
     monkeypatch.setattr(_sample, "_NOREPLACE_SLICE", 777)
     monkeypatch.setattr(_sample, "_NOREPLACE_KERNEL_MIN", 2)
+    monkeypatch.setattr(_sample, "_NOREPLACE_POP_PER_DRAW", 10**12)  # large populations in C too
     for n, k in [(2, 2), (3, 2), (3, 3), (17, 17), (4096, 4096), (4097, 3000),
                  (2**20 + 3, 5000), (10_000_000, 2000)]:
         for seed in SEEDS:

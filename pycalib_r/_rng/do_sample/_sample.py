@@ -23,23 +23,27 @@ from ..bitgen._mt import (_CHUNK, _INDEX_CHUNK, _INT_MAX, _LITTLE, _Cursor, _ind
                           on_words)
 
 # Below this many values the numpy passes are as fast as a C call (which
-# copies the 624-word key out of the bit generator and back).
-_KERNEL_MIN = 1 << 14
+# copies the 624-word key out of the bit generator and back: some tens of us).
+_KERNEL_MIN = 1 << 10
 # Values per kernel call: about 10 ms of work, so Ctrl-C is seen promptly.
 _KERNEL_SLICE = 1 << 22
 # Draws without replacement from which the compiled Fisher-Yates runs (the
-# Python loop takes about 1.5 us a draw, the C call's set-up about as long as
-# a few dozen draws), and the largest population it keeps as an array whatever
-# the sample size (R's default path uses the array up to n = 1e7, where
+# Python loop takes 1.5-3 us a draw, the C call's set-up about as long as
+# a few dozen draws), the population per draw above which the C loop's
+# array (filled with 0..n-1, about 1 ns an item) costs more than the Python
+# loop's dict, and the largest population it keeps as an array whatever the
+# sample size (R's default path uses the array up to n = 1e7, where
 # sample.int switches to the hash sampler).
-_NOREPLACE_KERNEL_MIN = 1 << 10
+_NOREPLACE_KERNEL_MIN = 1 << 7
+_NOREPLACE_POP_PER_DRAW = 1000
 _NOREPLACE_ARRAY_MAX = 10_000_000
 # Draws per call of that loop: its reads of the population array miss the
 # cache at large n, so slices are shorter than _KERNEL_SLICE.
 _NOREPLACE_SLICE = 1 << 20
 
-# Weighted sampling: the compiled loops run from this many items or draws.
-_WEIGHTED_KERNEL_MIN = 1 << 10
+# Weighted sampling: the compiled loops run from this many items or draws
+# (the Python loops take microseconds an item; a C call a few in all).
+_WEIGHTED_KERNEL_MIN = 8
 # Item steps (scan and shift) per call of the compiled ProbSampleNoReplace.
 _WEIGHTED_SLICE_WORK = 1 << 24
 
@@ -347,11 +351,14 @@ class SamplingMixin:
         R keeps the population in an int array of length ``n``; the compiled
         loop does the same when that array is no bigger than R's default
         path ever needs (``n <= 1e7``, or the sample is a large part of the
-        population). Otherwise, and for short samples, a dict holds only the
-        moved slots, so ``useHash = FALSE`` on a huge ``n`` stays O(k).
+        population) and filling it costs less than the draws save
+        (``n <= _NOREPLACE_POP_PER_DRAW * k``). Otherwise, and for short
+        samples, a dict holds only the moved slots, so ``useHash = FALSE`` on
+        a huge ``n`` stays O(k).
         """
         n = int(dn)
         if (_worth_compiling(k, _NOREPLACE_KERNEL_MIN) and n <= _INT_MAX
+                and n <= k * _NOREPLACE_POP_PER_DRAW
                 and (n <= _NOREPLACE_ARRAY_MAX or 8 * k >= n) and self._mt_kernels_ok()):
             return self._noreplace_kernel(n, k)
         out = np.empty(k, dtype=np.int64)
