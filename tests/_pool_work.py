@@ -23,13 +23,13 @@ def compiled_calls(seed: int = 1) -> dict:
     out = {}
     # binary temperature: the objective runs on several cores (_jit.run_parts)
     out["temperature"] = float(pc.cal_temperature(1.3 * z, y)["temperature"])
-    # glm.fit's IRLS loops (_glm_kernels) and the libm/x87 kernels
+    # glm.fit's IRLS loops (_native/src/calibrators.c) and the libm/x87 kernels
     out["platt"] = [float(v) for v in pc.cal_platt(p, y).fit["coefficients"].values()]
-    # BFGS update (_bfgs_kernels): multiclass temperature
+    # BFGS update (_native/src/calibrators.c): multiclass temperature
     logits = np.column_stack([z[:600], -z[:600], np.zeros(600)])
     codes = 1 + (rng.runif(600) > p[:600]) + (rng.runif(600) < 0.2)
     out["temperature_mc"] = float(pc.cal_temperature(logits, codes)["temperature"])
-    # the samplers (_index_kernels, _sample_kernels) and the distributions (_dist_kernels)
+    # the samplers and the distributions (_native/src/rng.c)
     g = rng.rgamma(1 << 15, 2.5)
     out["rgamma"] = float(np.sum(g))
     out["rgamma_first"] = float(g[0])

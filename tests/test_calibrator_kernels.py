@@ -1,16 +1,23 @@
 """The calibrators' compiled loops against their numpy twins, bit for bit.
 
-Each compiled path (numba) must give exactly the numbers of the numpy path
-that ``PYCALIB_R_JIT=0`` runs; the numpy paths are held to R by the stored
-fixtures and the live parity tests.
+Each compiled path (numba, or C in ``pycalib_r/_native``) must give exactly
+the numbers of the numpy path that ``PYCALIB_R_JIT=0`` / ``PYCALIB_R_NATIVE=0``
+runs; the numpy paths are held to R by the stored fixtures and the live
+parity tests.
 """
 
 import numpy as np
 import pytest
 
-from pycalib_r import _jit
+from pycalib_r import _jit, _native
 
 pytestmark = pytest.mark.skipif(not _jit.libm_exact(), reason="compiled float kernels unavailable")
+needs_native = pytest.mark.skipif(not _native.available(), reason="the C kernels are off: only the twins run")
+
+
+def _twins_only(monkeypatch):
+    """The C kernels off, as under ``PYCALIB_R_NATIVE=0``."""
+    monkeypatch.setitem(_native._state, "lib", None)
 
 
 def _bits(x):
@@ -95,6 +102,7 @@ def _fit_arrays(fit):
             g.residuals, g.weights, g.linear_predictors, g.qr["qr"], g.qr["qraux"], g.effects, g.R]
 
 
+@needs_native
 @pytest.mark.parametrize("method", ["platt", "beta"])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_glm_fits_same_bits_both_paths(monkeypatch, method, seed):
@@ -108,23 +116,22 @@ def test_glm_fits_same_bits_both_paths(monkeypatch, method, seed):
     p = 1 / (1 + np.exp(-z))
     p[:3] = [0.0, 1.0, 0.5]  # clipped by cal_beta's eps
     fit = (lambda: pc.cal_platt(z, y)) if method == "platt" else (lambda: pc.cal_beta(p, y))
-    from pycalib_r import _jit
     from pycalib_r.calibrators import _linpack
 
-    monkeypatch.setattr(_linpack, "JIT_MIN_SIZE", 1)
+    monkeypatch.setattr(_linpack, "_NATIVE_MIN", 1)
     fast = fit()
-    monkeypatch.setattr(_jit, "_numba", False)
+    _twins_only(monkeypatch)
     slow = fit()
     assert fast.fit.iter == slow.fit.iter
     for a, b in zip(_fit_arrays(fast), _fit_arrays(slow)):
         assert np.array_equal(_bits(a), _bits(b))
 
 
+@needs_native
 @pytest.mark.parametrize("seed,extreme", [(3, True), (4, True), (5, False)])
 def test_glm_family_kernels_same_bits(monkeypatch, seed, extreme):
     """The family's pieces on extreme linear predictors (both thresholds, exp's clip,
     NaN) and on predictors inside the thresholds (numpy's branch-free path)."""
-    from pycalib_r import _jit
     from pycalib_r.calibrators import _glm as _platt, _linpack
 
     g = np.random.default_rng(seed)
@@ -135,12 +142,12 @@ def test_glm_family_kernels_same_bits(monkeypatch, seed, extreme):
     y = np.where(g.random(eta.size) < 0.5, 0.0, 1.0)
     y[:40] = g.random(40)
     wt = g.random(eta.size) + 0.5
-    monkeypatch.setattr(_linpack, "JIT_MIN_SIZE", 1)
+    monkeypatch.setattr(_linpack, "_NATIVE_MIN", 1)
     with np.errstate(all="ignore"):
         got = [_platt._exp_eta(eta), _platt._linkinv(eta), _platt._mu_eta(eta)]
         mu = got[1]
         got += [_platt._dev_resids(y, mu, wt), _platt._dev_resids(y, 0.37, wt)]
-        monkeypatch.setattr(_jit, "_numba", False)
+        _twins_only(monkeypatch)
         want = [_platt._exp_eta(eta), _platt._linkinv(eta), _platt._mu_eta(eta),
                 _platt._dev_resids(y, mu, wt), _platt._dev_resids(y, 0.37, wt)]
     for a, b in zip(got, want):
@@ -226,12 +233,13 @@ def _vmmin_both(monkeypatch, par, fn, gr):
     from pycalib_r.calibrators import _optim
 
     fast = _optim.vmmin(par, fn, gr)
-    monkeypatch.setattr(_jit, "_numba", False)
+    _twins_only(monkeypatch)
     slow = _optim.vmmin(par, fn, gr)
     monkeypatch.undo()
     return fast, slow
 
 
+@needs_native
 @pytest.mark.parametrize("n,seed", [(2, 1), (5, 2), (39, 3), (40, 4), (110, 5), (150, 6)])
 def test_vmmin_direction_and_update_same_bits(monkeypatch, n, seed):
     # A convex quartic with coupled parameters: many BFGS updates, restarts
@@ -247,21 +255,20 @@ def test_vmmin_direction_and_update_same_bits(monkeypatch, n, seed):
     def gr(x):
         return h @ x - w + 0.04 * x ** 3
 
-    _jit._load()
     fast, slow = _vmmin_both(monkeypatch, g.normal(size=n), fn, gr)
     assert np.array_equal(_bits(fast[0]), _bits(slow[0]))
     assert fast[1:] == slow[1:]
 
 
+@needs_native
 def test_dirichlet_fit_same_bits_with_compiled_bfgs(monkeypatch):
     import pycalib_r as pc
 
     g = np.random.default_rng(7)
     p = g.dirichlet(np.ones(7), size=300)
     y = g.integers(1, 8, size=300)
-    _jit._load()
     fast = pc.cal_dirichlet(p, y)
-    monkeypatch.setattr(_jit, "_numba", False)
+    _twins_only(monkeypatch)
     slow = pc.cal_dirichlet(p, y)
     for key in ("weight", "bias"):
         assert np.array_equal(_bits(fast[key]), _bits(slow[key]))

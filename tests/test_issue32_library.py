@@ -262,23 +262,25 @@ def test_overlay_of_six_models_gives_a_four_bin_model_its_legend_colour():
 
 # --- item 8: leaked numpy / matplotlib warnings -------------------------------------
 
-@pytest.mark.parametrize("jit", ["0", "1"])
-def test_linpack_qr_of_a_denormal_column_warns_nothing(jit):
+@pytest.mark.parametrize("native", ["0", "1"])
+def test_linpack_qr_of_a_denormal_column_warns_nothing(native):
     # cal_ovr's glm fits reach LINPACK's dqrdc2 with a column whose norm is
-    # denormal (1 / norm overflows): Fortran computes it silently.
+    # denormal (1 / norm overflows): Fortran computes it silently. 40 rows:
+    # with the C kernels on, the BLAS loops run in C (from _NATIVE_MIN rows).
     code = """
         import warnings
         import numpy as np
         from pycalib_r.calibrators import _linpack
         warnings.simplefilter("error")
-        for cols in ([np.ones(6), np.full(6, 1e-310) * np.arange(1, 7)],
-                     [np.full(6, 1e-310) * np.arange(1, 7), np.ones(6)]):
+        assert _linpack._NATIVE_MIN <= 40
+        for cols in ([np.ones(40), np.full(40, 1e-310) * np.arange(1, 41)],
+                     [np.full(40, 1e-310) * np.arange(1, 41), np.ones(40)]):
             x = np.asfortranarray(np.column_stack(cols))
             _linpack._dqrdc2(x, 1e-11)
-            _linpack._cdqrls(x, np.arange(6.0), 1e-11)
+            _linpack._cdqrls(x, np.arange(40.0), 1e-11)
         print("quiet")
     """
-    out = _run_child(code, env={"PYCALIB_R_JIT": jit})
+    out = _run_child(code, env={"PYCALIB_R_NATIVE": native})
     assert out.returncode == 0 and out.stdout.strip() == "quiet", out.stderr[-2000:]
 
 

@@ -1,8 +1,8 @@
-"""The compiled rexp/rgamma/rbeta/rpois (pycalib_r._rng.nmath._dist_kernels).
+"""The compiled rexp/rgamma/rbeta/rpois (pycalib_r/_native/src/rng.c).
 
 Kernels run on R's default stream from ``_dist_fast._KERNEL_MIN`` draws on;
 their numpy twin (the block chains of ``_dists``/``_stream_dists``) below that
-and without numba. Both must give the same values and leave the stream at the
+and without the library (``PYCALIB_R_NATIVE=0``). Both must give the same values and leave the stream at the
 same place, and both equal R (``r_parity``, held-out seeds not used in the
 other RNG tests, parameters at every algorithm switch point, recycled
 parameter vectors, and calls in sequence, which is where R's C statics would
@@ -12,12 +12,12 @@ show if they were more than caches).
 import numpy as np
 import pytest
 
-from pycalib_r import _jit
+from pycalib_r import _native
 from pycalib_r._rng import RRandom
 from pycalib_r._rng.stream import _dist_fast
 from tests.test_rng_dists import _r_numbers
 
-KERNELS = _jit.kernels(_dist_fast._MODULE, float_math=True)
+KERNELS = _native.kernels("rng")
 needs_kernels = pytest.mark.skipif(KERNELS is None, reason="compiled kernels unavailable")
 
 HELD_OUT = [-31337, 0, 987654, 2**31 - 1]

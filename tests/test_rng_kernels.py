@@ -1,8 +1,8 @@
 """The compiled Mersenne-Twister samplers against their numpy / Python twins and R.
 
-Every compiled sampler (``pycalib_r/_rng/do_sample/_index_kernels.py``) has a twin that
-runs without numba (``PYCALIB_R_JIT=0``). The pure tests here draw the same
-calls both ways in one process (the twin by switching ``pycalib_r._jit`` off)
+Every compiled sampler (``pycalib_r/_native/src/rng.c``) has a twin that
+runs without the library (``PYCALIB_R_NATIVE=0``). The pure tests here draw the same
+calls both ways in one process (the twin by switching ``pycalib_r._native`` off)
 and require equal values *and* an equal stream state afterwards (R's
 ``.Random.seed``): R's loops stop at an exact word, so a sampler that reads one
 word too many or too few is wrong even when its values are right. The cases
@@ -22,7 +22,7 @@ import warnings
 import numpy as np
 import pytest
 
-from pycalib_r import _jit
+from pycalib_r import _native
 from pycalib_r._rng import RRandom
 from pycalib_r._rng.bitgen import _mt
 from pycalib_r._rng.do_sample import _sample
@@ -31,8 +31,8 @@ from pycalib_r.calibrators._cv import stratified_folds
 from tests.conftest import ORIGINAL_ENV, REPO, r_assign
 
 pytestmark = pytest.mark.skipif(
-    not _jit.available(),
-    reason="compiled kernels are off (PYCALIB_R_JIT=0 or numba missing): only the twins run")
+    not _native.available(),
+    reason="compiled kernels are off (PYCALIB_R_NATIVE=0 or not built): only the twins run")
 
 SEEDS = [1, -702339211, 2**31 - 1]
 # Population sizes: R_unif_index's chunk count changes at 2^15, 2^31, 2^47;
@@ -46,13 +46,13 @@ OFFSETS = [0, 1, 311, 622, 623]
 
 @contextlib.contextmanager
 def twin():
-    """Compiled kernels off, as under ``PYCALIB_R_JIT=0``."""
-    saved = _jit._numba
-    _jit._numba = False
+    """Compiled kernels off, as under ``PYCALIB_R_NATIVE=0``."""
+    saved = _native._state["lib"]
+    _native._state["lib"] = None
     try:
         yield
     finally:
-        _jit._numba = saved
+        _native._state["lib"] = saved
 
 
 def _stream(seed, offset):
@@ -124,7 +124,7 @@ def test_index_fill_slices_and_types(monkeypatch, slice_):
 def test_index_fill_interrupted_leaves_the_stream_after_the_values(monkeypatch):
     # A KeyboardInterrupt between two slices: the stream stands after the
     # values of the finished slice, as if R had drawn exactly those.
-    kern = _jit.kernels("pycalib_r._rng.do_sample._index_kernels")
+    kern = _native.kernels("rng")
     real = kern.index_fill
     calls = []
 
@@ -168,6 +168,7 @@ def test_noreplace_equals_twin(n):
 def test_noreplace_slices_small_and_large_populations(monkeypatch):
     monkeypatch.setattr(_sample, "_NOREPLACE_SLICE", 777)
     monkeypatch.setattr(_sample, "_NOREPLACE_KERNEL_MIN", 2)
+    monkeypatch.setattr(_sample, "_NOREPLACE_POP_PER_DRAW", 10**12)  # large populations in C too
     for n, k in [(2, 2), (3, 2), (3, 3), (17, 17), (4096, 4096), (4097, 3000),
                  (2**20 + 3, 5000), (10_000_000, 2000)]:
         for seed in SEEDS:
@@ -210,7 +211,7 @@ def test_hash_keeps_rs_cap_of_100_redraws():
     # R draws a repeat again at most 100 times, then keeps it. A set that
     # already holds every value of 1..4 makes every try a repeat: the kernel
     # must read exactly 100 R_unif_index(4) and keep the last.
-    kern = _jit.kernels("pycalib_r._rng.do_sample._index_kernels")
+    kern = _native.kernels("rng")
     g = RRandom(77)
     ref = RRandom(77)
     with _mt._Cursor(ref) as cur:
@@ -319,33 +320,26 @@ def test_bits_carried_by_the_kernel_are_glibc_log2():
             assert _mt._index_bits(float(n)) == (n - 1).bit_length(), n
 
 
-def test_small_first_calls_do_not_load_numba():
-    # numba's import and cache load (~1 s) is paid in the caller's thread
-    # only by a call that saves more than that (pycalib_r._jit.worth):
-    # 1,000,000 draws without replacement (the Python loop takes about
-    # 1.5 us a draw), not 20,000 (those start the gate's loading thread,
-    # which waits for idle time; the state tells who loaded numba).
-    code = ("import sys; from pycalib_r._rng import RRandom; from pycalib_r import _jit; g = RRandom(1);"
-            "g.sample_int(5000); g.sample_int(3000, 2000, True, list(range(1, 3001)));"
-            "g.sample_int(20000); a = _jit.state(); g.sample_int(1000000);"
-            " b = _jit.state(); print(a['compiled'], a['by'] in (None, 'background'), b['by'],"
-            " b['twins'] == a['twins'], b['compiled'] > 0)")
+def test_first_calls_use_the_library_without_loading_numba():
+    # The compiled samplers come from the library built at install: a fresh
+    # process's first large call runs compiled, and numba is never imported.
+    code = ("import sys; from pycalib_r._rng import RRandom; from pycalib_r import _native;"
+            "g = RRandom(1); g.sample_int(1000000); print(_native.available(),"
+            " 'numba' in sys.modules, _native._modules.get('rng') is not None)")
     env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO))
-    env.pop("PYCALIB_R_JIT", None)
+    env.pop("PYCALIB_R_NATIVE", None)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout.split()
-    assert out[:2] == ["0", "True"]
-    # the big call ran compiled: it loaded numba itself, or found the loading thread done
-    assert out[2] in ("caller", "background") and out[3:] == ["True", "True"]
+    assert out == ["True", "False", "True"]
 
 
 def test_environment_switch_runs_the_twin():
-    code = ("import numpy as np; from pycalib_r import _jit; from pycalib_r._rng import RRandom;"
+    code = ("import numpy as np; from pycalib_r import _native; from pycalib_r._rng import RRandom;"
             "g = RRandom(3); v = g.sample_int(100000, 100000, True);"
             "w = g.sample_int(60000);"
-            "print(_jit.available(), int(v.sum()), int((w * np.arange(60000)).sum()),"
+            "print(_native.available(), int(v.sum()), int((w * np.arange(60000)).sum()),"
             " int(g.get_state().sum()))")
-    env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO), PYCALIB_R_JIT="0")
+    env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO), PYCALIB_R_NATIVE="0")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout.split()
     g = RRandom(3)

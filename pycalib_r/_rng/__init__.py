@@ -16,10 +16,10 @@ Where numpy and glibc disagree the glibc result is used: numpy's SIMD
 a thousand on AVX-512 machines, so every logarithm that decides a draw is
 glibc's (:mod:`pycalib_r.rbase._rarith`).
 
-R's sequential samplers also run as compiled loops (numba, through the gate
-:mod:`pycalib_r._jit`; loaded only when a call is large enough). Each has a
-numpy or Python twin in ``_sample`` that gives the same values and leaves the
-stream in the same state; ``PYCALIB_R_JIT=0`` runs the twins only.
+R's sequential samplers also run as compiled C loops
+(``pycalib_r/_native/src/rng.c``, built at install, used for large calls).
+Each has a numpy or Python twin here that gives the same values and leaves
+the stream in the same state; ``PYCALIB_R_NATIVE=0`` runs the twins only.
 
 Layout, by R source (one subpackage per room, as numpy's ``random``
 separates bit generators, distributions and the ``Generator``):
@@ -27,8 +27,8 @@ separates bit generators, distributions and the ``Generator``):
 ==========================  =====================================================
 ``bitgen``                  bit generators, ``src/main/RNG.c``: ``_mt`` (Mersenne-
                             Twister state, seeding and words, on numpy's
-                            ``MT19937``) with ``_mt_kernels`` (the words'
-                            recurrence, compiled); ``_bitgens`` (Wichmann-Hill,
+                            ``MT19937``; the words' recurrence is also in
+                            ``_native/src/rng.c``); ``_bitgens`` (Wichmann-Hill,
                             Marsaglia-Multicarry, Super-Duper, Mersenne-Twister),
                             ``_knuth`` (Knuth-TAOCP, -2002), ``_lecuyer``
                             (L'Ecuyer-CMRG, ``nextRNGStream``); ``_unif_index``
@@ -39,14 +39,14 @@ separates bit generators, distributions and the ``Generator``):
                             ``_qnorm`` (qnorm.c), ``_rbinom`` (rbinom.c),
                             ``_snorm`` (snorm.c, every ``normal.kind``), ``_dists``
                             (sexp.c, rgamma.c, rbeta.c, rpois.c, rhyper.c, ...)
-                            with ``_dist_kernels``, ``_toms708`` (toms708.c),
+                            (compiled in ``_native``), ``_toms708`` (toms708.c),
                             ``_qdiscrete`` (qbinom.c, qhyper.c, ...), ``_chain``,
                             ``_cursor``
 ``do_sample``               ``do_sample`` (``src/main/random.c``): ``_sample``, the
-                            twin of ``_index_kernels`` (``R_unif_index``,
+                            twin of the compiled samplers (``R_unif_index``,
                             Fisher-Yates, ``sample2``'s hash, Walker's draws on
-                            the words) and ``_sample_kernels`` (alias table,
-                            ``revsort``, ``ProbSampleNoReplace``)
+                            the words, alias table, ``revsort``,
+                            ``ProbSampleNoReplace``; ``_native/src/rng.c``)
 ``_args``                   R's argument coercions and messages (``random.c``)
 ``stream``                  the R-facing objects: ``_stream`` (:class:`RRandom`),
                             ``_stream_dists``, ``_dist_fast``, ``_front``,

@@ -97,10 +97,8 @@ def _dev_resids(y: np.ndarray, mu, wt: np.ndarray) -> np.ndarray:
     kern = _vector_kernels(y)
     if kern is not None and np.ndim(wt) <= 1 and np.ndim(mu) <= 1:
         out = np.empty(y.size)
-        # A scalar (the null deviance's mean) is filled out, not broadcast: a
-        # stride-0 view is numba's any-layout array, a signature of its own
-        # that the JIT gate does not load ahead (a session's second fit would
-        # load it: 6 ms).
+        # A scalar (the null deviance's mean) is filled out: the C loop reads
+        # one value per row.
         mu_v = np.ascontiguousarray(np.broadcast_to(np.asarray(mu, dtype=np.float64), y.shape))
         wt_v = np.ascontiguousarray(np.broadcast_to(np.asarray(wt, dtype=np.float64), y.shape))
         kern.dev_resids(y, mu_v, wt_v, out, np.empty(y.size))

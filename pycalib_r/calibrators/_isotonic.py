@@ -35,34 +35,34 @@ class IsoregFit(RList):
         return f"<IsoregFit: n = {self.x.size}, {self.iKnots.size} knots>"
 
 
-# Runs from which the compiled pooling is used, and the seconds it saves
-# per run over the Python loop (about 1.4 us against 10 ns).
-_PAVA_MIN_RUNS = 2_000
-_PAVA_SAVES = 1.4e-6
+# Runs from which the C pooling is used (the Python loop takes about 1.4 us
+# a run, a C call a few us in all).
+_PAVA_MIN_RUNS = 8
 
 
-# Observations from which isoreg's outputs and the tie runs are filled by
-# compiled passes, and the seconds saved per observation (numpy's dozen
-# passes and n-sized temporaries against one pass into the outputs:
-# 0.13 s against 0.03 s at 10^6 rows, 2.3 s against 1.1 s at 10^7, CPU).
-_FILL_MIN = 20_000
-_FILL_SAVES = 1e-7
+# Observations from which isoreg's outputs and the tie runs are filled by C
+# passes (numpy's dozen passes and n-sized temporaries cost more than a C
+# call from a few dozen rows; 0.13 s against 0.03 s at 10^6 rows).
+_FILL_MIN = 64
 
 
 def _pava_kernels(runs: int):
+    """The C loops (:mod:`pycalib_r._native.calibrators`) for ``runs`` runs, or None."""
     if runs < _PAVA_MIN_RUNS:
         return None
-    from .. import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
+    from .. import _native  # noqa: PLC0415
 
-    return _jit.kernels("pycalib_r.calibrators._isotonic_kernels", saves=runs * _PAVA_SAVES)
+    return _native.kernels("calibrators")
 
 
 def _fill_kernels(n: int):
+    """The C loops for ``n`` observations, or None (below ``_FILL_MIN`` or
+    where the twins run)."""
     if n < _FILL_MIN:
         return None
-    from .. import _jit  # noqa: PLC0415 (numba stays unimported for small inputs)
+    from .. import _native  # noqa: PLC0415
 
-    return _jit.kernels("pycalib_r.calibrators._isotonic_kernels", saves=n * _FILL_SAVES)
+    return _native.kernels("calibrators")
 
 
 def _pava_binary(y: np.ndarray):
@@ -122,7 +122,7 @@ def isoreg(x, y) -> IsoregFit:
     ends, sums, counts = _pava_binary(y_int)
     kern = _fill_kernels(n)
     if kern is not None:
-        # The same numbers as the lines below, in one pass (tests/test_calibrator_kernels.py).
+        # The same numbers as the lines below, in one pass (tests/test_native_calibrators.py).
         yf, yc, knots = np.empty(n), np.empty(n + 1), np.empty(n, dtype=np.int64)
         m = kern.isoreg_fill(y_int, sums, counts, yf, yc, knots)
         iknots = knots[:m].copy() if m < n // 2 else knots[:m]

@@ -6,8 +6,9 @@
 ``dqrdc2``/``dqrsl`` (R's QR with limited column pivoting, tolerance
 ``1e-11``), ``dnrm2`` with Blue's scaling, ``ddot``/``daxpy``/``dscal`` as
 the Fortran loops add: the least-squares step of :mod:`._glm` lands on R's
-coefficients to the last bits. Long vectors take the compiled loops of
-``_glm_kernels`` once numba is loaded (the same bits).
+coefficients to the last bits. Vectors take the C loops of
+``pycalib_r/_native/src/calibrators.c`` where the library is built (the same
+bits).
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ import math
 
 import numpy as np
 
-from .. import _jit
-from ..rbase._rarith import JIT_MIN_SIZE, quiet_fp
+from .. import _native
+from ..rbase._rarith import quiet_fp
 from ._base import seq_sum
 
 _DBL_EPS = 2.220446049250313e-16
@@ -45,20 +46,23 @@ def _seq_sum(v: np.ndarray) -> float:
     return seq_sum(v)
 
 
-# Seconds one compiled pass of the IRLS loop saves per row over the numpy
-# expressions (a 200,000-row fit: about 56 passes, 0.05 s saved).
-_GLM_SAVES = 4e-9
+# Rows below which the numpy expressions are as fast as a C call (a few us
+# of ctypes): at 16 rows ddot takes about 3.5 us either way, exp_eta and
+# dev_resids are already 2-4x faster in C.
+_NATIVE_MIN = 16
 
 
 def _kernels(n: int):
-    """The compiled IRLS loops (``_glm_kernels``) for vectors of ``n`` rows, or None.
+    """The C loops of the IRLS (:mod:`pycalib_r._native.calibrators`) for
+    vectors of ``n`` rows, or None.
 
-    Below JIT_MIN_SIZE rows, or without numba, the numpy expressions run;
-    both give the same bits (tests/test_calibrator_kernels.py).
+    Below ``_NATIVE_MIN`` rows, or where the twins run (``PYCALIB_R_NATIVE=0``,
+    library not built), the numpy expressions run; both give the same bits
+    (tests/test_native_calibrators.py).
     """
-    if n < JIT_MIN_SIZE:
+    if n < _NATIVE_MIN:
         return None
-    return _jit.kernels("pycalib_r.calibrators._glm_kernels", float_math=True, saves=n * _GLM_SAVES)
+    return _native.kernels("calibrators")
 
 
 def _ddot(a: np.ndarray, b: np.ndarray) -> float:

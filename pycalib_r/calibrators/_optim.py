@@ -38,7 +38,7 @@ from typing import Callable, Tuple
 import numpy as np
 
 from ..rbase import _warn
-from .. import _jit
+from .. import _native
 from ..rbase._errors import ProbcalError
 from ..rbase._rarith import quiet_fp
 from ._base import softmax
@@ -56,18 +56,9 @@ _MAXIT = 500
 _STEPREDN = 0.2
 _ACCTOL = 0.0001
 _RELTEST = 10.0
-# Parameters from which vmmin's direction and update run compiled: below,
-# numpy's few array operations cost less than loading numba in a process.
-_BFGS_KERNEL_MIN = 40
-# Seconds the compiled direction and update save over a whole minimisation,
-# per squared parameter count: pycalib_r._jit.worth weighs it against loading
-# numba. cal_dirichlet (7 minimisations) at K = 10, 450 rows (110
-# parameters) saved 0.06-0.22 s in all, i.e. 0.9e-6 to 2.6e-6 per fit and
-# squared parameter, and 0.5 s at K = 20, 900 rows (420 parameters): 4e-7
-# (measured 2026-12-02, numba forced against PYCALIB_R_JIT=0, steady state).
-# An estimate 12x this one made the gate load numba inside a first call.
-_BFGS_SAVES = 2e-6
-_BFGS_MODULE = "pycalib_r.calibrators._bfgs_kernels"
+# Parameters from which vmmin's direction and update run in C: one C call
+# (a few us) is cheaper than the array form's temporaries from two.
+_BFGS_KERNEL_MIN = 2
 
 
 # ---------------------------------------------------------------------------
@@ -105,8 +96,8 @@ def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: flo
     = maxit))`` with ``parscale = 1`` and ``fnscale = 1`` (the C routine
     ``vmmin`` in R's ``src/appl/optim.c``). The line search, the inverse
     Hessian update, the restarts and the stopping rule are R's. The loops
-    over parameters are compiled loops from ``_BFGS_KERNEL_MIN`` parameters
-    (R's own loops over the lower triangle, ``_bfgs_kernels``), otherwise
+    over parameters are C loops from ``_BFGS_KERNEL_MIN`` parameters
+    (R's own loops over the lower triangle, ``pycalib_r/_native/src/calibrators.c``), otherwise
     numpy array operations that round as C does:
     elementwise updates are the same double operations, and every inner
     product is a left-to-right ``cumsum`` from 0.0 (never a pairwise or BLAS
@@ -161,8 +152,8 @@ def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: flo
     # the diagonal: ``sym`` is that symmetric matrix, each entry of the lower
     # triangle mirrored (the same double, so row i's terms are column i's).
     kern = None
-    if n >= 2 and (_jit.loaded() or (n >= _BFGS_KERNEL_MIN and _jit.worth(n * n * _BFGS_SAVES, _BFGS_MODULE))):
-        kern = _jit.kernels(_BFGS_MODULE)
+    if n >= _BFGS_KERNEL_MIN:
+        kern = _native.kernels("calibrators")
     if kern is not None:
         B = np.eye(n)  # R's lower triangle; the upper part is never read
         Xbuf = np.empty(n)

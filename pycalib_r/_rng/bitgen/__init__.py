@@ -3,8 +3,8 @@
 """R's bit generators: every ``RNGkind`` of R 4.2.2 (``src/main/RNG.c``).
 
 R's ``src/main/RNG.c``, one module per part: ``_mt`` (Mersenne-Twister on
-numpy's ``MT19937``, the stream's default kind) with its compiled words
-``_mt_kernels``; ``_bitgens`` (Wichmann-Hill, Marsaglia-Multicarry, Super-Duper,
+numpy's ``MT19937``, the stream's default kind; its words compiled in
+``pycalib_r/_native/src/rng.c``); ``_bitgens`` (Wichmann-Hill, Marsaglia-Multicarry, Super-Duper,
 Mersenne-Twister as a pure generator), ``_knuth`` (Knuth-TAOCP, -2002),
 ``_lecuyer`` (L'Ecuyer-CMRG); ``_unif_index`` (``R_unif_index``, ``rbits``);
 ``_state`` (the order of ``RNGkind``/``set.seed``/``.Random.seed``). The normal

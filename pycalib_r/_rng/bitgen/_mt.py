@@ -84,10 +84,12 @@ def _words32(gen, n):
 
 def kernel_words(bg):
     """The state of ``bg`` (an ``MT19937``) as the compiled kernels take it:
-    a copy of the key, the tempered words of its block, and the position."""
-    from ... import _jit  # noqa: PLC0415
+    the kernels' module (:mod:`pycalib_r._native.rng`), a copy of the key,
+    the tempered words of its block, and the position. Only called where
+    ``_native.kernels("rng")`` is not None."""
+    from ... import _native  # noqa: PLC0415
 
-    k = _jit.kernels("pycalib_r._rng.bitgen._mt_kernels")
+    k = _native.kernels("rng")
     st = bg.state["state"]
     mt = np.array(st["key"], dtype=np.uint32)
     w = np.empty(_N_KEY, dtype=np.uint32)

@@ -5,9 +5,9 @@
 ``_sample`` holds the samplers (uniform with and without replacement,
 ``sample2``'s hash, Walker's alias method, ``ProbSampleReplace``,
 ``ProbSampleNoReplace``, R's ``FixupProb``) and the numpy/Python twin of
-every compiled loop beside it: ``_index_kernels`` (``R_unif_index``,
-Fisher-Yates, ``sample2``'s hash and Walker's draws on the Mersenne-Twister
-words) and ``_sample_kernels`` (alias table, ``revsort``,
+every compiled loop of ``pycalib_r/_native/src/rng.c`` beside it
+(``R_unif_index``, Fisher-Yates, ``sample2``'s hash and Walker's draws on
+the Mersenne-Twister words; alias table, ``revsort``,
 ``ProbSampleNoReplace``).
 
 R equivalent: ``do_sample`` (``src/main/random.c``), ``R_unif_index``

@@ -20,28 +20,32 @@ import numpy as np
 
 from ...rbase._errors import ProbcalError
 from .._args import _check_nonneg_int
-from ... import _jit
+from ... import _native
 from ..bitgen._mt import (_CHUNK, _INDEX_CHUNK, _INT_MAX, _LITTLE, _Cursor, _index_bits, _words32,
                           on_words)
 
-# Below this many values the numpy passes are as fast and need no compilation.
-_KERNEL_MIN = 1 << 14
+# Below this many values the numpy passes are as fast as a C call (which
+# copies the 624-word key out of the bit generator and back: some tens of us).
+_KERNEL_MIN = 1 << 10
 # Values per kernel call: about 10 ms of work, so Ctrl-C is seen promptly.
 _KERNEL_SLICE = 1 << 22
-# Draws without replacement from which the compiled Fisher-Yates runs once
-# numba is loaded (the Python loop takes about 1.5 us a draw; see
-# _worth_compiling), and the largest population it keeps as an array whatever
-# the sample size (R's default path uses the array up to n = 1e7, where
+# Draws without replacement from which the compiled Fisher-Yates runs (the
+# Python loop takes 1.5-3 us a draw, the C call's set-up about as long as
+# a few dozen draws), the population per draw above which the C loop's
+# array (filled with 0..n-1, about 1 ns an item) costs more than the Python
+# loop's dict, and the largest population it keeps as an array whatever the
+# sample size (R's default path uses the array up to n = 1e7, where
 # sample.int switches to the hash sampler).
-_NOREPLACE_KERNEL_MIN = 1 << 10
+_NOREPLACE_KERNEL_MIN = 1 << 7
+_NOREPLACE_POP_PER_DRAW = 1000
 _NOREPLACE_ARRAY_MAX = 10_000_000
 # Draws per call of that loop: its reads of the population array miss the
 # cache at large n, so slices are shorter than _KERNEL_SLICE.
 _NOREPLACE_SLICE = 1 << 20
 
 # Weighted sampling: the compiled loops run from this many items or draws
-# once numba is loaded.
-_WEIGHTED_KERNEL_MIN = 1 << 10
+# (the Python loops take microseconds an item; a C call a few in all).
+_WEIGHTED_KERNEL_MIN = 8
 # Item steps (scan and shift) per call of the compiled ProbSampleNoReplace.
 _WEIGHTED_SLICE_WORK = 1 << 24
 
@@ -108,38 +112,25 @@ class _IndexJoin:
 
 
 
-# Seconds a compiled loop saves per item over the Python loop it replaces
-# (about 1.5 us a draw), and per value over the numpy passes of R_unif_index.
-_LOOP_SAVES = 1.5e-6
-_INDEX_SAVES = 2e-8
-
-
-_WEIGHTED_MODULE = "pycalib_r._rng.do_sample._sample_kernels"
-_INDEX_MODULE = "pycalib_r._rng.do_sample._index_kernels"
-
-
-def _worth_compiling(size, low, name):
-    """Whether a call of ``size`` items should take kernel module ``name``'s
-    compiled loop: from ``low`` items once numba is loaded; before that when
-    :func:`pycalib_r._jit.worth` says loading it pays (the first load costs
-    a process about 0.35 s; told the module, the loading thread loads its
-    kernels ahead of the next call)."""
-    return size >= low and _jit.worth(size * _LOOP_SAVES, name)
+def _worth_compiling(size, low):
+    """Whether a call of ``size`` items takes the compiled loop (from ``low``
+    items, where the library is loaded; below, the Python loop is as fast)."""
+    return size >= low and _native.kernels("rng") is not None
 
 
 def _sample_kernels(n):
     """The weighted samplers' compiled loops for a problem of size ``n``
-    (None when :func:`_worth_compiling` says no, or without kernels)."""
-    if not _worth_compiling(n, _WEIGHTED_KERNEL_MIN, _WEIGHTED_MODULE):
+    (None below ``_WEIGHTED_KERNEL_MIN`` or where the twins run)."""
+    if n < _WEIGHTED_KERNEL_MIN:
         return None
-    return _jit.kernels(_WEIGHTED_MODULE)
+    return _native.kernels("rng")
 
 
 def _revsort_heap(av, ib):
     """R's ``revsort`` loop in place on 1-based ``av[1..n]``, ``ib[1..n]``
     (slot 0 unused): heapsort into descending order, ties as R leaves them.
-    Plain Python on lists here; ``_sample_kernels`` compiles this same
-    source for arrays."""
+    Plain Python on lists here; the compiled twin is ``revsort`` in
+    ``pycalib_r/_native/src/rng.c``."""
     n = len(av) - 1
     if n <= 1:
         return
@@ -179,8 +170,8 @@ def _revsort_heap(av, ib):
 def _walker_alias(q, hl, a, n):
     """R's alias-table loop of ``walker_ProbSampleReplace`` in place:
     ``q = p * n`` becomes the cut-offs, ``a`` the aliases (``hl`` is R's
-    ``HL`` work array). Plain Python on lists here; ``_sample_kernels``
-    compiles this same source for arrays."""
+    ``HL`` work array). Plain Python on lists here; the compiled twin is
+    ``walker_alias`` in ``pycalib_r/_native/src/rng.c``."""
     h = -1
     lo = n
     for i in range(n):
@@ -246,11 +237,10 @@ def _fixup_prob(prob, n, k, replace):
 class SamplingMixin:
     """The sampling methods of :class:`~pycalib_r._rng.RRandom`."""
 
-    def _mt_kernels_ok(self, saves=None):
+    def _mt_kernels_ok(self):
         """True when the compiled samplers may read this stream's words
-        (default kinds on ``_bg``, numba available and allowed, and the
-        kernel module loaded; ``saves``: see :func:`pycalib_r._jit.worth`)."""
-        return _jit.kernels(_INDEX_MODULE, saves=saves) is not None
+        (default kinds on ``_bg``, and the compiled library in use)."""
+        return _native.kernels("rng") is not None
 
     def _index_cursor(self):
         """A scalar cursor with ``unif()`` and ``unif_index(dn)`` (R_unif_index)."""
@@ -282,7 +272,7 @@ class SamplingMixin:
         if dn <= 0:
             out[:] = offset
             return out
-        if count >= _KERNEL_MIN and self._mt_kernels_ok(count * _INDEX_SAVES):
+        if count >= _KERNEL_MIN and self._mt_kernels_ok():
             return self._unif_index_kernel(dn, out, offset)
         join = _IndexJoin(_index_bits(dn), dn)
         nchunk = join.nchunk
@@ -339,10 +329,7 @@ class SamplingMixin:
 
     def _on_words(self, count, step, call):
         """:func:`pycalib_r._rng.bitgen._mt.on_words` on this stream's bit generator."""
-        # on_words hands the words' own kernels; the samplers are beside
-        # their twins, in _index_kernels (loaded: _mt_kernels_ok said so).
-        kern = _jit.kernels("pycalib_r._rng.do_sample._index_kernels")
-        on_words(self._bg, count, step, lambda _words, *args: call(kern, *args))
+        on_words(self._bg, count, step, call)
 
     def _unif_index_kernel(self, dn, out, offset):
         """:meth:`_unif_index_fill` by the compiled loop."""
@@ -366,11 +353,14 @@ class SamplingMixin:
         R keeps the population in an int array of length ``n``; the compiled
         loop does the same when that array is no bigger than R's default
         path ever needs (``n <= 1e7``, or the sample is a large part of the
-        population). Otherwise, and for short samples, a dict holds only the
-        moved slots, so ``useHash = FALSE`` on a huge ``n`` stays O(k).
+        population) and filling it costs less than the draws save
+        (``n <= _NOREPLACE_POP_PER_DRAW * k``). Otherwise, and for short
+        samples, a dict holds only the moved slots, so ``useHash = FALSE`` on
+        a huge ``n`` stays O(k).
         """
         n = int(dn)
-        if (_worth_compiling(k, _NOREPLACE_KERNEL_MIN, _INDEX_MODULE) and n <= _INT_MAX
+        if (_worth_compiling(k, _NOREPLACE_KERNEL_MIN) and n <= _INT_MAX
+                and n <= k * _NOREPLACE_POP_PER_DRAW
                 and (n <= _NOREPLACE_ARRAY_MAX or 8 * k >= n) and self._mt_kernels_ok()):
             return self._noreplace_kernel(n, k)
         out = np.empty(k, dtype=np.int64)
@@ -410,7 +400,7 @@ class SamplingMixin:
 
     def _draw_hash(self, dn, k):
         """R's ``sample2`` (hash rejection of repeats), for huge ``n``."""
-        if _worth_compiling(k, _NOREPLACE_KERNEL_MIN, _INDEX_MODULE) and self._mt_kernels_ok():
+        if _worth_compiling(k, _NOREPLACE_KERNEL_MIN) and self._mt_kernels_ok():
             return self._hash_kernel(dn, k)
         out = np.empty(k, dtype=np.int64)
         if k == 0:

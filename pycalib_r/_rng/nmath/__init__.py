@@ -15,7 +15,7 @@ R source                                 module
 ``sexp.c``, ``rgamma.c``, ``rbeta.c``,   ``_dists`` (scalar ports and block
 ``rpois.c``, ``rhyper.c``, ``rcauchy.c``,  evaluators); compiled ``rexp``,
 ``rlogis.c``, ``rweibull.c``             ``rgamma``, ``rbeta``, ``rpois`` in
-                                         ``_dist_kernels``
+                                         ``_native/src/rng.c``
 ``toms708.c`` (``bratio``)               ``_toms708``
 ``qbinom.c``, ``qpois.c``, ``qnbinom.c``,  ``_qdiscrete``
 ``qhyper.c``, ``qnchisq.c``, ...

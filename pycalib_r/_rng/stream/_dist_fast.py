@@ -3,11 +3,11 @@
 """The compiled path of ``rexp``, ``rgamma``, ``rbeta`` and ``rpois`` on R's stream.
 
 The hooks of :class:`._stream_dists.RDistributions` hand a call here when it
-is large enough for the kernels of :mod:`pycalib_r._rng.nmath._dist_kernels` to pay (their
-first load from numba's disk cache costs a few tens of ms) and the stream
-is R's default Mersenne-Twister/Inversion one, whose words the kernels read
-directly. Everything else (small calls, another RNG kind, numba missing or
-``PYCALIB_R_JIT=0``, SVML present) keeps the numpy twin of
+is large enough for the C kernels of :mod:`pycalib_r._native.rng` to beat
+the twin's blocks, and the stream is R's default Mersenne-Twister/Inversion
+one, whose words the kernels read directly. Everything else (small calls,
+another RNG kind, the library not built or ``PYCALIB_R_NATIVE=0``) keeps the
+numpy twin of
 :mod:`._stream_dists`, which gives the same values and leaves the stream in
 the same place.
 
@@ -20,15 +20,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import _jit
+from ... import _native
 from ..bitgen._mt import on_words
 
-_MODULE = "pycalib_r._rng.nmath._dist_kernels"
-# Below this many draws the twin runs: a kernel's one-time load would dominate.
+# Below this many draws the twin runs (it is then as fast as the kernels;
+# tests lower this to compare the two).
 _KERNEL_MIN = 1 << 14
-# Seconds a compiled draw saves over the twin's blocks (1-9 us a draw for
-# the rejection samplers): loading numba pays from a few 10^5 draws.
-_DRAW_SAVES = 1.5e-6
 # Draws per kernel call: a few tens of ms, so Ctrl-C is seen promptly.
 _SLICE = 1 << 20
 
@@ -41,7 +38,7 @@ def kernels_for(stream, count):
     # directly (RRandom; KindStream, another kind, does not) may take the kernels.
     if not type(stream)._reads_mt_words:
         return None
-    return _jit.kernels(_MODULE, float_math=True, saves=count * _DRAW_SAVES)
+    return _native.kernels("rng")
 
 
 def _param(x):
