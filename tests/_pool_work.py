@@ -10,7 +10,7 @@ import numpy as np
 
 
 def compiled_calls(seed: int = 1) -> dict:
-    """One call of every compiled path (pycalib_r._jit's kernel modules), at
+    """One call of every compiled path (pycalib_r._native's rooms), at
     sizes that take the compiled route; a digest of the results."""
     import pycalib_r as pc
     from pycalib_r._rng import RRandom
@@ -21,7 +21,7 @@ def compiled_calls(seed: int = 1) -> dict:
     y = rng.rbinom(n, 1, p)
     z = np.log(p / (1 - p))
     out = {}
-    # binary temperature: the objective runs on several cores (_jit.run_parts)
+    # binary temperature: the objective runs on several cores (_native.run_parts)
     out["temperature"] = float(pc.cal_temperature(1.3 * z, y)["temperature"])
     # glm.fit's IRLS loops (_native/src/calibrators.c) and the libm/x87 kernels
     out["platt"] = [float(v) for v in pc.cal_platt(p, y).fit["coefficients"].values()]

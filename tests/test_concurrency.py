@@ -35,7 +35,7 @@ from . import _pool_work
 from .conftest import ORIGINAL_ENV, REPO
 
 THREADS = 8
-POOL_TIMEOUT = 120  # seconds for one pool call (a spawn child imports numba and loads its cache)
+POOL_TIMEOUT = 120  # seconds for one pool call (a spawn child imports the package anew)
 
 
 def _run_threads(target, n=THREADS):
@@ -406,9 +406,7 @@ def _sys_modules_reads(tree):
 
 def test_modules_come_from_sys_modules_only_through_one_helper():
     own = {"sys.modules[__name__]"}  # a module naming itself is imported by then
-    # _jit.py is being replaced by C kernels (another change); its read takes
-    # modules of compiled functions, imported by the time they are called.
-    allowed = {"pycalib_r/rbase/_modules.py", "pycalib_r/_jit.py"}
+    allowed = {"pycalib_r/rbase/_modules.py"}
     found = []
     for path in sorted((REPO / "pycalib_r").rglob("*.py")):
         rel = path.relative_to(REPO).as_posix()

@@ -40,7 +40,7 @@ FACE_MODULES = {"pycalib_r.__main__"}
 # registry in calibrators/_lazy_faces.py, which pycalib_r.dask fills.
 ALLOWED_FACE_IMPORTS: set = set()
 # The top level: the package's own files and its subpackages (docs/architecture.md).
-TOP_LEVEL_MODULES = {"__init__.py", "__main__.py", "_jit.py"}
+TOP_LEVEL_MODULES = {"__init__.py", "__main__.py"}
 MAX_TOP_LEVEL = 16
 MAX_LINES = 1000
 

@@ -178,3 +178,8 @@ def test_install_without_a_compiler_runs_the_twins(tmp_path):
     got = json.loads(run.stdout.strip().splitlines()[0])
     assert got["native"] is False and got["status"].startswith("not built")
     assert not list((Path(got["file"]).parent / "_native").glob("_lib*.so"))
+
+
+def test_the_python_side_expects_the_headers_abi_version():
+    header = (NATIVE / "src" / "pcr.h").read_text()
+    assert f"#define PCR_ABI_VERSION {_native.ABI_VERSION}\n" in header

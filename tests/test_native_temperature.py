@@ -42,9 +42,9 @@ def test_binary_temperature_fit_same_bits(monkeypatch):
     from pycalib_r.calibrators import _temperature
 
     z, y = _binary(4000, 4)
-    monkeypatch.setattr(_temperature, "JIT_MIN_SIZE", 1)
+    monkeypatch.setattr(_temperature, "NATIVE_MIN_SIZE", 1)
     fast = pc.cal_temperature(z, y)
-    monkeypatch.setattr(_temperature, "JIT_MIN_SIZE", 10 ** 12)
+    monkeypatch.setattr(_temperature, "NATIVE_MIN_SIZE", 10 ** 12)
     slow = pc.cal_temperature(z, y)
     assert _bits(fast.temperature) == _bits(slow.temperature)
     assert _bits(fast.value) == _bits(slow.value)
@@ -57,7 +57,7 @@ def test_binary_temperature_compiled_path_matches_r(probcal_r):
     from pycalib_r.calibrators import _temperature
     from tests.conftest import r_assign
 
-    z, y = _binary(_temperature.JIT_MIN_SIZE + 5000, 5)
+    z, y = _binary(_temperature.NATIVE_MIN_SIZE + 5000, 5)
     r_assign(probcal_r, z=z, y=y)
     probcal_r.r("f <- cal_temperature(z, y)")
     fit = pc.cal_temperature(z, y)
@@ -79,11 +79,11 @@ def test_compiled_log_same_bits_as_scipy(name):
     from pycalib_r.rbase import _rarith
 
     ref = {"r_log": lambda a: sp.xlogy(1.0, a), "r_log1p": lambda a: sp.boxcox1p(a, 0.0)}[name]
-    x = _special_values(_rarith.JIT_MIN_SIZE, 6)
+    x = _special_values(_rarith.NATIVE_MIN_SIZE, 6)
     for a in (x, -0.999 * x, x.reshape(-1, 4)[:, ::2], np.asfortranarray(x.reshape(-1, 4))):
         with np.errstate(all="ignore"):
             got, want = getattr(_rarith, name)(a), ref(a)
-        assert a.size >= _rarith.JIT_MIN_SIZE
+        assert a.size >= _rarith.NATIVE_MIN_SIZE
         assert got.shape == want.shape and got.flags.f_contiguous == want.flags.f_contiguous
         assert np.array_equal(np.isnan(got), np.isnan(want))
         assert np.array_equal(np.signbit(got), np.signbit(want))
@@ -242,9 +242,9 @@ def test_multiclass_temperature_fit_same_bits(monkeypatch):
 
     z, codes = _multiclass(6000, 5, 5)
     z[:3] = 0.0
-    monkeypatch.setattr(_temperature, "JIT_MIN_SIZE", 1)
+    monkeypatch.setattr(_temperature, "NATIVE_MIN_SIZE", 1)
     fast = pc.cal_temperature(z, codes)
-    monkeypatch.setattr(_temperature, "JIT_MIN_SIZE", 10 ** 12)
+    monkeypatch.setattr(_temperature, "NATIVE_MIN_SIZE", 10 ** 12)
     slow = pc.cal_temperature(z, codes)
     assert _bits(fast.temperature) == _bits(slow.temperature)
     assert _bits(fast.value) == _bits(slow.value)

@@ -143,10 +143,8 @@ def derived_projects(path: Path) -> List[str]:
 
 
 def python_modules() -> List[Path]:
-    # The numba kernel files (*_kernels.py, _jit.py) are being replaced by C
-    # sources under pycalib_r/_native/, which are checked below instead.
-    return sorted(p for p in (REPO / "pycalib_r").rglob("*.py")
-                  if not p.name.endswith("_kernels.py") and p.name != "_jit.py")
+    # The C sources under pycalib_r/_native/src are checked below.
+    return sorted((REPO / "pycalib_r").rglob("*.py"))
 
 
 def always_files() -> List[Path]:

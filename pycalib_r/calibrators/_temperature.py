@@ -11,7 +11,7 @@ import numbers
 import numpy as np
 
 from .. import _native
-from ..rbase._rarith import _X87, JIT_MIN_SIZE, expect_elementwise, r_mean
+from ..rbase._rarith import _X87, NATIVE_MIN_SIZE, expect_elementwise, r_mean
 from ..inputs._checks import (
     as_numeric_vector,
     check_binary_y,
@@ -268,7 +268,7 @@ def _binary_objective(z: np.ndarray, y_arr: np.ndarray, jit=None):
     terms = np.empty(z.size)
     kern = None
     if jit is None:
-        jit = z.size >= JIT_MIN_SIZE
+        jit = z.size >= NATIVE_MIN_SIZE
     if jit:
         kern = _native.kernels("temperature")
     if kern is None:
@@ -306,13 +306,13 @@ def _binary_objective(z: np.ndarray, y_arr: np.ndarray, jit=None):
 def _multiclass_objective(mat: np.ndarray, codes: np.ndarray, jit=None):
     """``T -> multiclass_log_loss(softmax(mat / T), codes)`` as R evaluates it.
 
-    From ``JIT_MIN_SIZE`` elements (or ``jit=True``) one compiled pass per
+    From ``NATIVE_MIN_SIZE`` elements (or ``jit=True``) one compiled pass per
     evaluation (``_native.temperature``: row by row, no n x K temporaries,
     the same bits) where the kernels are built and the x87 unit is there.
     """
     kern = None
     if jit is None:
-        jit = mat.size >= JIT_MIN_SIZE
+        jit = mat.size >= NATIVE_MIN_SIZE
     if jit and _X87:
         kern = _native.kernels("temperature")
     if kern is None:

@@ -1,12 +1,12 @@
 """Forks never land in the middle of an import.
 
-The package imports heavy modules lazily: numba and the compiled kernel
+The package imports heavy modules lazily: the compiled kernels' room
 modules at a call's first compiled loop, pandas when a call first builds a
 DataFrame, scipy.special when work is large. An import runs under a
 per-module lock of Python's import system, held by the importing thread. A
 fork taken while another thread holds one copies the lock, held, into a
 child where that thread does not exist: the child's own import of the same
-module then waits forever (numba's import, the kernels), or finds the
+module then waits forever, or finds the
 module half-initialised in ``sys.modules`` ("partially initialized module
 'pandas'").
 
@@ -20,12 +20,6 @@ is bounded (``WAIT_SECONDS``): a thread whose import is stuck on the forking thr
 itself cannot finish, and after the bound the fork goes on as it would
 have without this hook. Threads that only wait for a module lock hold
 nothing and do not delay the fork.
-
-The numba compiler lock that a thread in its first compiled call may hold
-is renewed in the child by :mod:`pycalib_r._jit`. A fork also waits while
-another thread is inside work registered with :func:`wait_also_for` (the
-gate's loading thread, whose steps import numba and fill numba's typing
-registries: a child must get them whole or not at all).
 
 Python's import internals (``importlib._bootstrap._module_locks`` and the
 locks' ``owner``/``count``) are read only when present; on an interpreter
@@ -58,15 +52,6 @@ except ImportError:  # pragma: no cover - another interpreter
     _bootstrap = None
 
 
-_also = []
-
-
-def wait_also_for(busy) -> None:
-    """Make a fork also wait (bounded) while ``busy()`` is true. ``busy`` is
-    called from the forking thread; it must be quick and take no lock."""
-    _also.append(busy)
-
-
 def _others_importing() -> bool:
     """True while a thread other than this one holds a module import lock."""
     if _bootstrap is None:
@@ -93,7 +78,7 @@ def before_fork() -> None:
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline:
         try:
-            if not (_others_importing() or any(busy() for busy in _also)):
+            if not _others_importing():
                 return
         except Exception:  # noqa: BLE001 - never let a fork fail over this
             return

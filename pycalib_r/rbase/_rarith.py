@@ -61,9 +61,10 @@ def special():
         _sp = sp
     return _sp
 
-# Elements from which loops over vectors are compiled ones once numba is
-# loaded (pycalib_r._jit.worth decides when loading it pays).
-JIT_MIN_SIZE = 20_000
+# Elements from which the compiled elementwise loops (glibc's log and log1p,
+# temperature scaling's objective) take over from numpy's: below it, the
+# numpy path is about as fast as a ctypes call and the same bits.
+NATIVE_MIN_SIZE = 4_096
 # Seconds a compiled pass saves per element over its numpy twin (measured
 # at 10^6 elements on a 2-core x86-64): glibc's log.
 _LIBM_SAVES = 3e-9
@@ -513,7 +514,7 @@ def r_exp(x) -> np.ndarray:
 
 def _libm_loop(arr: np.ndarray, name: str):
     """``name`` (``log_into``/``log1p_into``) of ``arr`` by the compiled loop, or None."""
-    if arr.size < JIT_MIN_SIZE:
+    if arr.size < NATIVE_MIN_SIZE:
         return None
     from .. import _native  # noqa: PLC0415
 

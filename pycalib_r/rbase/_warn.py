@@ -123,12 +123,6 @@ def collecting() -> bool:
     return _collector.get() is not None
 
 
-# Called (no argument) when an outermost collecting call ends: the public
-# calls' wrapper collects, so this tells pycalib_r._jit's loading thread
-# that a call has returned (it then looks for idle time).
-_on_call_end = []
-
-
 class collect:
     """``with collect() as c:`` collects the warnings raised inside (this
     thread/context only); :meth:`Collector.flush` then issues them."""
@@ -140,9 +134,6 @@ class collect:
 
     def __exit__(self, *exc):
         _collector.reset(self._token)
-        if _on_call_end and _collector.get() is None:
-            for fn in _on_call_end:
-                fn()
         return False
 
 
