@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
- * Derived from: probcal 0.2.0 R/calibrators.R (temperature scaling's objective) (MIT),
- *   (c) the probcal authors; R 4.2.2 src/main/summary.c (real_mean),
- *   src/main/array.c (rowSums) (GPL-2-or-later), (c) The R Core Team
+ * Derived from: probcal 0.1.0 R/scaling.R (MIT), (c) 2026 Pedro Rafael Diniz Marinho
+ * Derived from: R 4.2.2 src/main/summary.c (real_mean), src/main/array.c (rowSums) (GPL-2.0-or-later),
+ *   (c) The R Core Team
  *
  * Temperature scaling's log loss, evaluated at each of Brent's steps as
  * probcal's R code evaluates it, operation for operation as the numpy twins
