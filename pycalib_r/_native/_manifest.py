@@ -102,7 +102,7 @@ KERNELS = (
      "cal_platt, cal_beta (binomial family)", "-"),
     ("calibrators", "dev_resids", "src/calibrators.c", "pycalib_r.calibrators._glm._dev_resids (numpy path)",
      "cal_platt, cal_beta (binomial family)", "glibc"),
-    ("calibrators", "working", "src/calibrators.c", "pycalib_r.calibrators._glm.glm_binomial's IRLS lines (numpy path)",
+    ("calibrators", "working", "src/calibrators.c", "pycalib_r.calibrators._glm.glm_binomial (its IRLS lines, numpy path)",
      "cal_platt, cal_beta", "-"),
     ("calibrators", "dev_resids01", "src/calibrators.c", "pycalib_r.calibrators._glm._deviance_fn (numpy path)",
      "cal_platt, cal_beta (0/1 responses)", "glibc"),
