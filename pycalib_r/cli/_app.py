@@ -26,6 +26,7 @@ from ._faults import PROG, OutputError, cli_hints, error, memory_message, show_w
 from ._output import check_output, refuse_same_file
 from ._registry import COMMANDS
 from ._source import CsvError
+from ._streams import needs_stdout, reads_stdin, standard_streams
 
 
 def _module(name: str):
@@ -81,6 +82,8 @@ def _on_sigterm(signum, frame):
 def _quiet_stdout() -> None:
     """After a failed write to standard output, send the rest to /dev/null
     (Python would otherwise fail again, with a traceback, when it flushes at exit)."""
+    if sys.stdout is None:
+        return
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -92,6 +95,22 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Run ``pycalib-r`` with ``argv`` (default: the process's); return the exit status."""
     args = build_parser().parse_args(argv)
     file_after_columns(args)
+    with standard_streams() as closed:
+        if "stdout" in closed and needs_stdout(args):
+            # cron, or `>&-`: the result would be lost; say so before any work
+            return error("<stdout>: standard output is closed, and the result of "
+                         f"{args.command} is printed there; redirect it (> FILE, or "
+                         "> /dev/null to discard it)")
+        if "stdin" in closed and reads_stdin(args):
+            return error("<stdin>: standard input is closed; give a file name, or "
+                         "redirect it (< FILE)")
+        if "stdout" in closed and args.command == "calibrate":
+            _faults.warn("standard output is closed: the calibrator is not printed "
+                         "(the output file is written)")
+        return _run(args)
+
+
+def _run(args) -> int:
     from ..rbase._errors import ProbcalError
 
     # The library's warnings (R's, and the Python-side ones such as
@@ -112,7 +131,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                 refuse_same_file(output, [getattr(args, n, None) for n in ("csv", "fit", "apply")])
             status = _module(args.command).run(args)
             try:
-                sys.stdout.flush()
+                if sys.stdout is not None:
+                    sys.stdout.flush()
             except BrokenPipeError:
                 raise
             except OSError as exc:

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import csv
 import io
-import sys
 
 import numpy as np
 
 from ..calibrators._methods import CV_METHODS, OVR_METHODS
 from ._args import add_data, choice, subparser
 from ._data import read_csv
-from ._faults import PROG, probability_warning, writing
+from ._faults import PROG, probability_warning, say, writing
 from ._output import AtomicOutput
 from ._source import CsvError, open_source
 from ._table import CsvChunks, chunk_records
@@ -150,5 +149,8 @@ def run(args) -> int:
         _write_calibrated(args, fit, out.file)
         out.commit()
     # the calibrator as R prints it; stdout stays the CSV when -o is '-'
-    print(fit, file=sys.stderr if args.output == "-" else sys.stdout)
+    if args.output == "-":
+        say(str(fit))
+    else:
+        print(fit)
     return 0

@@ -53,12 +53,31 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
 
 
+def say(line: str) -> None:
+    """Write ``line`` to standard error, if it can be written: a closed or
+    full standard error loses the message, never the exit status (and
+    ``print(file=None)`` would write to standard output)."""
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(line + "\n")
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
 def error(message: str, hints: Sequence[str] = ()) -> int:
     """Print ``message`` as the command's error line (and its hints); return 2."""
-    print(f"{PROG}: error: {printable(message)}", file=sys.stderr)
+    say(f"{PROG}: error: {printable(message)}")
     for hint in hints:
-        print(f"{PROG}: hint: {printable(hint)}", file=sys.stderr)
+        say(f"{PROG}: hint: {printable(hint)}")
     return 2
+
+
+def warn(message: str) -> None:
+    """Print ``message`` as a warning line of the command."""
+    say(f"{PROG}: warning: {printable(message)}")
 
 
 _said = {"probabilities": False}
@@ -70,7 +89,7 @@ def show_warning(message, category, filename, lineno, file=None, line=None) -> N
     text = str(message)
     if _said["probabilities"] and "logit" in text and "[0, 1]" in text:
         return  # the library's Python-worded twin of probability_warning()
-    print(f"{PROG}: warning: {printable(text)}", file=sys.stderr)
+    warn(text)
 
 
 def reset() -> None:
@@ -86,10 +105,9 @@ def probability_warning(p_cols: Sequence[str], method: str) -> None:
     cols = ",".join(p_cols)
     fix = ("give the logit, log(p / (1 - p)), in --p" if len(p_cols) == 1
            else "give log(p) of each class's column in --p")
-    print(f"{PROG}: warning: every value of --p {cols} lies in [0, 1], but --method {method} "
-          f"takes logits (the probabilities are fitted as logits, as in R): {fix}, or use "
-          f"--method {'platt' if len(p_cols) == 1 else 'dirichlet'}, which takes "
-          f"probabilities", file=sys.stderr)
+    warn(f"every value of --p {cols} lies in [0, 1], but --method {method} takes logits (the "
+         f"probabilities are fitted as logits, as in R): {fix}, or use --method "
+         f"{'platt' if len(p_cols) == 1 else 'dirichlet'}, which takes probabilities")
 
 
 def memory_message(args, exc: MemoryError) -> str:

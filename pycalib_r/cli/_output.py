@@ -85,6 +85,7 @@ class AtomicOutput:
     def __init__(self, path: str):
         self.path = path
         self._tmp: Optional[str] = None
+        self._stdout = path == "-"
         if path == "-":
             self.file = sys.stdout.buffer
             self._target = None
@@ -138,7 +139,7 @@ class AtomicOutput:
             raise OutputError(self.path, f"could not write the file: {_reason(exc)}") from None
 
     def discard(self) -> None:
-        if self.file is not sys.stdout.buffer:
+        if not self._stdout:
             try:
                 self.file.close()
             except OSError:
@@ -156,7 +157,7 @@ class AtomicOutput:
     def __exit__(self, kind, exc, tb):
         if self._tmp is not None or kind is not None:
             self.discard()
-        elif self.file is not sys.stdout.buffer:
+        elif not self._stdout:
             try:
                 self.file.close()
             except OSError:
