@@ -23,7 +23,11 @@ import pandas as pd
 import pytest
 
 from pycalib_r.cli._registry import COMMANDS
-from tests.conftest import ORIGINAL_ENV
+from tests.conftest import ORIGINAL_ENV, REPO
+
+# This tree's pycalib_r in the children, whatever their working folder.
+ENV = dict(ORIGINAL_ENV, PYTHONPATH=os.pathsep.join(
+    [str(REPO)] + [p for p in [ORIGINAL_ENV.get("PYTHONPATH")] if p]))
 
 TIMEOUT = 180
 
@@ -70,7 +74,7 @@ def _run(args, *, shell_redirect="", env=None, stdout=subprocess.PIPE, stderr=su
     command = [sys.executable, "-m", "pycalib_r", *args]
     if shell_redirect:
         command = ["sh", "-c", f'exec "$0" "$@" {shell_redirect}', *command]
-    return subprocess.run(command, stdout=stdout, stderr=stderr, env=env or ORIGINAL_ENV,
+    return subprocess.run(command, stdout=stdout, stderr=stderr, env=env or ENV,
                           timeout=TIMEOUT, check=False)
 
 
@@ -173,7 +177,7 @@ def _ascii_of(text: str) -> str:
 def test_non_utf8_stdout(case, locale, folder):
     args, _ = _cases(folder)[case]
     status, stdout = _reference(case, folder)
-    env = dict(ORIGINAL_ENV)
+    env = dict(ENV)
     env.pop("PYTHONIOENCODING", None)
     env.update(item.split("=", 1) for item in locale.split())
     out = _run(args, env=env)
@@ -199,7 +203,7 @@ def test_ascii_rules_are_rs(case, folder):
     assert rscript is not None, "R parity tests need R (Rscript)"
     args, _ = _cases(folder)[case]
     _, stdout = _reference(case, folder)
-    env = dict(ORIGINAL_ENV, LC_ALL="C", PYTHONUTF8="0")
+    env = dict(ENV, LC_ALL="C", PYTHONUTF8="0")
     env.pop("PYTHONIOENCODING", None)
     got = _run(args, env=env).stdout.decode("ascii").splitlines()
     titles = [line[3:].rstrip("\u2500").rstrip() for line in stdout.decode().splitlines()

@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_ARGUMENT = re.compile(r"^Argument `([A-Za-z_][A-Za-z0-9_.]*)` (.*)$", re.S)
+_ARGUMENT = re.compile(r"^(?:Argument )?`([A-Za-z_][A-Za-z0-9_.]*)` (.*)$", re.S)
 
 
 def flag_message(exc, args) -> str:
@@ -127,7 +127,7 @@ def _run(args) -> int:
         try:
             output = getattr(args, "output", None)
             if output is not None:
-                check_output(output)
+                check_output(output, force=getattr(args, "force", False))
                 refuse_same_file(output, [getattr(args, n, None) for n in ("csv", "fit", "apply")])
             status = _module(args.command).run(args)
             try:
@@ -140,7 +140,7 @@ def _run(args) -> int:
                 return error(f"<stdout>: could not write: {exc.strerror or type(exc).__name__}")
             return status
         except (CsvError, OutputError) as exc:
-            return error(str(exc))
+            return error(str(exc), getattr(exc, "hints", ()))
         except ProbcalError as exc:
             return error(flag_message(exc, args), cli_hints(exc, args))
         except MemoryError as exc:

@@ -15,6 +15,7 @@ R equivalent: none (R's messages are kept as they are).
 
 from __future__ import annotations
 
+import re
 import sys
 from contextlib import contextmanager
 from typing import List, Optional, Sequence
@@ -67,11 +68,18 @@ def say(line: str) -> None:
         pass
 
 
+def one_line(message: str) -> str:
+    """``message`` on one line: the library wraps R's messages at 80 columns
+    as ``cli::cli_abort()`` does (normalising blanks), so its lines joined
+    by a space are the message."""
+    return " ".join(part.strip() for part in message.splitlines() if part.strip())
+
+
 def error(message: str, hints: Sequence[str] = ()) -> int:
     """Print ``message`` as the command's error line (and its hints); return 2."""
-    say(f"{PROG}: error: {printable(message)}")
+    say(f"{PROG}: error: {printable(one_line(message))}")
     for hint in hints:
-        say(f"{PROG}: hint: {printable(hint)}")
+        say(f"{PROG}: hint: {printable(one_line(hint))}")
     return 2
 
 
@@ -83,10 +91,16 @@ def warn(message: str) -> None:
 _said = {"probabilities": False}
 
 
+# The library's advice names arguments as Python code (method="block"); the
+# command's user gives options (--method block).
+_PY_ARGUMENT = re.compile(r'\b([a-z][a-z_]*)="([A-Za-z_]+)"')
+
+
 def show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """``warnings.showwarning`` for the command: the warning's text, without
-    the package's file and source line."""
-    text = str(message)
+    the package's file and source line, its ``name="value"`` advice as options."""
+    text = _PY_ARGUMENT.sub(lambda m: f"--{m.group(1).replace('_', '-')} {m.group(2)}",
+                            str(message))
     if _said["probabilities"] and "logit" in text and "[0, 1]" in text:
         return  # the library's Python-worded twin of probability_warning()
     warn(text)
@@ -157,7 +171,13 @@ def cli_hints(exc, args) -> List[str]:
     if message.startswith("Each row of `") and message.endswith("` must sum to `1`."):
         return [f"the --p columns ({columns}) must be every class's probability, summing to "
                 f"1 on each row"]
-    return [note for note in notes if not _shows_python(note)]
+    hints = [note for note in notes if not _shows_python(note)]
+    if getattr(args, "command", None) == "validate" and len(p_cols) > 1:
+        # val.prob, hoslem.test and the intercept and slope are binary: the
+        # library's error says why; the fix in the command's terms
+        hints.append(f"validate takes one --p column, the positive class's probability, with "
+                     f"0/1 labels (or --pos-label LABEL): e.g. --p {p_cols[-1]}")
+    return hints
 
 
 def _shows_python(note: str) -> bool:
