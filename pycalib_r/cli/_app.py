@@ -4,7 +4,8 @@ Every problem is one line, ``pycalib-r: error: ...``, with exit status 2:
 an input that cannot be read, an output that cannot be written (the old
 file stays), R's error for the data or an option (naming the option:
 ``argument --conf-level: ...``), memory, standard output on a full disk.
-Ctrl-C exits 130 and SIGTERM 143, removing any unfinished output.
+Ctrl-C exits 130 and SIGTERM 143, removing any unfinished output. Closed
+and non-UTF-8 standard streams are :mod:`._streams`'s.
 
 R equivalent: none (the command line is Python-only).
 """
