@@ -97,6 +97,24 @@ def test_validate_several_p_columns_is_the_cores_error(data):
     line = _one_error_line(out)
     assert line == "pycalib-r: error: " + " ".join(str(core).split())
     assert "pycalib-r: hint: validate takes one --p column" in out.stderr
+    assert "[:, " not in out.stderr  # the library's Python hint is the command's here
+
+
+def test_validate_several_p_columns_hint_names_options():
+    """Whatever the core's message for a matrix, validate's hint is in the
+    command's terms (no Python code), after the core's other notes."""
+    import argparse
+
+    from pycalib_r.cli._faults import cli_hints
+
+    exc = pc.ProbcalError("Argument `y` must contain binary labels `0` and `1`.")
+    exc.add_note("give the positive class's column, P[:, 1]")
+    exc.add_note("the statistics are binary")
+    args = argparse.Namespace(command="validate", p=["a", "b", "c"], y="cls")
+    assert cli_hints(exc, args) == [
+        "the statistics are binary",
+        "validate takes one --p column, the positive class's probability, with 0/1 labels (or "
+        "--pos-label LABEL): e.g. --p c"]
 
 
 @pytest.mark.parametrize("command", ["validate", "metrics", "test", "ece-ci"])

@@ -148,6 +148,17 @@ def cli_hints(exc, args) -> List[str]:
     """The hints for R's error ``exc`` met by the command ``args``: the
     library's notes, except those that show Python code, which are replaced
     by the command's options."""
+    p_cols: List[str] = list(getattr(args, "p", None) or [])
+    if getattr(args, "command", None) == "validate" and len(p_cols) > 1:
+        # val.prob, hoslem.test and the intercept and slope are binary: the
+        # library's error says why; the fix in the command's terms
+        notes = [note for note in getattr(exc, "__notes__", ()) if not _shows_python(note)]
+        return notes + [f"validate takes one --p column, the positive class's probability, "
+                        f"with 0/1 labels (or --pos-label LABEL): e.g. --p {p_cols[-1]}"]
+    return _hints(exc, args)
+
+
+def _hints(exc, args) -> List[str]:
     message = str(exc)
     notes = list(getattr(exc, "__notes__", ()))
     p_cols: List[str] = list(getattr(args, "p", None) or [])
@@ -171,13 +182,7 @@ def cli_hints(exc, args) -> List[str]:
     if message.startswith("Each row of `") and message.endswith("` must sum to `1`."):
         return [f"the --p columns ({columns}) must be every class's probability, summing to "
                 f"1 on each row"]
-    hints = [note for note in notes if not _shows_python(note)]
-    if getattr(args, "command", None) == "validate" and len(p_cols) > 1:
-        # val.prob, hoslem.test and the intercept and slope are binary: the
-        # library's error says why; the fix in the command's terms
-        hints.append(f"validate takes one --p column, the positive class's probability, with "
-                     f"0/1 labels (or --pos-label LABEL): e.g. --p {p_cols[-1]}")
-    return hints
+    return [note for note in notes if not _shows_python(note)]
 
 
 def _shows_python(note: str) -> bool:
