@@ -1,6 +1,6 @@
 """The ``pycalib-r`` command line (also ``python -m pycalib_r``).
 
-Subcommands: ``demo``, ``metrics``, ``test``, ``ci``, ``ece-ci``,
+Subcommands: ``demo``, ``metrics``, ``test``, ``ci``, ``ece-ci``, ``validate``,
 ``calibrate``, ``diagram`` and ``parity`` (the same calls in R, through
 ``pycalib_r.rcheck``). Each reads a CSV (any common separator, compressed
 or not) or Parquet file of predictions and labels, calls the library

@@ -4,7 +4,8 @@ Every problem is one line, ``pycalib-r: error: ...``, with exit status 2:
 an input that cannot be read, an output that cannot be written (the old
 file stays), R's error for the data or an option (naming the option:
 ``argument --conf-level: ...``), memory, standard output on a full disk.
-Ctrl-C exits 130 and SIGTERM 143, removing any unfinished output.
+Ctrl-C exits 130 and SIGTERM 143, removing any unfinished output. Closed
+and non-UTF-8 standard streams are :mod:`._streams`'s.
 
 R equivalent: none (the command line is Python-only).
 """
@@ -26,6 +27,7 @@ from ._faults import PROG, OutputError, cli_hints, error, memory_message, show_w
 from ._output import check_output, refuse_same_file
 from ._registry import COMMANDS
 from ._source import CsvError
+from ._streams import needs_stdout, reads_stdin, standard_streams
 
 
 def _module(name: str):
@@ -50,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_ARGUMENT = re.compile(r"^Argument `([A-Za-z_][A-Za-z0-9_.]*)` (.*)$", re.S)
+_ARGUMENT = re.compile(r"^(?:Argument )?`([A-Za-z_][A-Za-z0-9_.]*)` (.*)$", re.S)
 
 
 def flag_message(exc, args) -> str:
@@ -81,6 +83,8 @@ def _on_sigterm(signum, frame):
 def _quiet_stdout() -> None:
     """After a failed write to standard output, send the rest to /dev/null
     (Python would otherwise fail again, with a traceback, when it flushes at exit)."""
+    if sys.stdout is None:
+        return
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -92,6 +96,22 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Run ``pycalib-r`` with ``argv`` (default: the process's); return the exit status."""
     args = build_parser().parse_args(argv)
     file_after_columns(args)
+    with standard_streams() as closed:
+        if "stdout" in closed and needs_stdout(args):
+            # cron, or `>&-`: the result would be lost; say so before any work
+            return error("<stdout>: standard output is closed, and the result of "
+                         f"{args.command} is printed there; redirect it (> FILE, or "
+                         "> /dev/null to discard it)")
+        if "stdin" in closed and reads_stdin(args):
+            return error("<stdin>: standard input is closed; give a file name, or "
+                         "redirect it (< FILE)")
+        if "stdout" in closed and args.command == "calibrate":
+            _faults.warn("standard output is closed: the calibrator is not printed "
+                         "(the output file is written)")
+        return _run(args)
+
+
+def _run(args) -> int:
     from ..rbase._errors import ProbcalError
 
     # The library's warnings (R's, and the Python-side ones such as
@@ -108,11 +128,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         try:
             output = getattr(args, "output", None)
             if output is not None:
-                check_output(output)
+                check_output(output, force=getattr(args, "force", False))
                 refuse_same_file(output, [getattr(args, n, None) for n in ("csv", "fit", "apply")])
             status = _module(args.command).run(args)
             try:
-                sys.stdout.flush()
+                if sys.stdout is not None:
+                    sys.stdout.flush()
             except BrokenPipeError:
                 raise
             except OSError as exc:
@@ -120,7 +141,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 return error(f"<stdout>: could not write: {exc.strerror or type(exc).__name__}")
             return status
         except (CsvError, OutputError) as exc:
-            return error(str(exc))
+            return error(str(exc), getattr(exc, "hints", ()))
         except ProbcalError as exc:
             return error(flag_message(exc, args), cli_hints(exc, args))
         except MemoryError as exc:

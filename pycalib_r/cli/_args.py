@@ -33,6 +33,24 @@ def positive(text: str) -> float:
     return value
 
 
+# R's integers: NA_integer_ is -2^31, so |x| <= 2^31 - 1.
+R_INT_MAX = 2147483647
+
+
+def r_int(text: str) -> int:
+    """An integer option, within R's integer range (the library hands it to
+    R's code, where a larger count is NA: "missing value where TRUE/FALSE
+    needed", naming no option)."""
+    value = int(text)  # ValueError: argparse's "invalid int value: 'x'"
+    if abs(value) > R_INT_MAX:
+        raise argparse.ArgumentTypeError(
+            f"invalid value: '{text}' (beyond R's integer range: at most {R_INT_MAX} in size)")
+    return value
+
+
+r_int.__name__ = "int"
+
+
 def choice(*choices: str) -> Callable[[str], str]:
     """An argparse type accepting a choice or a unique prefix of one, as R's match.arg()."""
 
@@ -123,6 +141,11 @@ def add_data(parser, labels: bool = True, file_arg: bool = True) -> None:
         parser.add_argument("--y", required=True, metavar="COL",
                             help="label column: 0/1, class codes 1..K, or class names equal "
                                  "to the --p columns")
+        parser.add_argument("--pos-label", default=None, metavar="LABEL",
+                            help="binary (one --p column): the label of the positive class, "
+                                 "whose probability --p is; the --y column then holds two "
+                                 "labels of any kind (no/yes, 1/2), read as 0 and 1 "
+                                 "(scikit-learn's pos_label)")
     add_sep(parser)
 
 
@@ -142,15 +165,28 @@ def _separator(text: str) -> str:
 
 
 def file_after_columns(args) -> None:
-    """``--p a b c FILE``: nargs='+' took the file too; the last value is the file."""
+    """``--p a b c FILE``: nargs='+' took the file too; the last value is the file.
+
+    A column named twice in ``--p`` is refused: the same numbers as two
+    classes' probabilities are a slip, never a model.
+    """
     if getattr(args, "csv", "") is None:
         if len(args.p) < 2:
             args._parser.error("the following arguments are required: FILE")
         args.csv = args.p.pop()
+    names = getattr(args, "p", None) or []
+    if getattr(args, "pos_label", None) is not None and len(names) != 1:
+        args._parser.error(f"argument --pos-label: for a binary model (one --p column), and "
+                           f"--p names {len(names)}; with several classes the --y labels name "
+                           f"the --p columns")
+    twice = [name for k, name in enumerate(names) if name in names[:k]]
+    if twice:
+        args._parser.error(f"argument --p: the column '{twice[0]}' is named twice; name each "
+                           f"class's column once (--p a,b,c), or one column for a binary model")
 
 
 def add_bins(parser, strategy_help: str) -> None:
-    parser.add_argument("--bins", type=int, default=10, help="number of bins (default 10)")
+    parser.add_argument("--bins", type=r_int, default=10, help="number of bins (default 10)")
     parser.add_argument("--strategy", type=choice("equal_width", "equal_freq"),
                         default="equal_width", help=strategy_help)
 

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import csv
 import io
-import sys
 
 import numpy as np
 
 from ..calibrators._methods import CV_METHODS, OVR_METHODS
-from ._args import add_data, choice, subparser
+from ._args import add_data, choice, r_int, subparser
 from ._data import read_csv
-from ._faults import PROG, probability_warning, writing
+from ._faults import PROG, probability_warning, say, writing
 from ._output import AtomicOutput
 from ._source import CsvError, open_source
 from ._table import CsvChunks, chunk_records
@@ -51,9 +50,12 @@ def add(sub) -> None:
                    help="where to write NEW.csv's columns plus the calibrated ones ('-' for "
                         "standard output); an existing file is replaced only when the new one "
                         "is complete")
+    c.add_argument("--force", action="store_true",
+                   help="replace -o even when it is read-only (its write bits clear); the "
+                        "new file keeps its mode")
     add_data(c, file_arg=False)
     c.add_argument("--prefix", default="cal_", help="prefix of the added columns (default cal_)")
-    c.add_argument("--bins", type=int, default=None, help="histogram: number of bins")
+    c.add_argument("--bins", type=r_int, default=None, help="histogram: number of bins")
     c.add_argument("--strategy", type=choice("equal_width", "equal_freq"), default=None,
                    help="histogram: equal_width or equal_freq")
     c.add_argument("--eps", type=float, default=None, help="beta, dirichlet: clipping constant")
@@ -63,8 +65,8 @@ def add(sub) -> None:
                    help="ovr (or cv with --cv-method ovr): the binary calibrator")
     c.add_argument("--cv-method", type=choice(*CV_METHODS), default=None,
                    help="cv: the calibrator to cross-validate (default platt)")
-    c.add_argument("--folds", type=int, default=None, help="cv: number of folds (default 5)")
-    c.add_argument("--seed", type=int, default=None, help="cv: seed of the fold assignment")
+    c.add_argument("--folds", type=r_int, default=None, help="cv: number of folds (default 5)")
+    c.add_argument("--seed", type=r_int, default=None, help="cv: seed of the fold assignment")
 
 
 def _fit_calibrator(args, x, y):
@@ -141,7 +143,7 @@ def run(args) -> int:
     if args.fit == "-" and args.apply == "-":
         args._parser.error("argument --apply: standard input is already --fit; give a file "
                            "for one of them")
-    x, y = read_csv(args.fit, args.p, args.y, args.sep)
+    x, y = read_csv(args.fit, args.p, args.y, args.sep, args.pos_label)
     if args.method in _LOGIT_METHODS and np.all((x >= 0) & (x <= 1)):
         probability_warning(args.p, args.method)
     fit = _fit_calibrator(args, x, y)
@@ -150,5 +152,8 @@ def run(args) -> int:
         _write_calibrated(args, fit, out.file)
         out.commit()
     # the calibrator as R prints it; stdout stays the CSV when -o is '-'
-    print(fit, file=sys.stderr if args.output == "-" else sys.stdout)
+    if args.output == "-":
+        say(str(fit))
+    else:
+        print(fit)
     return 0

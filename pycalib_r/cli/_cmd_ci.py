@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from ._args import add_data, bandwidth, choice, subparser
+from ._args import add_data, bandwidth, choice, r_int, subparser
 from ._cmd_test import add_resampling
 from ._data import read_csv
 from ._faults import PROG
@@ -24,7 +24,7 @@ def add(sub) -> None:
     c.add_argument("--metric", type=choice("ece", "skce", "mmce", "mce", "ace"), default="ece",
                    help="ece (default), skce, mmce, mce or ace")
     c.add_argument("--conf-level", type=float, default=0.95)
-    c.add_argument("--bins", type=int, default=10)
+    c.add_argument("--bins", type=r_int, default=10)
     c.add_argument("--type", type=choice("classwise", "canonical", "confidence"), default=None,
                    help="classwise or confidence (ece, mce, ace); canonical or confidence (skce)")
     c.add_argument("--estimator", type=choice("uq", "ul", "biased"), default=None)
@@ -41,7 +41,7 @@ def run(args) -> int:
         args._parser.error(
             f"argument --type: invalid choice for --metric {args.metric}: '{args.type}'"
             + (f" (choose from {', '.join(allowed)})" if allowed else " (mmce takes no --type)"))
-    p, y = read_csv(args.csv, args.p, args.y, args.sep)
+    p, y = read_csv(args.csv, args.p, args.y, args.sep, args.pos_label)
     if args.seed is not None:
         pc.set_seed(args.seed)
     extra = {}

@@ -27,6 +27,9 @@ def add(sub) -> None:
     d.add_argument("-o", "--output", required=True, metavar="FIG",
                    help="image file; the format follows the extension (png, pdf, svg, ...); "
                         "'-' for standard output (with --format)")
+    d.add_argument("--force", action="store_true",
+                   help="replace -o even when it is read-only (its write bits clear); the "
+                        "new file keeps its mode")
     add_bins(d, "equal_width (default, R's diagram) or equal_freq (as ece)")
     d.add_argument("--type", type=choice("classwise", "confidence"), default="classwise",
                    help="multiclass: classwise panels (default) or one top-label panel")
@@ -128,7 +131,8 @@ def run(args) -> int:
         return error("the diagram needs matplotlib: pip install 'pycalib_r[plot]'")
     matplotlib.use("Agg")  # files only: no display needed
     fmt = _image_format(args)
-    probs, y = read_models(args.csv, [cols for _, cols in models], args.y, args.sep)
+    probs, y = read_models(args.csv, [cols for _, cols in models], args.y, args.sep,
+                           args.pos_label)
     p = probs[0] if len(models) == 1 else {name: q for (name, _), q in zip(models, probs)}
     import matplotlib.pyplot as plt
 

@@ -14,7 +14,7 @@ import sys
 
 from ._args import add_bins, add_data, bandwidth, choice, data_name, json_number, subparser
 from ._data import read_csv
-from ._faults import PROG, printable
+from ._faults import PROG, one_line, printable, say
 
 
 def add(sub) -> None:
@@ -72,7 +72,7 @@ def run(args) -> int:
     from ..rbase._format import format_r
     from ._app import flag_message
 
-    p, y = read_csv(args.csv, args.p, args.y, args.sep)
+    p, y = read_csv(args.csv, args.p, args.y, args.sep, args.pos_label)
     calls = _metric_calls(args)
     values, failed = [], {}
     for name, arguments, fn in calls:
@@ -103,5 +103,5 @@ def run(args) -> int:
             print(f"{name:<7} {text:>{width}}  {arguments}")
     sys.stdout.flush()
     for name, exc in failed.items():
-        print(f"{PROG}: error: {name}: {printable(flag_message(exc, args))}", file=sys.stderr)
+        say(f"{PROG}: error: {name}: {printable(one_line(flag_message(exc, args)))}")
     return 2 if failed else 0

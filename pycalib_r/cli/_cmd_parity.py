@@ -24,5 +24,5 @@ def add(sub) -> None:
 def run(args) -> int:
     from ..rcheck import run_parity
 
-    p, y = read_csv(args.csv, args.p, args.y, args.sep)
+    p, y = read_csv(args.csv, args.p, args.y, args.sep, args.pos_label)
     return run_parity(args, p, y)

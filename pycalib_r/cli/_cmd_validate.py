@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 
-from ._args import add_data, subparser
+from ._args import add_data, r_int, subparser
 from ._data import read_csv
 from ._faults import PROG
 
@@ -29,7 +29,7 @@ def add(sub) -> None:
     e = subparser(sub, "validate", "val_prob(), hoslem_test() and cal_intercept_slope() as JSON",
                   f"{PROG} validate preds.csv --p prob --y label --g 10")
     add_data(e)
-    e.add_argument("--g", type=int, default=10,
+    e.add_argument("--g", type=r_int, default=10,
                    help="Hosmer-Lemeshow groups (hoslem.test's g; default 10)")
     e.add_argument("--conf-level", type=float, default=0.95,
                    help="level of the intercept and slope intervals (default 0.95)")
@@ -39,7 +39,7 @@ def add(sub) -> None:
                    help="column of groups: adds val.prob's grouped statistics (val.probg)")
     e.add_argument("--weights", default=None,
                    help="column of observation weights for the grouped statistics")
-    e.add_argument("--g-group", type=int, default=4,
+    e.add_argument("--g-group", type=r_int, default=4,
                    help="quantile groups for a numeric --group column "
                         "(val.prob's g.group; default 4)")
 
@@ -48,7 +48,7 @@ def run(args) -> int:
     from ..diagnostics._validation import validate_report
 
     if args.group is None and args.weights is None:
-        p, y = read_csv(args.csv, args.p, args.y, args.sep)
+        p, y = read_csv(args.csv, args.p, args.y, args.sep, args.pos_label)
         extra = {}
     else:
         from .. import val_prob
@@ -62,7 +62,7 @@ def run(args) -> int:
         wcol = [args.weights] if args.weights else []
         table = read_table(args.csv, list(dict.fromkeys(args.p + [args.y, args.group] + wcol)),
                            sep=args.sep, numeric=args.p + wcol)
-        (p, *_), y = models_and_labels(table, [args.p], args.y)
+        (p, *_), y = models_and_labels(table, [args.p], args.y, args.pos_label)
         col = table.columns[args.group]
         group = col.values if col.values is not None else col.texts()
         weights = table.columns[args.weights].values if args.weights else None

@@ -99,14 +99,15 @@ class Table:
         self.header_line = header_line
         self.lines = lines
 
-    def error(self, message: str, row: Optional[int] = None, column: Optional[str] = None):
+    def error(self, message: str, row: Optional[int] = None, column: Optional[str] = None,
+              hints: Sequence[str] = ()):
         """A :class:`CsvError` at data row ``row`` (0-based) of ``column``."""
         if row is None:
-            return CsvError(self.path, message, column=column)
+            return CsvError(self.path, message, column=column, hints=hints)
         where = self.lines.line(row)
         if self.lines.row_label == "row":
-            return CsvError(self.path, message, row=where, column=column)
-        return CsvError(self.path, message, line=where, column=column)
+            return CsvError(self.path, message, row=where, column=column, hints=hints)
+        return CsvError(self.path, message, line=where, column=column, hints=hints)
 
 
 # ---------------------------------------------------------------------------

@@ -15,6 +15,7 @@ R equivalent: none (R's messages are kept as they are).
 
 from __future__ import annotations
 
+import re
 import sys
 from contextlib import contextmanager
 from typing import List, Optional, Sequence
@@ -53,24 +54,56 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
 
 
+def say(line: str) -> None:
+    """Write ``line`` to standard error, if it can be written: a closed or
+    full standard error loses the message, never the exit status (and
+    ``print(file=None)`` would write to standard output)."""
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(line + "\n")
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def one_line(message: str) -> str:
+    """``message`` on one line: the library wraps R's messages at 80 columns
+    as ``cli::cli_abort()`` does (normalising blanks), so its lines joined
+    by a space are the message."""
+    return " ".join(part.strip() for part in message.splitlines() if part.strip())
+
+
 def error(message: str, hints: Sequence[str] = ()) -> int:
     """Print ``message`` as the command's error line (and its hints); return 2."""
-    print(f"{PROG}: error: {printable(message)}", file=sys.stderr)
+    say(f"{PROG}: error: {printable(one_line(message))}")
     for hint in hints:
-        print(f"{PROG}: hint: {printable(hint)}", file=sys.stderr)
+        say(f"{PROG}: hint: {printable(one_line(hint))}")
     return 2
+
+
+def warn(message: str) -> None:
+    """Print ``message`` as a warning line of the command."""
+    say(f"{PROG}: warning: {printable(message)}")
 
 
 _said = {"probabilities": False}
 
 
+# The library's advice names arguments as Python code (method="block"); the
+# command's user gives options (--method block).
+_PY_ARGUMENT = re.compile(r'\b([a-z][a-z_]*)="([A-Za-z_]+)"')
+
+
 def show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """``warnings.showwarning`` for the command: the warning's text, without
-    the package's file and source line."""
-    text = str(message)
+    the package's file and source line, its ``name="value"`` advice as options."""
+    text = _PY_ARGUMENT.sub(lambda m: f"--{m.group(1).replace('_', '-')} {m.group(2)}",
+                            str(message))
     if _said["probabilities"] and "logit" in text and "[0, 1]" in text:
         return  # the library's Python-worded twin of probability_warning()
-    print(f"{PROG}: warning: {printable(text)}", file=sys.stderr)
+    warn(text)
 
 
 def reset() -> None:
@@ -86,10 +119,9 @@ def probability_warning(p_cols: Sequence[str], method: str) -> None:
     cols = ",".join(p_cols)
     fix = ("give the logit, log(p / (1 - p)), in --p" if len(p_cols) == 1
            else "give log(p) of each class's column in --p")
-    print(f"{PROG}: warning: every value of --p {cols} lies in [0, 1], but --method {method} "
-          f"takes logits (the probabilities are fitted as logits, as in R): {fix}, or use "
-          f"--method {'platt' if len(p_cols) == 1 else 'dirichlet'}, which takes "
-          f"probabilities", file=sys.stderr)
+    warn(f"every value of --p {cols} lies in [0, 1], but --method {method} takes logits (the "
+         f"probabilities are fitted as logits, as in R): {fix}, or use --method "
+         f"{'platt' if len(p_cols) == 1 else 'dirichlet'}, which takes probabilities")
 
 
 def memory_message(args, exc: MemoryError) -> str:
@@ -116,6 +148,17 @@ def cli_hints(exc, args) -> List[str]:
     """The hints for R's error ``exc`` met by the command ``args``: the
     library's notes, except those that show Python code, which are replaced
     by the command's options."""
+    p_cols: List[str] = list(getattr(args, "p", None) or [])
+    if getattr(args, "command", None) == "validate" and len(p_cols) > 1:
+        # val.prob, hoslem.test and the intercept and slope are binary: the
+        # library's error says why; the fix in the command's terms
+        notes = [note for note in getattr(exc, "__notes__", ()) if not _shows_python(note)]
+        return notes + [f"validate takes one --p column, the positive class's probability, "
+                        f"with 0/1 labels (or --pos-label LABEL): e.g. --p {p_cols[-1]}"]
+    return _hints(exc, args)
+
+
+def _hints(exc, args) -> List[str]:
     message = str(exc)
     notes = list(getattr(exc, "__notes__", ()))
     p_cols: List[str] = list(getattr(args, "p", None) or [])

@@ -26,12 +26,15 @@ from ._faults import OutputError, _reason
 from ._source import shown_path
 
 
-def check_output(path: str) -> None:
+def check_output(path: str, force: bool = False) -> None:
     """Refuse, before any work, an output path that cannot be written.
 
     The folder must exist and be writable, and the path must not be a
-    folder. (Writing can still fail later, e.g. on a full disk; the old
-    file then stays.)
+    folder. An existing file that is read-only is refused unless ``force``:
+    one whose write bits are all clear (``chmod 444``: its owner protected
+    it, and renaming a new file over it would bypass that, even for root,
+    whom ``cp`` lets through), or one the user may not write. (Writing can
+    still fail later, e.g. on a full disk; the old file then stays.)
     """
     if path == "-":
         return
@@ -47,9 +50,14 @@ def check_output(path: str) -> None:
             raise OutputError(path, f"the folder {shown_path(shown)} {what}; create it first, "
                                     "or write elsewhere")
         try:
-            regular = stat.S_ISREG(os.stat(target).st_mode)
+            mode = os.stat(target).st_mode
+            regular = stat.S_ISREG(mode)
         except FileNotFoundError:
-            regular = None
+            mode, regular = None, None
+        if regular and not force and (not mode & 0o222 or not os.access(target, os.W_OK)):
+            raise OutputError(path, f"is read-only (mode {stat.S_IMODE(mode):04o}), and is "
+                                    "kept; make it writable (chmod u+w), write elsewhere, or "
+                                    "give --force to replace it")
         # a file is replaced through a new file in its folder; a device is written in place
         if not os.access(target if regular is False else folder, os.W_OK):
             raise OutputError(path, "permission denied; write elsewhere")
@@ -85,6 +93,7 @@ class AtomicOutput:
     def __init__(self, path: str):
         self.path = path
         self._tmp: Optional[str] = None
+        self._stdout = path == "-"
         if path == "-":
             self.file = sys.stdout.buffer
             self._target = None
@@ -138,7 +147,7 @@ class AtomicOutput:
             raise OutputError(self.path, f"could not write the file: {_reason(exc)}") from None
 
     def discard(self) -> None:
-        if self.file is not sys.stdout.buffer:
+        if not self._stdout:
             try:
                 self.file.close()
             except OSError:
@@ -156,7 +165,7 @@ class AtomicOutput:
     def __exit__(self, kind, exc, tb):
         if self._tmp is not None or kind is not None:
             self.discard()
-        elif self.file is not sys.stdout.buffer:
+        elif not self._stdout:
             try:
                 self.file.close()
             except OSError:

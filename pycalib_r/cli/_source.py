@@ -24,7 +24,7 @@ import io
 import os
 import stat
 import sys
-from typing import Iterator, Optional, Tuple
+from typing import Iterator, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -41,7 +41,9 @@ class CsvError(Exception):
     """
 
     def __init__(self, path: str, message: str, line: Optional[int] = None,
-                 column: Optional[str] = None, row: Optional[int] = None):
+                 column: Optional[str] = None, row: Optional[int] = None,
+                 hints: Sequence[str] = ()):
+        self.hints = list(hints)  # printed as "pycalib-r: hint: ..." lines
         where = [display(path)]
         if line is not None:
             where.append(f"line {line}")
