@@ -25,10 +25,10 @@ smaller of the two tails computed and the other one its complement, as
 search compares ``p`` with a probability whose last bits decide otherwise
 than R's: measured against R 4.2.2 (tests/test_rng_qbinom_large.py), 0 of
 9,604 values differ for sizes 2^31 - 1 to 2^40, 7 of 2,400 at 1e15 and 25
-of 2,400 at 2^52. There one ulp of ``prob`` moves pbinom by about 1e-8
-relative, as much as ``ibeta`` and R's ``bratio`` differ, and a unit of the
-answer moves it by as little: R's integers follow from ``bratio``'s own
-arithmetic, which no independent formula reproduces.
+of 2,400 at 2^52. There one ulp of ``prob`` moves pbinom by 4e-8 to 3e-7
+relative, no less than ``ibeta`` and R's ``bratio`` differ, and a unit of
+the answer moves it by as little as 2e-8 to 5e-8: R's integers follow from
+``bratio``'s own arithmetic, which no independent formula reproduces.
 
 R equivalent: ``qbinom.c``, ``qDiscrete_search.h``, ``qnorm.c``, ``qhyper.c``, ``lbeta.c``, ``lgammacor.c``, ``gamma.c``,
 ``chebyshev.c``, ``choose.c`` (``lfastchoose``) of R 4.2.2's ``src/nmath``.
@@ -199,7 +199,7 @@ def pbinom_upper(x, n, pr):
     returns a tail near 1 that way, and near 1 only its rounding to the
     doubles below 1 matters, so the comparisons of R's search near ``p`` close
     to 1 come out as R's (betainc's own value near 1 differs from R's in the
-    last bits for about 1 in 10 such searches). Where ``betainc`` underflows
+    last bits for about 1 in 7 such searches). Where ``betainc`` underflows
     to 0 although R's value is a positive double, the value is
     ``betaincc(b, a, 1 - pr)`` (the same probability, swapped).
     """
