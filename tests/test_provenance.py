@@ -186,6 +186,17 @@ def test_every_ported_module_has_its_header():
     assert not problems, "\n".join(str(p).replace(str(REPO) + "/", "") for p in problems)
 
 
+
+def test_no_module_derives_from_toms708():
+    """ACM's licence of TOMS 708 forbids commercial use, which GPL-3 allows
+    (docs/provenance.md, "TOMS 708"): no file of the package translates R's
+    toms708.c (qbinom's pbeta is SciPy's betainc)."""
+    files = sorted(p for p in (REPO / "pycalib_r").rglob("*") if p.suffix in (".py", ".c", ".h"))
+    hits = [str(f.relative_to(REPO)) for f in files
+            if any("toms708" in v.lower() for v in header(f).get("Derived from", []))]
+    assert not hits
+    assert not (REPO / "pycalib_r" / "_rng" / "nmath" / "_toms708.py").exists()
+
 @pytest.mark.parametrize("module", sorted(REWRITTEN))
 def test_the_rewritten_modules_have_their_headers(module):
     problems = check_file(REPO / module)

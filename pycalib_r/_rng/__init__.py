@@ -39,7 +39,7 @@ separates bit generators, distributions and the ``Generator``):
                             ``_qnorm`` (qnorm.c), ``_rbinom`` (rbinom.c),
                             ``_snorm`` (snorm.c, every ``normal.kind``), ``_dists``
                             (sexp.c, rgamma.c, rbeta.c, rpois.c, rhyper.c, ...)
-                            (compiled in ``_native``), ``_toms708`` (toms708.c),
+                            (compiled in ``_native``),
                             ``_qdiscrete`` (qbinom.c, qhyper.c, ...), ``_chain``,
                             ``_cursor``
 ``do_sample``               ``do_sample`` (``src/main/random.c``): ``_sample``, the

@@ -16,9 +16,9 @@ R source                                 module
 ``rpois.c``, ``rhyper.c``, ``rcauchy.c``,  evaluators); compiled ``rexp``,
 ``rlogis.c``, ``rweibull.c``             ``rgamma``, ``rbeta``, ``rpois`` in
                                          ``_native/src/rng.c``
-``toms708.c`` (``bratio``)               ``_toms708``
 ``qbinom.c``, ``qpois.c``, ``qnbinom.c``,  ``_qdiscrete``
-``qhyper.c``, ``qnchisq.c``, ...
+``qhyper.c``, ``qnchisq.c``, ...          (``qbinom``'s ``pbeta``: SciPy's
+                                         ``betainc``, not ``toms708.c``)
 ``pgamma.c``, ``qgamma.c``, ``dgamma.c``  ``_gamma_dist`` (private scalar
 (``pchisq``, ``qchisq``)                   ``pchisq``/``qchisq``, used by the
                                          validation statistics)

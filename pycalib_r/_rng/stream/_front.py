@@ -202,7 +202,8 @@ class StreamFront:
 
         A ``size`` of 2^31 - 1 or more takes R's branch for large sizes,
         ``qbinom(unif_rand(), size, prob, lower.tail = FALSE)``: one uniform
-        per value (R's quantile search on TOMS 708's binomial probabilities),
+        per value (R's quantile search; its binomial probabilities are SciPy's
+        ``betainc``, not R's ``pbeta``: docs/migrating-from-r.md),
         float64 values when one exceeds R's integer range (R returns doubles
         then).
 
