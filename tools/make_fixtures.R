@@ -847,7 +847,7 @@ main <- function() {
   # -------------------------------------------------------------------------
   r_version <- paste(R.version$major, R.version$minor, sep = ".")
   probcal_version <- as.character(utils::packageVersion("probcal"))
-  contract_md5 <- unname(tools::md5sum(file.path(root, "pycalib_r", "r", "contract.R")))
+  contract_md5 <- harness_contract_md5(file.path(root, "pycalib_r", "r", "contract.R"))
   total <- 0L
   for (file in sort(ls(files))) {
     cases <- get(file, envir = files)

@@ -26,7 +26,7 @@ header <- c(
   generator = harness_json_string("tools/make_fuzz_fixtures.R"),
   r_version = harness_json_string(paste(R.version$major, R.version$minor, sep = ".")),
   probcal_version = harness_json_string(as.character(utils::packageVersion("probcal"))),
-  contract_r_md5 = harness_json_string(unname(tools::md5sum(file.path(root, "pycalib_r", "r", "contract.R")))),
+  contract_r_md5 = harness_json_string(harness_contract_md5(file.path(root, "pycalib_r", "r", "contract.R"))),
   date = harness_json_string(format(Sys.Date())),
   rng_kind = harness_json(RNGkind(), unbox = FALSE),
   seed = sprintf("%d", seed),

@@ -82,6 +82,8 @@ root <- local({
   normalizePath(file.path(dirname(sub("^--file=", "", file_arg[[1L]])), ".."))
 })
 contract_path <- file.path(root, "pycalib_r", "r", "contract.R")
+harness <- new.env()
+sys.source(file.path(root, "pycalib_r", "r", "harness.R"), envir = harness)
 sys.source(contract_path, envir = contract)
 p <- round(seq(0.05, 0.95, length.out = 40)^1.3, 6)
 y <- as.integer((seq_along(p) * 7919L) %% 100L < 100 * p)
@@ -112,7 +114,7 @@ out <- paste0(
   "\"probcal_version\": ", jstr(probcal_version), ",\n",
   "\"date\": ", jstr(format(Sys.Date())), ",\n",
   "\"producer\": \"tools/make_rng_kinds_stream_fixtures.R\",\n",
-  "\"contract_r_md5\": ", jstr(unname(tools::md5sum(contract_path))), ",\n",
+  "\"contract_r_md5\": ", jstr(harness$harness_contract_md5(contract_path)), ",\n",
   "\"rng_kind\": [", paste(jstr(RNGkind()), collapse = ", "), "],\n",
   "\"cases\": [],\n",
   "\"streams\": ", jarr(records), ",\n",

@@ -141,6 +141,28 @@ harness_eval <- function(r_call, inputs, kind, parent) {
 # JSON writer.
 # ---------------------------------------------------------------------------
 
+# The md5 the fixtures record of pycalib_r/r/contract.R: of its code, without
+# the provenance lines at its top (SPDX, "Derived from", ...), so that a
+# licence header does not mark the stored values stale. Python's twin is in
+# tests/test_fixtures.py (contract_md5).
+harness_contract_md5 <- function(path) {
+  lines <- readLines(path, warn = FALSE)
+  k <- 0L
+  while (k < length(lines) &&
+         grepl("^# (SPDX-License-Identifier|Derived from|Not derived|Written from):", lines[[k + 1L]])) {
+    k <- k + 1L
+  }
+  raw <- readBin(path, "raw", file.info(path)$size)
+  if (k > 0L) {
+    cut <- sum(nchar(lines[seq_len(k)], type = "bytes") + 1L)
+    raw <- raw[-seq_len(cut)]
+  }
+  tmp <- tempfile()
+  on.exit(unlink(tmp))
+  writeBin(raw, tmp)
+  unname(tools::md5sum(tmp))
+}
+
 harness_json_string <- function(s) {
   if (length(s) != 1L) return(vapply(s, harness_json_string, character(1), USE.NAMES = FALSE))
   if (is.na(s)) return('"NA"')
