@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the compiled layer's loader, written for pycalib_r
 """The compiled kernels: C, built when the package is installed.
 
 Some of R's algorithms are sequential at heart (a Mersenne-Twister stream

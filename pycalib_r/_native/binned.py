@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the ctypes wrapper of src/binned.c, whose header names its sources
 """R's per-bin ``mean()`` (``src/binned.c``): the compiled side of
 :mod:`pycalib_r.binned._rbins`.
 

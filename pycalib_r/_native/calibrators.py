@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the ctypes wrapper of src/calibrators.c, whose header names its sources
 """The calibrators' inner loops (``src/calibrators.c``).
 
 glm.fit's binomial IRLS (the family's C code, reference BLAS ``ddot``,

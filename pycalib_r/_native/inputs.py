@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the ctypes wrapper of src/inputs.c, whose header names its sources
 """One pass over a probability matrix (``src/inputs.c``): ``check_prob_matrix``'s
 scan and the top-label form.
 

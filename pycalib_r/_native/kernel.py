@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the ctypes wrapper of src/kernel.c, whose header names its sources
 """The canonical kernel's loops (``src/kernel.c``): tiles of
 ``exp(-||p_i - p_j|| / h) <u_i, u_j>`` and the bootstrap's weighted sums.
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the ctypes wrapper of src/rbase.c, whose header names its sources
 """R's long-double ``sum()`` and ``mean()`` of doubles (``src/rbase.c``).
 
 Twins: ``pycalib_r.rbase._rarith._ld_seq_sum`` and ``r_mean``'s numpy path.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the ctypes wrapper of src/rng.c, whose header names its sources
 """R's random streams on the Mersenne-Twister words (``src/rng.c``).
 
 The stream's state comes as :func:`pycalib_r._rng.bitgen._mt.kernel_words`

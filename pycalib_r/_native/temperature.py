@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: the ctypes wrapper of src/temperature.c, whose header names its sources
 """Temperature scaling's log-loss terms (``src/temperature.c``).
 
 Twins: the numpy objectives in ``pycalib_r.calibrators._temperature``
