@@ -118,6 +118,7 @@ def _calls():
             pc.RRandom(9, kind="L'Ecuyer-CMRG").get_random_seed()),
         "options": lambda: pc.options(),
         "get_option": lambda: pc.get_option("digits"),
+        "show_config": lambda: pc.show_config(mode="dicts"),
     }
     return calls
 

@@ -74,12 +74,15 @@ def test_manifest_rows_name_real_kernels_and_twins(row):
 def test_show_config_says_which_path_runs(capsys):
     import pycalib_r as pc
 
-    cfg = pc.show_config()
-    printed = capsys.readouterr().out
+    cfg = pc.show_config(mode="dicts")
+    assert capsys.readouterr().out == ""
     assert cfg["native"] is _native.available()
-    assert f"native: {cfg['native']}" in printed
     if cfg["native"]:
         assert cfg["status"] == "loaded" and cfg["library"].endswith(".so")
+    assert pc.show_config() is None
+    assert f"native: {cfg['native']}\nstatus: {cfg['status']}\n" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="`mode` must be"):
+        pc.show_config(mode="json")
 
 
 def _child(code: str, **env) -> dict:

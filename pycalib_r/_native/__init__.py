@@ -125,21 +125,32 @@ def ptr(a) -> int:
     return a.__array_interface__["data"][0]
 
 
-def show_config() -> dict:
+def show_config(mode: str = "stdout"):
     """Which computing path this process uses, and why.
 
-    Python-only (R has no such switch). Returns a dict, and prints it:
-    ``native`` (``True`` when the compiled kernels run), ``status`` (why
-    not, otherwise ``"loaded"``), ``library`` (its file),
-    ``long_double_digits`` (64 where C's ``long double`` is x86's 80-bit
-    type, R's ``LDOUBLE`` on x86-64 Linux) and ``switch`` (the value of
-    ``PYCALIB_R_NATIVE``).
+    Python-only (R has no such switch). The fields: ``native`` (``True``
+    when the compiled kernels run), ``status`` (why not, otherwise
+    ``"loaded"``), ``library`` (its file), ``long_double_digits`` (64 where
+    C's ``long double`` is x86's 80-bit type, R's ``LDOUBLE`` on x86-64
+    Linux) and ``switch`` (the value of ``PYCALIB_R_NATIVE``).
+
+    Parameters
+    ----------
+    mode : {"stdout", "dicts"}
+        As numpy's ``show_config``: ``"stdout"`` prints the fields one per
+        line and returns None; ``"dicts"`` returns them as a dict and prints
+        nothing.
 
     Examples
     --------
     >>> import pycalib_r as pc
-    >>> cfg = pc.show_config()  # doctest: +SKIP
+    >>> pc.show_config(mode="dicts")["switch"] is None  # doctest: +SKIP
+    True
     """
+    if mode not in ("stdout", "dicts"):
+        from ..rbase._errors import ProbcalError  # noqa: PLC0415 (this room imports no other)
+
+        raise ProbcalError(f'`mode` must be "stdout" or "dicts", not {mode!r}.')
     L = lib()
     out = {
         "native": L is not None,
@@ -148,9 +159,10 @@ def show_config() -> dict:
         "long_double_digits": int(L.pcr_long_double_digits()) if L is not None else None,
         "switch": os.environ.get(_ENV),
     }
-    for k, v in out.items():
-        print(f"{k}: {v}")
-    return out
+    if mode == "dicts":
+        return out
+    print("\n".join(f"{k}: {v}" for k, v in out.items()))
+    return None
 
 
 # --- elementwise kernels on several cores ------------------------------------
