@@ -35,7 +35,7 @@ CASES = (
     ("canonical `cal_test`, K = 10, 1,500 rows, 199 resamples",
      "g = np.random.default_rng(2); z = g.normal(size=(1500, 10)); P = np.exp(z) / np.exp(z).sum(1, keepdims=True);"
      " y = np.array([g.choice(10, p=r) + 1 for r in P])",
-     "pc.set_seed(1); pc.cal_test(P, y, type='canonical', resamples=199)"),
+     "pc.set_seed(1); pc.cal_test(P, y, type='canonical', n_boot=199)"),
     ("`cal_platt`, 100,000 rows",
      "g = np.random.default_rng(3); p = g.uniform(0.01, 0.99, 100_000); y = (g.random(100_000) < p).astype(np.int64)",
      "pc.cal_platt(p, y)"),

@@ -43,7 +43,7 @@ import threading
 
 _ENV = "PYCALIB_R_NATIVE"
 # Must equal PCR_ABI_VERSION in src/pcr.h.
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 _lock = threading.Lock()
 _state = {"lib": None, "status": None, "path": None}

@@ -35,7 +35,6 @@ another C library or another build of it the kernels call glibc's function.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import math
 import threading
 
@@ -50,6 +49,7 @@ _log_into = fn("pcr_log_into", None, c_void_p, c_i64, c_void_p)
 _log1p_into = fn("pcr_log1p_into", None, c_void_p, c_i64, c_void_p)
 _exp_calls = fn("pcr_exp_calls", None, c_void_p, c_i64, c_void_p)
 _exp_block = fn("pcr_exp_block", None, c_void_p, c_i64, c_void_p)
+_disagree = fn("pcr_d2d_disagree", c_i64, c_void_p, c_void_p, c_void_p, c_i64)
 
 
 def _libm_entry(libm, name: str, direct: str, args):
@@ -63,13 +63,8 @@ def _libm_entry(libm, name: str, direct: str, args):
     addr = dlvsym(libm._handle, direct.encode(), b"GLIBC_2.15")
     if not addr:
         return wrapper
-    proto = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)
-    f_direct, f_wrapper = proto(addr), proto(wrapper)
-    for x in args:
-        a, b = f_direct(x), f_wrapper(x)
-        if not (a == b and math.copysign(1.0, a) == math.copysign(1.0, b)) and not (a != a and b != b):
-            return wrapper
-    return addr
+    grid = np.ascontiguousarray(args, dtype=np.float64)
+    return wrapper if _disagree(addr, wrapper, ptr(grid), grid.size) else addr
 
 
 def _check_args():
@@ -79,7 +74,7 @@ def _check_args():
                            [0.0, -0.0, 5e-324, -5e-324, 1e-300, 1.0, 1.0 - 2 ** -53, 1.0 + 2 ** -52,
                             -745.1332191019411, -745.1332191019412, 709.782712893384, 709.7827128933841,
                             math.inf, -math.inf, math.nan]])
-    return [float(v) for v in grid]
+    return grid
 
 
 def _exp_table():
@@ -102,14 +97,24 @@ def _exp_table():
     return tab
 
 
+def _libm():
+    # glibc's soname first: find_library runs ldconfig in a subprocess (tens
+    # of milliseconds of a first call); the C library's math is already
+    # loaded, so opening it again is a lookup.
+    try:
+        return ctypes.CDLL("libm.so.6")
+    except OSError:
+        from ctypes.util import find_library  # noqa: PLC0415 (it imports subprocess)
+
+        name = find_library("m")
+        return ctypes.CDLL(name) if name else ctypes.CDLL(None)
+
+
 def _register():
-    name = ctypes.util.find_library("m")
-    libm = ctypes.CDLL(name) if name else ctypes.CDLL(None)
+    libm = _libm()
     args = _check_args()
     _set_libm(_libm_entry(libm, "exp", "__exp_finite", args),
-              _libm_entry(libm, "log", "__log_finite", [abs(v) for v in args]))
-    tab = _exp_table()
-    _set_tab(ptr(tab))
+              _libm_entry(libm, "log", "__log_finite", np.abs(args)))
 
 
 _register()
@@ -147,6 +152,10 @@ def fast_exp_ok() -> bool:
     if not _fast_exp:
         with _fast_lock:
             if not _fast_exp:
+                # The table, from its definition (a few ms): only for the
+                # kernels that may use the vectorised exp.
+                tab = _exp_table()
+                _set_tab(ptr(tab))
                 ok = bool(_usable())
                 if ok:
                     g = np.random.default_rng(20261202)

@@ -28,6 +28,22 @@ PCR_API void pcr_set_libm(void *exp_fn, void *log_fn)
     if (log_fn) g_log = (d2d)log_fn;
 }
 
+/* How many of x[0..n) two double -> double functions answer differently
+ * (bits, the sign of zero included; any NaN equals any NaN): the check that
+ * a direct entry gives its wrapper's values, in C (a Python loop of ctypes
+ * calls took 15 ms of a first call). */
+PCR_API i64 pcr_d2d_disagree(void *fa, void *fb, const double *x, i64 n)
+{
+    d2d a = (d2d)fa, b = (d2d)fb;
+    i64 bad = 0;
+    for (i64 i = 0; i < n; i++) {
+        double u = a(x[i]), v = b(x[i]);
+        if (u != u && v != v) continue;
+        bad += memcmp(&u, &v, sizeof u) != 0;
+    }
+    return bad;
+}
+
 double pcr_glibc_exp(double x) { return g_exp(x); }
 double pcr_glibc_log(double x) { return g_log(x); }
 

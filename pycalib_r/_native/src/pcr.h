@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define PCR_API __attribute__((visibility("default")))
-#define PCR_ABI_VERSION 2
+#define PCR_ABI_VERSION 3
 
 typedef int64_t i64;
 
