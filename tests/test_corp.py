@@ -386,3 +386,63 @@ def test_cases_made_on_demand_are_the_stable_order():
     assert not callable(fit0._cases)
     np.testing.assert_array_equal(fit0.cases["case_id"].to_numpy(), order + 1)
     assert fit0.bins.equals(fit.bins) and str(pc.reliabilitydiag(p0, y, region_level=None).summary()) == summary
+
+
+# ---------------------------------------------------------------------------
+# Issue 47: provenance, and Chen's beta kernel written from the paper
+
+
+def test_modules_state_what_they_derive_from():
+    """_corp translates reliabilitydiag (GPL-3), R and pillar; _smece follows relplot; the
+    beta kernel is written from Chen (1999), not from bde (GPL-2-only)."""
+    pkg = REPO / "pycalib_r" / "diagnostics"
+    corp = (pkg / "_corp.py").read_text().splitlines()
+    assert corp[0] == "# SPDX-License-Identifier: GPL-3.0-or-later"
+    assert corp[1].startswith("# Derived from: reliabilitydiag 0.2.1.9000 R/") and "(GPL-3)" in corp[1]
+    smece = (pkg / "_smece.py").read_text().splitlines()
+    assert smece[0] == "# SPDX-License-Identifier: GPL-3.0-or-later"
+    assert smece[1].startswith("# Derived from: relplot 1.0.3 ") and "Apple" in smece[1]
+    beta = (pkg / "_beta_kernel.py").read_text()
+    assert beta.splitlines()[0] == "# SPDX-License-Identifier: GPL-3.0-or-later"
+    assert "Derived from" not in beta and "from the published method alone" in beta
+    assert "Chen, S. X." in beta and "(1999)" in beta
+    # the estimate reliabilitydiag's bands use is this module's, not a copy in _corp
+    corp_text = "\n".join(corp)
+    assert "from ._beta_kernel import chen_beta_density" in corp_text
+    assert "def _chen_beta_density" not in corp_text
+
+
+def test_chen_beta_kernel_is_the_papers_formula():
+    """f(x) = mean_i Beta(X_i; x/b + 1, (1 - x)/b + 1) with b = n^(-2/5), term by term
+    (scipy's beta density as an independent evaluation); t^0 = 1 at t = 0 and 1."""
+    from scipy.stats import beta as beta_dist
+
+    from pycalib_r.diagnostics._beta_kernel import chen_beta_density
+
+    g = np.random.default_rng(2)
+    data = np.concatenate((g.random(97), [0.0, 1.0, 0.0]))
+    at = np.minimum(np.arange(101) * 0.01, 1.0)
+    b = data.size ** (-2 / 5)
+    want = np.array([beta_dist.pdf(data, x / b + 1, (1 - x) / b + 1).mean() for x in at])
+    got = chen_beta_density(data, at)
+    assert np.all(np.isfinite(got))
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+@pytest.mark.r_parity
+def test_live_beta_kernel_equals_bde(reliabilitydiag_r):
+    """Black-box check against bde (reliabilitydiag's dependency): the density values
+    reliabilitydiag uses, on data with values at 0 and 1, for several n."""
+    from pycalib_r.diagnostics._beta_kernel import chen_beta_density
+
+    r = reliabilitydiag_r
+    at = np.minimum(np.arange(101) * 0.01, 1.0)
+    worst = 0.0
+    for n, seed in ((2, 1), (57, 2), (1000, 3), (4000, 4)):
+        r.r(f"set.seed({seed}); d <- c(runif({n}), 0, 1); d[1] <- 0;"
+            "dens <- bde::density(bde::bde(d, estimator = 'betakernel', lower.limit = 0, "
+            "upper.limit = 1), seq(0, 1, by = 0.01))")
+        d = np.asarray(r.r("d"), dtype=float)
+        want = np.asarray(r.r("dens"), dtype=float)
+        worst = max(worst, _close(chen_beta_density(np.sort(d), at), want, rtol=1e-12))
+    assert worst <= 1e-12

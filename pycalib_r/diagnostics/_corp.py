@@ -1,3 +1,7 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: reliabilitydiag 0.2.1.9000 R/coercion.R, R/region_method.R, R/summary.R, R/utils.R (GPL-3), (c) Timo Dimitriadis and Alexander I. Jordan
+# Derived from: R 4.2.2 src/library/stats/R/approx.R, src/library/stats/R/quantile.R, src/main/array.c (GPL-2-or-later), (c) The R Core Team
+# Derived from: pillar 1.8.1 R/sigfig.R (MIT), (c) pillar authors
 """CORP reliability diagrams: R's ``reliabilitydiag`` (Dimitriadis, Gneiting & Jordan 2021).
 
 The CORP (Consistent, Optimally binned, Reproducible, PAV-based) reliability
@@ -10,8 +14,10 @@ calibration, or asymptotic) or confidence bands, and any proper score splits as
 R equivalent: ``reliabilitydiag::reliabilitydiag()`` 0.2.1.9000 (git
 a3d3572 of aijordan/reliabilitydiag), its ``summary()``, ``print()`` and
 ``autoplot()``; ported from its R code (``R/coercion.R``,
-``R/region_method.R``, ``R/summary.R``, ``R/utils.R``) and, for the
-continuous asymptotic bands, from ``bde``'s Chen (1999) beta kernel.
+``R/region_method.R``, ``R/summary.R``, ``R/utils.R``; GPL-3). The
+continuous asymptotic bands use Chen's (1999) beta kernel density, which
+reliabilitydiag takes from the R package bde (GPL-2-only): that estimator is
+written here from Chen's paper alone (:mod:`._beta_kernel`), not from bde.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..binned._binning import stable_order
+from ._beta_kernel import chen_beta_density
 from ..inputs._checks import add_note
 from ..rbase._errors import ProbcalError
 from ..inputs._forms import input_form
@@ -253,31 +260,6 @@ def _discrete_asymptotics(x, cep, level, position):
                 level=level, position=position)
 
 
-def _chen_beta_density(data, at, chunk=1 << 18):
-    """bde's Chen (1999) beta kernel density (``bde(data, estimator = "betakernel")``,
-    bandwidth ``b = n^(-2/5)``) at the points ``at``, in bounded memory."""
-    from scipy.special import betaln
-
-    n = data.size
-    b = n ** (-2 / 5)
-    out = np.zeros(at.size)
-    a1 = at / b + 1
-    a2 = (1 - at) / b + 1
-    log_norm = betaln(a1, a2)
-    for s in range(0, n, chunk):
-        d = data[s:s + chunk]
-        with np.errstate(divide="ignore"):
-            log_x, log_1mx = np.log(d), np.log1p(-d)
-        for j in range(at.size):  # dbeta(d, a1, a2), summed over the data
-            log_f = np.full(d.size, -log_norm[j])
-            if a1[j] != 1:
-                log_f += (a1[j] - 1) * log_x
-            if a2[j] != 1:
-                log_f += (a2[j] - 1) * log_1mx
-            out[j] += np.exp(log_f).sum()
-    return out / n
-
-
 def _continuous_asymptotics(x, bins, level, position):
     grid = np.minimum(np.arange(101) * 0.01, 1.0)  # seq(0, 1, by = 0.01)
     if position == "diagonal":
@@ -288,7 +270,7 @@ def _continuous_asymptotics(x, bins, level, position):
         keep = np.concatenate(([True], (t[1:] != t[:-1]) | (c[1:] != c[:-1])))  # distinct()
         cep = _approx_rule1(t[keep], c[keep], grid)
     x0 = grid if position == "diagonal" else cep
-    dens = _chen_beta_density(x, grid)
+    dens = chen_beta_density(x, grid)
     q = float(_approx_linear(_QCHERN_P, _QCHERN_Q, np.array([0.5 + 0.5 * level]))[0])
     with np.errstate(divide="ignore", invalid="ignore"):
         tmp = ((x0 * (1 - x0) * 1 / dens) * (4 / x.size)) ** (1 / 3) * q
@@ -540,8 +522,9 @@ def reliabilitydiag(p, y, region_level=0.9, region_method=None, region_position=
     Discrete asymptotics: ``x0 -/+ qnorm((1 + level) / 2) * sqrt(x0 (1 -
     x0) / n_x)``, clipped to ``[0, 1]``. Continuous asymptotics (on the grid
     ``0, 0.01, ..., 1``): ``x0 -/+ qchern((1 + level) / 2) * (4 x0 (1 - x0)
-    / (n f(x0)))^(1/3)`` with ``f`` Chen's beta-kernel density estimate
-    (``bde``, bandwidth ``n^(-2/5)``); R's ``level`` column then reads 0.9
+    / (n f(x0)))^(1/3)`` with ``f`` Chen's (1999) beta kernel density
+    estimate, bandwidth ``n^(-2/5)`` (R: bde's; here written from Chen's
+    paper); R's ``level`` column then reads 0.9
     whatever the level (kept).
 
     Differences from R: the input checks and messages are the package's

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: relplot 1.0.3 relplot/metrics.py, relplot/kernels.py, relplot/diagrams.py (Apple sample code licence), (c) 2023 Apple Inc.
 """Smooth ECE and the smoothed reliability diagram (Blasiok & Nakkiran 2023).
 
 Python-only (R has no smooth ECE). The definitions are those of the authors'
