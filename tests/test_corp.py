@@ -446,3 +446,61 @@ def test_live_beta_kernel_equals_bde(reliabilitydiag_r):
         want = np.asarray(r.r("dens"), dtype=float)
         worst = max(worst, _close(chen_beta_density(np.sort(d), at), want, rtol=1e-12))
     assert worst <= 1e-12
+
+
+# ---------------------------------------------------------------------------
+# Issue 45, item 4: qchern's table ends at 0.9999 (approxfun rule = 1)
+
+
+def _continuous(level, position, p=None, y=None):
+    if p is None:
+        pc.set_seed(7)
+        p = pc.runif(3000)
+        y = pc.rbinom(3000, 1, p ** 1.4)
+    return pc.reliabilitydiag(p, y, region_method="continuous_asymptotics",
+                              region_position=position, region_level=level)["X"].regions
+
+
+@pytest.mark.parametrize("level", [0.99981, 0.9999, 0.999999])
+def test_continuous_bands_beyond_the_chernoff_table_are_r_na(level):
+    # R: qchern(0.5 + 0.5 * level) is NA, so are both bands at every grid point
+    reg = _continuous(level, "diagonal")
+    assert len(reg) == 101
+    assert reg["lower"].isna().all() and reg["upper"].isna().all()
+    # ... and at "estimate" R's bound_correction() calls approx() on 101 NAs
+    with pytest.raises(pc.ProbcalError) as info:
+        _continuous(level, "estimate")
+    assert str(info.value) == "need at least two non-NA values to interpolate"
+    assert "region_level > 0.9998" in " ".join(info.value.__notes__)
+
+
+def test_continuous_bands_at_the_table_end_are_finite():
+    reg = _continuous(0.9998, "diagonal")
+    assert np.isfinite(reg["lower"].to_numpy(dtype=float)).all()
+
+
+def test_continuous_estimate_bands_of_one_forecast_value_are_r_error():
+    with pytest.raises(pc.ProbcalError, match="^need at least two non-NA values") as info:
+        _continuous(0.9, "estimate", np.full(50, 0.3), np.tile([0, 1], 25))
+    assert "one value" in " ".join(info.value.__notes__)
+
+
+@pytest.mark.r_parity
+def test_live_continuous_bands_near_the_chernoff_table_end(reliabilitydiag_r):
+    r = reliabilitydiag_r
+    r.r("set.seed(7); p <- runif(3000); y <- rbinom(3000, 1, p^1.4);"
+        "cbands <- function(level, pos) tryCatch(reliabilitydiag::reliabilitydiag(X = p, y = y,"
+        " region.method = 'continuous_asymptotics', region.position = pos,"
+        " region.level = level)$X$regions, error = function(e) conditionMessage(e))")
+    for level in (0.9, 0.9998, 0.99981, 0.9999):
+        for position in ("diagonal", "estimate"):
+            res = r.r(f"cbands({level!r}, '{position}')")
+            if r.r["is.character"](res)[0]:
+                assert str(res[0]).endswith("need at least two non-NA values to interpolate")
+                with pytest.raises(pc.ProbcalError, match="^need at least two non-NA"):
+                    _continuous(level, position)
+                continue
+            reg = _continuous(level, position)
+            for col in ("lower", "upper"):
+                want = np.asarray(r.r["as.numeric"](res.rx2(col)), dtype=float)
+                _close(reg[col].to_numpy(dtype=float), want)

@@ -81,7 +81,7 @@ def _stopifnot(ok, expr, hint=None):
 def _approx_rule1(x, y, xout, warn_ties=True):
     """R ``approx(x, y, xout)$y`` (rule 1: NA outside) for sorted ``x``: NA pairs dropped,
     tied ``x`` collapsed to R's ``mean`` of their ``y`` with R's warning
-    (``regularize.values(ties = mean)``)."""
+    (``regularize.values(ties = mean)``). Fewer than two pairs left: R's error."""
     keep = ~np.isnan(y)
     x, y = x[keep], y[keep]
     xout = np.asarray(xout, dtype=np.float64)
@@ -94,10 +94,9 @@ def _approx_rule1(x, y, xout, warn_ties=True):
         ends = np.concatenate((starts[1:], [x.size]))
         y = np.array([y[a] if b - a == 1 else r_mean(y[a:b]) for a, b in zip(starts, ends)])
         x = x[starts]
-    if x.size == 0:
-        return np.full(xout.shape, np.nan)
-    if x.size == 1:
-        return np.where(xout == x[0], y[0], np.nan)
+    if x.size <= 1:
+        # R's approx(method = "linear") refuses, whatever xout
+        raise ProbcalError("need at least two non-NA values to interpolate")
     out = _approx_linear(x, y, xout)
     out[(xout < x[0]) | (xout > x[-1])] = np.nan
     return out
@@ -260,6 +259,21 @@ def _discrete_asymptotics(x, cep, level, position):
                 level=level, position=position)
 
 
+def _qchern(prob):
+    """reliabilitydiag's ``qchern``: ``approxfun(rule = 1)`` over its table, so NaN (R's
+    NA) outside ``[0.5, 0.9999]``, i.e. for a band level above 0.9998."""
+    if not _QCHERN_P[0] <= prob <= _QCHERN_P[-1]:
+        return math.nan
+    return float(_approx_linear(_QCHERN_P, _QCHERN_Q, np.array([prob]))[0])
+
+
+_QCHERN_NOTE = ("The continuous asymptotic bands need qchern(0.5 + 0.5 * region_level), "
+                "the Chernoff quantile, which reliabilitydiag tabulates up to 0.9999 only "
+                "(approxfun(rule = 1): NA beyond), so region_level > 0.9998 has no bands: "
+                "NA bands at region_position = \"diagonal\", this error of R's approx() at "
+                "\"estimate\". Use region_level <= 0.9998, or region_method = \"resampling\".")
+
+
 def _continuous_asymptotics(x, bins, level, position):
     grid = np.minimum(np.arange(101) * 0.01, 1.0)  # seq(0, 1, by = 0.01)
     if position == "diagonal":
@@ -268,14 +282,26 @@ def _continuous_asymptotics(x, bins, level, position):
         t = np.column_stack((bins["x_min"].to_numpy(), bins["x_max"].to_numpy())).ravel()
         c = np.repeat(bins["CEP_pav"].to_numpy(), 2)
         keep = np.concatenate(([True], (t[1:] != t[:-1]) | (c[1:] != c[:-1])))  # distinct()
-        cep = _approx_rule1(t[keep], c[keep], grid)
+        try:
+            cep = _approx_rule1(t[keep], c[keep], grid)
+        except ProbcalError as err:
+            add_note(err, "All forecasts share one value and one CEP, so reliabilitydiag "
+                          "cannot interpolate the CEP for the continuous asymptotic "
+                          "confidence bands; use region_method = \"resampling\" or "
+                          "\"discrete_asymptotics\".")
+            raise
     x0 = grid if position == "diagonal" else cep
     dens = chen_beta_density(x, grid)
-    q = float(_approx_linear(_QCHERN_P, _QCHERN_Q, np.array([0.5 + 0.5 * level]))[0])
+    q = _qchern(0.5 + 0.5 * level)
     with np.errstate(divide="ignore", invalid="ignore"):
         tmp = ((x0 * (1 - x0) * 1 / dens) * (4 / x.size)) ** (1 / 3) * q
-    lower = _bound_correction(np.maximum(0.0, x0 - tmp), grid, cep, position)
-    upper = _bound_correction(np.minimum(1.0, x0 + tmp), grid, cep, position)
+    try:
+        lower = _bound_correction(np.maximum(0.0, x0 - tmp), grid, cep, position)
+        upper = _bound_correction(np.minimum(1.0, x0 + tmp), grid, cep, position)
+    except ProbcalError as err:
+        if math.isnan(q):
+            add_note(err, _QCHERN_NOTE)
+        raise
     return dict(x=grid, lower=lower, upper=upper, n=np.full(grid.size, np.nan),
                 method="continuous_asymptotics", level=0.9, position=position)
 
@@ -525,7 +551,11 @@ def reliabilitydiag(p, y, region_level=0.9, region_method=None, region_position=
     / (n f(x0)))^(1/3)`` with ``f`` Chen's (1999) beta kernel density
     estimate, bandwidth ``n^(-2/5)`` (R: bde's; here written from Chen's
     paper); R's ``level`` column then reads 0.9
-    whatever the level (kept).
+    whatever the level (kept). ``qchern`` is reliabilitydiag's table of
+    Chernoff quantiles up to 0.9999, interpolated with ``approxfun(rule =
+    1)``: for ``region_level > 0.9998`` it is NA, and so, as in R, are the
+    bands at ``region_position="diagonal"``, while ``"estimate"`` fails
+    with R's "need at least two non-NA values to interpolate" (with a note).
 
     Differences from R: the input checks and messages are the package's
     (probcal's) rather than ``stopifnot()``'s; ``print()`` prints the
