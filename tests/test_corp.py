@@ -504,3 +504,23 @@ def test_live_continuous_bands_near_the_chernoff_table_end(reliabilitydiag_r):
             for col in ("lower", "upper"):
                 want = np.asarray(r.r["as.numeric"](res.rx2(col)), dtype=float)
                 _close(reg[col].to_numpy(dtype=float), want)
+
+
+# ---------------------------------------------------------------------------
+# Issue 45, item 9: r["X"] on a named pandas Series
+
+
+def test_unknown_forecast_key_names_the_keys_and_why():
+    pd = pytest.importorskip("pandas")
+    p = pd.Series(np.linspace(0.01, 0.99, 50), name="prob")
+    r = pc.reliabilitydiag(p, np.arange(50) % 2, region_level=None)
+    assert list(r) == ["prob"]
+    with pytest.raises(KeyError) as info:
+        r["X"]
+    text = str(info.value)
+    assert text.startswith("'X' is not a forecast of this reliabilitydiag; its forecasts are "
+                           "'prob'.")
+    assert "pandas Series' name" in text and "list(r)" in text
+    assert info.value.key == "X" and info.value.available == ["prob"]
+    # the Mapping protocol still answers through KeyError
+    assert "X" not in r and r.get("X") is None and r["prob"] is r.get("prob")

@@ -35,7 +35,7 @@ from ..inputs._forms import input_form
 from ..rbase._rarith import r_mean
 from ..calibrators._isotonic import _approx_linear, _order_keys, _pava_binary, _sorted_pairs
 
-__all__ = ["reliabilitydiag", "ReliabilityDiag", "CorpSummary", "corp_decomposition"]
+__all__ = ["reliabilitydiag", "ReliabilityDiag", "CorpSummary", "corp_decomposition", "ForecastKeyError"]
 
 REGION_METHODS = ("resampling", "continuous_asymptotics", "discrete_asymptotics")
 REGION_POSITIONS = ("diagonal", "estimate")
@@ -675,6 +675,24 @@ class CorpSummary:
         return self.table._repr_html_()
 
 
+class ForecastKeyError(KeyError):
+    """A ``KeyError`` for a name that is not one of a :class:`ReliabilityDiag`'s
+    forecasts: its message lists the names there are and says where they come from.
+    ``key`` and ``available`` hold them. Python-only (R's ``r$Y`` is ``NULL``)."""
+
+    def __init__(self, key, available):
+        super().__init__(key)
+        self.key, self.available = key, list(available)
+
+    def __str__(self):
+        names = ", ".join(repr(k) for k in self.available)
+        return (f"{self.key!r} is not a forecast of this reliabilitydiag; its forecasts are "
+                f"{names}. A forecast is named as in R's reliabilitydiag(X = p, y = y): "
+                "\"X\" for an unnamed vector, but a pandas Series' name when p is a named "
+                "Series, a dict's keys, a probability matrix's class labels (or "
+                "\"confidence\"); list(r) gives them.")
+
+
 class ReliabilityDiag(Mapping):
     """A ``reliabilitydiag`` object: forecast name -> :class:`CorpFit`, with the labels ``y``.
 
@@ -686,7 +704,10 @@ class ReliabilityDiag(Mapping):
         self.y = y
 
     def __getitem__(self, key):
-        return self._fits[key]
+        try:
+            return self._fits[key]
+        except (KeyError, TypeError):
+            raise ForecastKeyError(key, list(self._fits)) from None
 
     def __iter__(self):
         return iter(self._fits)
