@@ -31,6 +31,7 @@ from ..binned._binning import stable_order
 from ._beta_kernel import chen_beta_density
 from ..inputs._checks import add_note
 from ..rbase._errors import ProbcalError
+from .._rng.stream._locking import holding
 from ..inputs._forms import input_form
 from ..rbase._rarith import r_mean
 from ..calibrators._isotonic import _approx_linear, _order_keys, _pava_binary, _sorted_pairs
@@ -152,11 +153,58 @@ def _detect_regionmethod(x, position):
     return "discrete_asymptotics" if n >= 8 * n_unique ** 2 else "continuous_asymptotics"
 
 
-def _snap(x, xvalues):
-    xv = np.asarray(xvalues, dtype=np.float64).ravel()
-    _stopifnot(bool(np.all((xv >= 0) & (xv <= 1))), "isTRUE(all(xvalues >= 0 & xvalues <= 1))")
-    _stopifnot(bool(np.all(np.diff(xv) >= 0)), "!is.unsorted(xvalues)")
-    _stopifnot(np.unique(xv).size == xv.size, "!anyDuplicated(xvalues)")
+_XVALUES_HINT = ("`xvalues` is the sorted set of distinct values in [0, 1] that the "
+                 "forecasts are snapped to (each to the nearest), e.g. "
+                 "np.round(np.linspace(0, 1, 11), 1); None (the default) keeps the forecasts.")
+
+
+def _check_xvalues(xvalues):
+    """``(values, masked)``: ``xvalues`` as a float vector, R's ``stopifnot(is.numeric(
+    xvalues))`` for anything else; a masked array's masked entries become NaN (R's NA),
+    as for ``p`` and ``y``. Python-only: an empty ``xvalues`` is refused here (R maps
+    every forecast to NA and fails later, in ``isoreg()``: "missing values not allowed")."""
+    from ..inputs._checks import masked_as_na
+
+    data, masked = masked_as_na(xvalues)
+    arr = None
+    if not isinstance(data, (str, bytes, Mapping, set, frozenset)):
+        if hasattr(data, "to_numpy") and getattr(data, "ndim", 1) <= 2:
+            try:  # pandas: a missing value (pd.NA) is R's NA
+                data = data.to_numpy(dtype=np.float64, na_value=np.nan)
+            except (TypeError, ValueError):
+                data = None
+        try:
+            arr = np.asarray(data)
+        except (TypeError, ValueError):
+            arr = None
+    if arr is not None and arr.dtype.kind == "O":
+        # a list holding numbers and None (R: c(0.1, NA)) is numeric
+        flat = arr.ravel()
+        if all(v is None or (isinstance(v, (int, float, np.integer, np.floating))
+                             and not isinstance(v, (bool, np.bool_))) for v in flat):
+            arr = np.array([np.nan if v is None else float(v) for v in flat])
+    if arr is None or arr.dtype.kind not in "iuf":
+        _stopifnot(False, "is.numeric(xvalues)", _XVALUES_HINT)
+    arr = arr.astype(np.float64).ravel()
+    if arr.size == 0:
+        err = ProbcalError("Argument `xvalues` must not be empty.")
+        add_note(err, _XVALUES_HINT + " (R's reliabilitydiag snaps every forecast to NA "
+                      "and fails later with \"missing values not allowed\".)")
+        raise err
+    return arr, masked
+
+
+def _snap(x, xvalues, masked=False):
+    xv = xvalues
+    try:
+        _stopifnot(bool(np.all((xv >= 0) & (xv <= 1))),
+                   "isTRUE(all(xvalues >= 0 & xvalues <= 1))", _XVALUES_HINT)
+    except ProbcalError as err:
+        from ..inputs._checks import _masked_note
+
+        raise _masked_note(err, "xvalues", masked)
+    _stopifnot(bool(np.all(np.diff(xv) >= 0)), "!is.unsorted(xvalues)", _XVALUES_HINT)
+    _stopifnot(np.unique(xv).size == xv.size, "!anyDuplicated(xvalues)", _XVALUES_HINT)
     # findInterval(x, mids) + 1: the number of midpoints <= x.
     mids = xv[1:] - 0.5 * np.diff(xv)
     return xv[np.searchsorted(mids, x, side="right")]
@@ -190,7 +238,10 @@ def _resampling(x, cep, level, position, n_boot, stream):
     rx, rcep, rn = _regions_groups(x, cep)
     n = x.size
     x0 = x if position == "diagonal" else cep
-    pieces = []
+    total = rx.size * n_boot
+    # unlist() of the resamples, filled in place (allocated before any draw)
+    flat = _band_store(rx.size, n_boot)
+    filled = 0
     for _ in range(n_boot):
         s = np.asarray(stream.sample_int(n, n, replace=True), dtype=np.int64) - 1
         xb = x[s]
@@ -203,19 +254,19 @@ def _resampling(x, cep, level, position, n_boot, stream):
         last = np.concatenate((np.flatnonzero(xb[1:] != xb[:-1]), [n - 1]))
         ux, ucep = xb[last], fitted[last]
         if ux.size == 1:
-            pieces.append(ucep)
+            piece = ucep
         else:
             # left_join(regions, resampled_fit, by = "x"): every regions row at a resampled x
             pos = np.minimum(np.searchsorted(ux, rx), ux.size - 1)
             joined = np.where(ux[pos] == rx, ucep[pos], np.nan)
-            pieces.append(_approx_rule1(rx, joined, rx))
-    flat = np.concatenate(pieces)
-    total = rx.size * n_boot
+            piece = _approx_rule1(rx, joined, rx)
+        flat[filled:filled + piece.size] = piece
+        filled += piece.size
     # unlist() %>% matrix(nrow = n.regions, ncol = n.boot): column-major, recycled, with
     # R's warning when a resample of a single forecast value gave one number
-    if flat.size != total:
-        _matrix_warning(flat.size, rx.size, n_boot)
-    flat = np.resize(flat, total)
+    if filled != total:
+        _matrix_warning(filled, rx.size, n_boot)
+        flat = np.resize(flat[:filled], total)
     mat = flat.reshape((n_boot, rx.size)).T
     probs = np.array([0.5 + (-0.5) * level, 0.5 + 0.5 * level])
     bounds = _row_quantiles(mat, probs)
@@ -223,6 +274,30 @@ def _resampling(x, cep, level, position, n_boot, stream):
     upper = _bound_correction(bounds[1], rx, rcep, position)
     return dict(x=rx, lower=lower, upper=upper, n=rn, method=f"resampling_{n_boot}",
                 level=level, position=position)
+
+
+def _band_store(n_regions, n_boot):
+    """The ``n_regions * n_boot`` doubles of the resampled bands (R: ``unlist()`` of
+    ``replicate(n.boot, ...)``), allocated before any draw. A count that cannot fit
+    this machine's RAM fails at once with R's "cannot allocate vector of size ..." (a
+    ``MemoryError``) and a note, as ``cal_test``'s and ``cal_ci``'s replicates do:
+    first R's own ``integer(n.boot)`` (4 bytes each), then the bands."""
+    from .._rng._args import r_alloc_error, r_empty
+    from ..inference._inference import _physical_memory
+
+    ram = _physical_memory()
+    total = n_regions * n_boot
+    size = 8 * total
+    has = f", more than this machine's {ram / 2 ** 30:.1f} GiB" if ram and size > ram else ""
+    note = (f"reliabilitydiag(n_boot = {n_boot}) keeps {n_boot} resampled curves at the "
+            f"{n_regions} distinct forecast values ({size / 2 ** 30:.1f} GiB, 8 bytes each"
+            f"{has}) to take their quantiles; use a smaller n_boot (the default is 100).")
+    for count, itemsize in ((n_boot, 4), (total, 8)):
+        if ram and count * itemsize > ram:
+            err = r_alloc_error(count, itemsize)
+            add_note(err, note)
+            raise err
+    return r_empty(total, note)
 
 
 def _matrix_warning(lendat, nr, nc):
@@ -374,7 +449,7 @@ def _frame(columns):
     return pd.DataFrame({k: v for k, v in columns.items()}, copy=False)
 
 
-def _fit_one(x, y, xtype, xvalues, level, method, position, n_boot, stream):
+def _fit_one(x, y, xtype, xvalues, level, method, position, n_boot, stream, checked_xvalues=None):
     """reliabilitydiag's ``reldiag_numeric()`` for checked float ``x`` and int 0/1 ``y``."""
     given = (x, y)
     if np.signbit(x).any():
@@ -396,7 +471,7 @@ def _fit_one(x, y, xtype, xvalues, level, method, position, n_boot, stream):
                    "`xvalues` snaps the forecasts to a discrete set: leave `xtype` None or "
                    "give \"discrete\".")
         xtype = "discrete"
-        x = _snap(x, xvalues)
+        x = _snap(x, *checked_xvalues)
     else:
         _stopifnot(xtype in ("continuous", "discrete"),
                    'isTRUE(xtype %in% c("continuous", "discrete"))')
@@ -597,11 +672,15 @@ def reliabilitydiag(p, y, region_level=0.9, region_method=None, region_position=
         _stopifnot(False, 'isTRUE(region.method %in% c("continuous_asymptotics", '
                    '"discrete_asymptotics", "resampling", "restricted_resampling"))',
                    f"`region_method` is one of {', '.join(REGION_METHODS)} or None.")
+    checked_xvalues = None if xvalues is None else _check_xvalues(xvalues)
     stream = resolve_rng(rng)
     fits = {}
-    for name, x, yy in problems:
-        fits[name] = _fit_one(x, yy, xtype, xvalues, region_level, region_method,
-                              region_position, n_boot, stream)
+    # All of the call's draws are one serial step on a shared stream (as cal_test's):
+    # threads calling it after set_seed() get the bands of some serial order of calls.
+    with holding(stream):
+        for name, x, yy in problems:
+            fits[name] = _fit_one(x, yy, xtype, xvalues, region_level, region_method,
+                                  region_position, n_boot, stream, checked_xvalues)
     return ReliabilityDiag(fits, problems[0][2] if len(problems) == 1 else None)
 
 
