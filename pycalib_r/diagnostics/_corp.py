@@ -276,6 +276,20 @@ def _resampling(x, cep, level, position, n_boot, stream):
                 level=level, position=position)
 
 
+def rng_argument(rng):
+    """``resolve_rng(rng)``, its errors (R's set.seed() messages among them) naming
+    ``rng`` in a note."""
+    from .._rng import resolve_rng
+
+    try:
+        return resolve_rng(rng)
+    except ProbcalError as err:
+        if not any("`rng`" in n for n in getattr(err, "__notes__", [])) and "`rng`" not in str(err):
+            add_note(err, "(in `rng`: None, an int seed within R's integer range, a pycalib_r "
+                          "RRandom or a numpy.random.Generator)")
+        raise
+
+
 def _band_store(n_regions, n_boot):
     """The ``n_regions * n_boot`` doubles of the resampled bands (R: ``unlist()`` of
     ``replicate(n.boot, ...)``), allocated before any draw. A count that cannot fit
@@ -467,13 +481,13 @@ def _fit_one(x, y, xtype, xvalues, level, method, position, n_boot, stream, chec
     if xtype is None and xvalues is None:
         xtype = _detect_xtype(x)
     elif xvalues is not None:
-        _stopifnot(xtype is None or xtype == "discrete", 'identical(xtype, "discrete")',
+        _stopifnot(xtype is None or (isinstance(xtype, str) and xtype == "discrete"), 'identical(xtype, "discrete")',
                    "`xvalues` snaps the forecasts to a discrete set: leave `xtype` None or "
                    "give \"discrete\".")
         xtype = "discrete"
         x = _snap(x, *checked_xvalues)
     else:
-        _stopifnot(xtype in ("continuous", "discrete"),
+        _stopifnot(isinstance(xtype, str) and xtype in ("continuous", "discrete"),
                    'isTRUE(xtype %in% c("continuous", "discrete"))')
     do_region = level is not None and position is not None
     if do_region:
@@ -481,7 +495,7 @@ def _fit_one(x, y, xtype, xvalues, level, method, position, n_boot, stream, chec
                    "isTRUE(region.level > 0 & region.level < 1)",
                    "`region_level` is the level of the bands, a number strictly between 0 "
                    "and 1 (0.9 is R's default); None skips the bands.")
-        _stopifnot(position in REGION_POSITIONS,
+        _stopifnot(isinstance(position, str) and position in REGION_POSITIONS,
                    'isTRUE(region.position %in% c("diagonal", "estimate"))',
                    '`region_position` is "diagonal" (consistency bands) or "estimate" '
                    "(confidence bands).")
@@ -664,8 +678,6 @@ def reliabilitydiag(p, y, region_level=0.9, region_method=None, region_position=
     set.seed(7); r <- reliabilitydiag(X = p, y = y); summary(r)`` prints
     the same, and ``r$X$regions`` starts with the same bands.
     """
-    from .._rng import resolve_rng
-
     problems = _problems(p, y, type)
     if region_method is not None and not (isinstance(region_method, str)
                                           and region_method in REGION_METHODS):
@@ -673,7 +685,7 @@ def reliabilitydiag(p, y, region_level=0.9, region_method=None, region_position=
                    '"discrete_asymptotics", "resampling", "restricted_resampling"))',
                    f"`region_method` is one of {', '.join(REGION_METHODS)} or None.")
     checked_xvalues = None if xvalues is None else _check_xvalues(xvalues)
-    stream = resolve_rng(rng)
+    stream = rng_argument(rng)
     fits = {}
     # All of the call's draws are one serial step on a shared stream (as cal_test's):
     # threads calling it after set_seed() get the bands of some serial order of calls.
@@ -711,8 +723,11 @@ def _score_fn(score):
         return score, SCORES[score]
     if callable(score):
         return getattr(score, "__name__", "score"), score
-    raise TypeError(f"`score` must be a score name ({', '.join(SCORES)}) or a function "
-                    f"score(y, x), not {type(score).__name__}.")
+    from ..rbase._rcalls import ArgumentError
+
+    # a ProbcalError (ValueError) that is also the TypeError it was
+    raise ArgumentError(f"`score` must be a score name ({', '.join(SCORES)}) or a function "
+                        f"score(y, x), not {type(score).__name__}.")
 
 
 def corp_decomposition(x, y, cep, score="brier"):

@@ -438,8 +438,7 @@ def smooth_reliability_diagram(p, y, type="classwise", *, n_boot=200, level=0.95
     """
     import pandas as pd
 
-    from ._corp import _row_quantiles
-    from .._rng import resolve_rng
+    from ._corp import _row_quantiles, rng_argument
     from .._rng._args import r_empty
     from .._rng.stream._locking import holding
 
@@ -448,7 +447,7 @@ def smooth_reliability_diagram(p, y, type="classwise", *, n_boot=200, level=0.95
     if not isinstance(level, (int, float, np.integer, np.floating)) \
             or isinstance(level, (bool, np.bool_)) or not 0 < level < 1:
         raise ProbcalError("Argument `level` must be a single number in (0, 1).")
-    stream = resolve_rng(rng)
+    stream = rng_argument(rng)
     kind, problems = _problems(p, y, type)
     t = np.linspace(0, 1, _PLOT_MESH)
     frames, values, sigmas = [], [], []
