@@ -601,12 +601,18 @@ def reliabilitydiag(p, y, region_level=0.9, region_method=None, region_position=
         (``P(Y = 1 | X) = X``); "estimate": confidence bands around the CORP
         curve (``P(Y = 1 | X) = PAV(X)``).
     n_boot : int
-        Resamples for the resampling bands.
+        Resamples for the resampling bands. Their ``n_boot`` curves at the
+        distinct forecast values are allocated before any draw, so a count
+        that cannot fit this machine's RAM fails at once with R's "cannot
+        allocate vector of size ..." (a ``MemoryError``) and a note; time
+        grows linearly with it.
     xtype : {"continuous", "discrete"} or None
         None detects it as R does (discrete when the sorted unique forecasts
         are at least 0.01 apart).
     xvalues : array_like or None
-        Snap the forecasts to these sorted values (discrete forecasts).
+        Snap the forecasts to these sorted values (discrete forecasts). A
+        numpy masked array's masked entries are R's NA (refused, with a
+        note); an empty one is refused (Python-only; R fails later).
     type : {"classwise", "confidence"}
         Multiclass form (Python-only; R has no multiclass diagram).
     rng : None, int, RRandom or numpy.random.Generator
