@@ -386,3 +386,144 @@ def test_cases_made_on_demand_are_the_stable_order():
     assert not callable(fit0._cases)
     np.testing.assert_array_equal(fit0.cases["case_id"].to_numpy(), order + 1)
     assert fit0.bins.equals(fit.bins) and str(pc.reliabilitydiag(p0, y, region_level=None).summary()) == summary
+
+
+# ---------------------------------------------------------------------------
+# Issue 47: provenance, and Chen's beta kernel written from the paper
+
+
+def test_modules_state_what_they_derive_from():
+    """_corp translates reliabilitydiag (GPL-3), R and pillar; _smece follows relplot; the
+    beta kernel is written from Chen (1999), not from bde (GPL-2-only)."""
+    pkg = REPO / "pycalib_r" / "diagnostics"
+    corp = (pkg / "_corp.py").read_text().splitlines()
+    tibble = (pkg / "_tibble.py").read_text().splitlines()
+    assert tibble[:2] == ["# SPDX-License-Identifier: GPL-3.0-or-later",
+                          "# Derived from: pillar 1.8.1 R/sigfig.R (MIT), (c) pillar authors"]
+    assert corp[0] == "# SPDX-License-Identifier: GPL-3.0-or-later"
+    assert corp[1].startswith("# Derived from: reliabilitydiag 0.2.1.9000 R/") and "(GPL-3)" in corp[1]
+    smece = (pkg / "_smece.py").read_text().splitlines()
+    assert smece[0] == "# SPDX-License-Identifier: GPL-3.0-or-later"
+    assert smece[1].startswith("# Derived from: relplot 1.0.3 ") and "Apple" in smece[1]
+    beta = (pkg / "_beta_kernel.py").read_text()
+    assert beta.splitlines()[0] == "# SPDX-License-Identifier: GPL-3.0-or-later"
+    assert "Derived from" not in beta and "from the published method alone" in beta
+    assert "Chen, S. X." in beta and "(1999)" in beta
+    # the estimate reliabilitydiag's bands use is this module's, not a copy in _corp
+    corp_text = "\n".join(corp)
+    assert "from ._beta_kernel import chen_beta_density" in corp_text
+    assert "def _chen_beta_density" not in corp_text
+
+
+def test_chen_beta_kernel_is_the_papers_formula():
+    """f(x) = mean_i Beta(X_i; x/b + 1, (1 - x)/b + 1) with b = n^(-2/5), term by term
+    (scipy's beta density as an independent evaluation); t^0 = 1 at t = 0 and 1."""
+    from scipy.stats import beta as beta_dist
+
+    from pycalib_r.diagnostics._beta_kernel import chen_beta_density
+
+    g = np.random.default_rng(2)
+    data = np.concatenate((g.random(97), [0.0, 1.0, 0.0]))
+    at = np.minimum(np.arange(101) * 0.01, 1.0)
+    b = data.size ** (-2 / 5)
+    want = np.array([beta_dist.pdf(data, x / b + 1, (1 - x) / b + 1).mean() for x in at])
+    got = chen_beta_density(data, at)
+    assert np.all(np.isfinite(got))
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+@pytest.mark.r_parity
+def test_live_beta_kernel_equals_bde(reliabilitydiag_r):
+    """Black-box check against bde (reliabilitydiag's dependency): the density values
+    reliabilitydiag uses, on data with values at 0 and 1, for several n."""
+    from pycalib_r.diagnostics._beta_kernel import chen_beta_density
+
+    r = reliabilitydiag_r
+    at = np.minimum(np.arange(101) * 0.01, 1.0)
+    worst = 0.0
+    for n, seed in ((2, 1), (57, 2), (1000, 3), (4000, 4)):
+        r.r(f"set.seed({seed}); d <- c(runif({n}), 0, 1); d[1] <- 0;"
+            "dens <- bde::density(bde::bde(d, estimator = 'betakernel', lower.limit = 0, "
+            "upper.limit = 1), seq(0, 1, by = 0.01))")
+        d = np.asarray(r.r("d"), dtype=float)
+        want = np.asarray(r.r("dens"), dtype=float)
+        worst = max(worst, _close(chen_beta_density(np.sort(d), at), want, rtol=1e-12))
+    assert worst <= 1e-12
+
+
+# ---------------------------------------------------------------------------
+# Issue 45, item 4: qchern's table ends at 0.9999 (approxfun rule = 1)
+
+
+def _continuous(level, position, p=None, y=None):
+    if p is None:
+        pc.set_seed(7)
+        p = pc.runif(3000)
+        y = pc.rbinom(3000, 1, p ** 1.4)
+    return pc.reliabilitydiag(p, y, region_method="continuous_asymptotics",
+                              region_position=position, region_level=level)["X"].regions
+
+
+@pytest.mark.parametrize("level", [0.99981, 0.9999, 0.999999])
+def test_continuous_bands_beyond_the_chernoff_table_are_r_na(level):
+    # R: qchern(0.5 + 0.5 * level) is NA, so are both bands at every grid point
+    reg = _continuous(level, "diagonal")
+    assert len(reg) == 101
+    assert reg["lower"].isna().all() and reg["upper"].isna().all()
+    # ... and at "estimate" R's bound_correction() calls approx() on 101 NAs
+    with pytest.raises(pc.ProbcalError) as info:
+        _continuous(level, "estimate")
+    assert str(info.value) == "need at least two non-NA values to interpolate"
+    assert "region_level > 0.9998" in " ".join(info.value.__notes__)
+
+
+def test_continuous_bands_at_the_table_end_are_finite():
+    reg = _continuous(0.9998, "diagonal")
+    assert np.isfinite(reg["lower"].to_numpy(dtype=float)).all()
+
+
+def test_continuous_estimate_bands_of_one_forecast_value_are_r_error():
+    with pytest.raises(pc.ProbcalError, match="^need at least two non-NA values") as info:
+        _continuous(0.9, "estimate", np.full(50, 0.3), np.tile([0, 1], 25))
+    assert "one value" in " ".join(info.value.__notes__)
+
+
+@pytest.mark.r_parity
+def test_live_continuous_bands_near_the_chernoff_table_end(reliabilitydiag_r):
+    r = reliabilitydiag_r
+    r.r("set.seed(7); p <- runif(3000); y <- rbinom(3000, 1, p^1.4);"
+        "cbands <- function(level, pos) tryCatch(reliabilitydiag::reliabilitydiag(X = p, y = y,"
+        " region.method = 'continuous_asymptotics', region.position = pos,"
+        " region.level = level)$X$regions, error = function(e) conditionMessage(e))")
+    for level in (0.9, 0.9998, 0.99981, 0.9999):
+        for position in ("diagonal", "estimate"):
+            res = r.r(f"cbands({level!r}, '{position}')")
+            if r.r["is.character"](res)[0]:
+                assert str(res[0]).endswith("need at least two non-NA values to interpolate")
+                with pytest.raises(pc.ProbcalError, match="^need at least two non-NA"):
+                    _continuous(level, position)
+                continue
+            reg = _continuous(level, position)
+            for col in ("lower", "upper"):
+                want = np.asarray(r.r["as.numeric"](res.rx2(col)), dtype=float)
+                _close(reg[col].to_numpy(dtype=float), want)
+
+
+# ---------------------------------------------------------------------------
+# Issue 45, item 9: r["X"] on a named pandas Series
+
+
+def test_unknown_forecast_key_names_the_keys_and_why():
+    pd = pytest.importorskip("pandas")
+    p = pd.Series(np.linspace(0.01, 0.99, 50), name="prob")
+    r = pc.reliabilitydiag(p, np.arange(50) % 2, region_level=None)
+    assert list(r) == ["prob"]
+    with pytest.raises(KeyError) as info:
+        r["X"]
+    text = str(info.value)
+    assert text.startswith("'X' is not a forecast of this reliabilitydiag; its forecasts are "
+                           "'prob'.")
+    assert "pandas Series' name" in text and "list(r)" in text
+    assert info.value.key == "X" and info.value.available == ["prob"]
+    # the Mapping protocol still answers through KeyError
+    assert "X" not in r and r.get("X") is None and r["prob"] is r.get("prob")

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Derived from: reliabilitydiag 0.2.1.9000 R/coercion.R, R/region_method.R, R/summary.R, R/utils.R (GPL-3), (c) Timo Dimitriadis and Alexander I. Jordan
+# Derived from: R 4.2.2 src/library/stats/R/approx.R, src/library/stats/R/quantile.R, src/main/array.c (GPL-2-or-later), (c) The R Core Team
 """CORP reliability diagrams: R's ``reliabilitydiag`` (Dimitriadis, Gneiting & Jordan 2021).
 
 The CORP (Consistent, Optimally binned, Reproducible, PAV-based) reliability
@@ -10,8 +13,10 @@ calibration, or asymptotic) or confidence bands, and any proper score splits as
 R equivalent: ``reliabilitydiag::reliabilitydiag()`` 0.2.1.9000 (git
 a3d3572 of aijordan/reliabilitydiag), its ``summary()``, ``print()`` and
 ``autoplot()``; ported from its R code (``R/coercion.R``,
-``R/region_method.R``, ``R/summary.R``, ``R/utils.R``) and, for the
-continuous asymptotic bands, from ``bde``'s Chen (1999) beta kernel.
+``R/region_method.R``, ``R/summary.R``, ``R/utils.R``; GPL-3). The
+continuous asymptotic bands use Chen's (1999) beta kernel density, which
+reliabilitydiag takes from the R package bde (GPL-2-only): that estimator is
+written here from Chen's paper alone (:mod:`._beta_kernel`), not from bde.
 """
 
 from __future__ import annotations
@@ -22,13 +27,16 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..binned._binning import stable_order
+from ._beta_kernel import chen_beta_density
+from ._tibble import format_tibble
 from ..inputs._checks import add_note
 from ..rbase._errors import ProbcalError
+from .._rng.stream._locking import holding
 from ..inputs._forms import input_form
 from ..rbase._rarith import r_mean
 from ..calibrators._isotonic import _approx_linear, _order_keys, _pava_binary, _sorted_pairs
 
-__all__ = ["reliabilitydiag", "ReliabilityDiag", "CorpSummary", "corp_decomposition"]
+__all__ = ["reliabilitydiag", "ReliabilityDiag", "CorpSummary", "corp_decomposition", "ForecastKeyError"]
 
 REGION_METHODS = ("resampling", "continuous_asymptotics", "discrete_asymptotics")
 REGION_POSITIONS = ("diagonal", "estimate")
@@ -74,7 +82,7 @@ def _stopifnot(ok, expr, hint=None):
 def _approx_rule1(x, y, xout, warn_ties=True):
     """R ``approx(x, y, xout)$y`` (rule 1: NA outside) for sorted ``x``: NA pairs dropped,
     tied ``x`` collapsed to R's ``mean`` of their ``y`` with R's warning
-    (``regularize.values(ties = mean)``)."""
+    (``regularize.values(ties = mean)``). Fewer than two pairs left: R's error."""
     keep = ~np.isnan(y)
     x, y = x[keep], y[keep]
     xout = np.asarray(xout, dtype=np.float64)
@@ -87,10 +95,9 @@ def _approx_rule1(x, y, xout, warn_ties=True):
         ends = np.concatenate((starts[1:], [x.size]))
         y = np.array([y[a] if b - a == 1 else r_mean(y[a:b]) for a, b in zip(starts, ends)])
         x = x[starts]
-    if x.size == 0:
-        return np.full(xout.shape, np.nan)
-    if x.size == 1:
-        return np.where(xout == x[0], y[0], np.nan)
+    if x.size <= 1:
+        # R's approx(method = "linear") refuses, whatever xout
+        raise ProbcalError("need at least two non-NA values to interpolate")
     out = _approx_linear(x, y, xout)
     out[(xout < x[0]) | (xout > x[-1])] = np.nan
     return out
@@ -146,11 +153,58 @@ def _detect_regionmethod(x, position):
     return "discrete_asymptotics" if n >= 8 * n_unique ** 2 else "continuous_asymptotics"
 
 
-def _snap(x, xvalues):
-    xv = np.asarray(xvalues, dtype=np.float64).ravel()
-    _stopifnot(bool(np.all((xv >= 0) & (xv <= 1))), "isTRUE(all(xvalues >= 0 & xvalues <= 1))")
-    _stopifnot(bool(np.all(np.diff(xv) >= 0)), "!is.unsorted(xvalues)")
-    _stopifnot(np.unique(xv).size == xv.size, "!anyDuplicated(xvalues)")
+_XVALUES_HINT = ("`xvalues` is the sorted set of distinct values in [0, 1] that the "
+                 "forecasts are snapped to (each to the nearest), e.g. "
+                 "np.round(np.linspace(0, 1, 11), 1); None (the default) keeps the forecasts.")
+
+
+def _check_xvalues(xvalues):
+    """``(values, masked)``: ``xvalues`` as a float vector, R's ``stopifnot(is.numeric(
+    xvalues))`` for anything else; a masked array's masked entries become NaN (R's NA),
+    as for ``p`` and ``y``. Python-only: an empty ``xvalues`` is refused here (R maps
+    every forecast to NA and fails later, in ``isoreg()``: "missing values not allowed")."""
+    from ..inputs._checks import masked_as_na
+
+    data, masked = masked_as_na(xvalues)
+    arr = None
+    if not isinstance(data, (str, bytes, Mapping, set, frozenset)):
+        if hasattr(data, "to_numpy") and getattr(data, "ndim", 1) <= 2:
+            try:  # pandas: a missing value (pd.NA) is R's NA
+                data = data.to_numpy(dtype=np.float64, na_value=np.nan)
+            except (TypeError, ValueError):
+                data = None
+        try:
+            arr = np.asarray(data)
+        except (TypeError, ValueError):
+            arr = None
+    if arr is not None and arr.dtype.kind == "O":
+        # a list holding numbers and None (R: c(0.1, NA)) is numeric
+        flat = arr.ravel()
+        if all(v is None or (isinstance(v, (int, float, np.integer, np.floating))
+                             and not isinstance(v, (bool, np.bool_))) for v in flat):
+            arr = np.array([np.nan if v is None else float(v) for v in flat])
+    if arr is None or arr.dtype.kind not in "iuf":
+        _stopifnot(False, "is.numeric(xvalues)", _XVALUES_HINT)
+    arr = arr.astype(np.float64).ravel()
+    if arr.size == 0:
+        err = ProbcalError("Argument `xvalues` must not be empty.")
+        add_note(err, _XVALUES_HINT + " (R's reliabilitydiag snaps every forecast to NA "
+                      "and fails later with \"missing values not allowed\".)")
+        raise err
+    return arr, masked
+
+
+def _snap(x, xvalues, masked=False):
+    xv = xvalues
+    try:
+        _stopifnot(bool(np.all((xv >= 0) & (xv <= 1))),
+                   "isTRUE(all(xvalues >= 0 & xvalues <= 1))", _XVALUES_HINT)
+    except ProbcalError as err:
+        from ..inputs._checks import _masked_note
+
+        raise _masked_note(err, "xvalues", masked)
+    _stopifnot(bool(np.all(np.diff(xv) >= 0)), "!is.unsorted(xvalues)", _XVALUES_HINT)
+    _stopifnot(np.unique(xv).size == xv.size, "!anyDuplicated(xvalues)", _XVALUES_HINT)
     # findInterval(x, mids) + 1: the number of midpoints <= x.
     mids = xv[1:] - 0.5 * np.diff(xv)
     return xv[np.searchsorted(mids, x, side="right")]
@@ -184,7 +238,10 @@ def _resampling(x, cep, level, position, n_boot, stream):
     rx, rcep, rn = _regions_groups(x, cep)
     n = x.size
     x0 = x if position == "diagonal" else cep
-    pieces = []
+    total = rx.size * n_boot
+    # unlist() of the resamples, filled in place (allocated before any draw)
+    flat = _band_store(rx.size, n_boot)
+    filled = 0
     for _ in range(n_boot):
         s = np.asarray(stream.sample_int(n, n, replace=True), dtype=np.int64) - 1
         xb = x[s]
@@ -197,19 +254,19 @@ def _resampling(x, cep, level, position, n_boot, stream):
         last = np.concatenate((np.flatnonzero(xb[1:] != xb[:-1]), [n - 1]))
         ux, ucep = xb[last], fitted[last]
         if ux.size == 1:
-            pieces.append(ucep)
+            piece = ucep
         else:
             # left_join(regions, resampled_fit, by = "x"): every regions row at a resampled x
             pos = np.minimum(np.searchsorted(ux, rx), ux.size - 1)
             joined = np.where(ux[pos] == rx, ucep[pos], np.nan)
-            pieces.append(_approx_rule1(rx, joined, rx))
-    flat = np.concatenate(pieces)
-    total = rx.size * n_boot
+            piece = _approx_rule1(rx, joined, rx)
+        flat[filled:filled + piece.size] = piece
+        filled += piece.size
     # unlist() %>% matrix(nrow = n.regions, ncol = n.boot): column-major, recycled, with
     # R's warning when a resample of a single forecast value gave one number
-    if flat.size != total:
-        _matrix_warning(flat.size, rx.size, n_boot)
-    flat = np.resize(flat, total)
+    if filled != total:
+        _matrix_warning(filled, rx.size, n_boot)
+        flat = np.resize(flat[:filled], total)
     mat = flat.reshape((n_boot, rx.size)).T
     probs = np.array([0.5 + (-0.5) * level, 0.5 + 0.5 * level])
     bounds = _row_quantiles(mat, probs)
@@ -217,6 +274,44 @@ def _resampling(x, cep, level, position, n_boot, stream):
     upper = _bound_correction(bounds[1], rx, rcep, position)
     return dict(x=rx, lower=lower, upper=upper, n=rn, method=f"resampling_{n_boot}",
                 level=level, position=position)
+
+
+def rng_argument(rng):
+    """``resolve_rng(rng)``, its errors (R's set.seed() messages among them) naming
+    ``rng`` in a note."""
+    from .._rng import resolve_rng
+
+    try:
+        return resolve_rng(rng)
+    except ProbcalError as err:
+        if not any("`rng`" in n for n in getattr(err, "__notes__", [])) and "`rng`" not in str(err):
+            add_note(err, "(in `rng`: None, an int seed within R's integer range, a pycalib_r "
+                          "RRandom or a numpy.random.Generator)")
+        raise
+
+
+def _band_store(n_regions, n_boot):
+    """The ``n_regions * n_boot`` doubles of the resampled bands (R: ``unlist()`` of
+    ``replicate(n.boot, ...)``), allocated before any draw. A count that cannot fit
+    this machine's RAM fails at once with R's "cannot allocate vector of size ..." (a
+    ``MemoryError``) and a note, as ``cal_test``'s and ``cal_ci``'s replicates do:
+    first R's own ``integer(n.boot)`` (4 bytes each), then the bands."""
+    from .._rng._args import r_alloc_error, r_empty
+    from ..inference._inference import _physical_memory
+
+    ram = _physical_memory()
+    total = n_regions * n_boot
+    size = 8 * total
+    has = f", more than this machine's {ram / 2 ** 30:.1f} GiB" if ram and size > ram else ""
+    note = (f"reliabilitydiag(n_boot = {n_boot}) keeps {n_boot} resampled curves at the "
+            f"{n_regions} distinct forecast values ({size / 2 ** 30:.1f} GiB, 8 bytes each"
+            f"{has}) to take their quantiles; use a smaller n_boot (the default is 100).")
+    for count, itemsize in ((n_boot, 4), (total, 8)):
+        if ram and count * itemsize > ram:
+            err = r_alloc_error(count, itemsize)
+            add_note(err, note)
+            raise err
+    return r_empty(total, note)
 
 
 def _matrix_warning(lendat, nr, nc):
@@ -253,29 +348,19 @@ def _discrete_asymptotics(x, cep, level, position):
                 level=level, position=position)
 
 
-def _chen_beta_density(data, at, chunk=1 << 18):
-    """bde's Chen (1999) beta kernel density (``bde(data, estimator = "betakernel")``,
-    bandwidth ``b = n^(-2/5)``) at the points ``at``, in bounded memory."""
-    from scipy.special import betaln
+def _qchern(prob):
+    """reliabilitydiag's ``qchern``: ``approxfun(rule = 1)`` over its table, so NaN (R's
+    NA) outside ``[0.5, 0.9999]``, i.e. for a band level above 0.9998."""
+    if not _QCHERN_P[0] <= prob <= _QCHERN_P[-1]:
+        return math.nan
+    return float(_approx_linear(_QCHERN_P, _QCHERN_Q, np.array([prob]))[0])
 
-    n = data.size
-    b = n ** (-2 / 5)
-    out = np.zeros(at.size)
-    a1 = at / b + 1
-    a2 = (1 - at) / b + 1
-    log_norm = betaln(a1, a2)
-    for s in range(0, n, chunk):
-        d = data[s:s + chunk]
-        with np.errstate(divide="ignore"):
-            log_x, log_1mx = np.log(d), np.log1p(-d)
-        for j in range(at.size):  # dbeta(d, a1, a2), summed over the data
-            log_f = np.full(d.size, -log_norm[j])
-            if a1[j] != 1:
-                log_f += (a1[j] - 1) * log_x
-            if a2[j] != 1:
-                log_f += (a2[j] - 1) * log_1mx
-            out[j] += np.exp(log_f).sum()
-    return out / n
+
+_QCHERN_NOTE = ("The continuous asymptotic bands need qchern(0.5 + 0.5 * region_level), "
+                "the Chernoff quantile, which reliabilitydiag tabulates up to 0.9999 only "
+                "(approxfun(rule = 1): NA beyond), so region_level > 0.9998 has no bands: "
+                "NA bands at region_position = \"diagonal\", this error of R's approx() at "
+                "\"estimate\". Use region_level <= 0.9998, or region_method = \"resampling\".")
 
 
 def _continuous_asymptotics(x, bins, level, position):
@@ -286,14 +371,26 @@ def _continuous_asymptotics(x, bins, level, position):
         t = np.column_stack((bins["x_min"].to_numpy(), bins["x_max"].to_numpy())).ravel()
         c = np.repeat(bins["CEP_pav"].to_numpy(), 2)
         keep = np.concatenate(([True], (t[1:] != t[:-1]) | (c[1:] != c[:-1])))  # distinct()
-        cep = _approx_rule1(t[keep], c[keep], grid)
+        try:
+            cep = _approx_rule1(t[keep], c[keep], grid)
+        except ProbcalError as err:
+            add_note(err, "All forecasts share one value and one CEP, so reliabilitydiag "
+                          "cannot interpolate the CEP for the continuous asymptotic "
+                          "confidence bands; use region_method = \"resampling\" or "
+                          "\"discrete_asymptotics\".")
+            raise
     x0 = grid if position == "diagonal" else cep
-    dens = _chen_beta_density(x, grid)
-    q = float(_approx_linear(_QCHERN_P, _QCHERN_Q, np.array([0.5 + 0.5 * level]))[0])
+    dens = chen_beta_density(x, grid)
+    q = _qchern(0.5 + 0.5 * level)
     with np.errstate(divide="ignore", invalid="ignore"):
         tmp = ((x0 * (1 - x0) * 1 / dens) * (4 / x.size)) ** (1 / 3) * q
-    lower = _bound_correction(np.maximum(0.0, x0 - tmp), grid, cep, position)
-    upper = _bound_correction(np.minimum(1.0, x0 + tmp), grid, cep, position)
+    try:
+        lower = _bound_correction(np.maximum(0.0, x0 - tmp), grid, cep, position)
+        upper = _bound_correction(np.minimum(1.0, x0 + tmp), grid, cep, position)
+    except ProbcalError as err:
+        if math.isnan(q):
+            add_note(err, _QCHERN_NOTE)
+        raise
     return dict(x=grid, lower=lower, upper=upper, n=np.full(grid.size, np.nan),
                 method="continuous_asymptotics", level=0.9, position=position)
 
@@ -366,7 +463,7 @@ def _frame(columns):
     return pd.DataFrame({k: v for k, v in columns.items()}, copy=False)
 
 
-def _fit_one(x, y, xtype, xvalues, level, method, position, n_boot, stream):
+def _fit_one(x, y, xtype, xvalues, level, method, position, n_boot, stream, checked_xvalues=None):
     """reliabilitydiag's ``reldiag_numeric()`` for checked float ``x`` and int 0/1 ``y``."""
     given = (x, y)
     if np.signbit(x).any():
@@ -384,13 +481,13 @@ def _fit_one(x, y, xtype, xvalues, level, method, position, n_boot, stream):
     if xtype is None and xvalues is None:
         xtype = _detect_xtype(x)
     elif xvalues is not None:
-        _stopifnot(xtype is None or xtype == "discrete", 'identical(xtype, "discrete")',
+        _stopifnot(xtype is None or (isinstance(xtype, str) and xtype == "discrete"), 'identical(xtype, "discrete")',
                    "`xvalues` snaps the forecasts to a discrete set: leave `xtype` None or "
                    "give \"discrete\".")
         xtype = "discrete"
-        x = _snap(x, xvalues)
+        x = _snap(x, *checked_xvalues)
     else:
-        _stopifnot(xtype in ("continuous", "discrete"),
+        _stopifnot(isinstance(xtype, str) and xtype in ("continuous", "discrete"),
                    'isTRUE(xtype %in% c("continuous", "discrete"))')
     do_region = level is not None and position is not None
     if do_region:
@@ -398,7 +495,7 @@ def _fit_one(x, y, xtype, xvalues, level, method, position, n_boot, stream):
                    "isTRUE(region.level > 0 & region.level < 1)",
                    "`region_level` is the level of the bands, a number strictly between 0 "
                    "and 1 (0.9 is R's default); None skips the bands.")
-        _stopifnot(position in REGION_POSITIONS,
+        _stopifnot(isinstance(position, str) and position in REGION_POSITIONS,
                    'isTRUE(region.position %in% c("diagonal", "estimate"))',
                    '`region_position` is "diagonal" (consistency bands) or "estimate" '
                    "(confidence bands).")
@@ -504,12 +601,18 @@ def reliabilitydiag(p, y, region_level=0.9, region_method=None, region_position=
         (``P(Y = 1 | X) = X``); "estimate": confidence bands around the CORP
         curve (``P(Y = 1 | X) = PAV(X)``).
     n_boot : int
-        Resamples for the resampling bands.
+        Resamples for the resampling bands. Their ``n_boot`` curves at the
+        distinct forecast values are allocated before any draw, so a count
+        that cannot fit this machine's RAM fails at once with R's "cannot
+        allocate vector of size ..." (a ``MemoryError``) and a note; time
+        grows linearly with it.
     xtype : {"continuous", "discrete"} or None
         None detects it as R does (discrete when the sorted unique forecasts
         are at least 0.01 apart).
     xvalues : array_like or None
-        Snap the forecasts to these sorted values (discrete forecasts).
+        Snap the forecasts to these sorted values (discrete forecasts). A
+        numpy masked array's masked entries are R's NA (refused, with a
+        note); an empty one is refused (Python-only; R fails later).
     type : {"classwise", "confidence"}
         Multiclass form (Python-only; R has no multiclass diagram).
     rng : None, int, RRandom or numpy.random.Generator
@@ -540,9 +643,14 @@ def reliabilitydiag(p, y, region_level=0.9, region_method=None, region_position=
     Discrete asymptotics: ``x0 -/+ qnorm((1 + level) / 2) * sqrt(x0 (1 -
     x0) / n_x)``, clipped to ``[0, 1]``. Continuous asymptotics (on the grid
     ``0, 0.01, ..., 1``): ``x0 -/+ qchern((1 + level) / 2) * (4 x0 (1 - x0)
-    / (n f(x0)))^(1/3)`` with ``f`` Chen's beta-kernel density estimate
-    (``bde``, bandwidth ``n^(-2/5)``); R's ``level`` column then reads 0.9
-    whatever the level (kept).
+    / (n f(x0)))^(1/3)`` with ``f`` Chen's (1999) beta kernel density
+    estimate, bandwidth ``n^(-2/5)`` (R: bde's; here written from Chen's
+    paper); R's ``level`` column then reads 0.9
+    whatever the level (kept). ``qchern`` is reliabilitydiag's table of
+    Chernoff quantiles up to 0.9999, interpolated with ``approxfun(rule =
+    1)``: for ``region_level > 0.9998`` it is NA, and so, as in R, are the
+    bands at ``region_position="diagonal"``, while ``"estimate"`` fails
+    with R's "need at least two non-NA values to interpolate" (with a note).
 
     Differences from R: the input checks and messages are the package's
     (probcal's) rather than ``stopifnot()``'s; ``print()`` prints the
@@ -576,19 +684,21 @@ def reliabilitydiag(p, y, region_level=0.9, region_method=None, region_position=
     set.seed(7); r <- reliabilitydiag(X = p, y = y); summary(r)`` prints
     the same, and ``r$X$regions`` starts with the same bands.
     """
-    from .._rng import resolve_rng
-
     problems = _problems(p, y, type)
     if region_method is not None and not (isinstance(region_method, str)
                                           and region_method in REGION_METHODS):
         _stopifnot(False, 'isTRUE(region.method %in% c("continuous_asymptotics", '
                    '"discrete_asymptotics", "resampling", "restricted_resampling"))',
                    f"`region_method` is one of {', '.join(REGION_METHODS)} or None.")
-    stream = resolve_rng(rng)
+    checked_xvalues = None if xvalues is None else _check_xvalues(xvalues)
+    stream = rng_argument(rng)
     fits = {}
-    for name, x, yy in problems:
-        fits[name] = _fit_one(x, yy, xtype, xvalues, region_level, region_method,
-                              region_position, n_boot, stream)
+    # All of the call's draws are one serial step on a shared stream (as cal_test's):
+    # threads calling it after set_seed() get the bands of some serial order of calls.
+    with holding(stream):
+        for name, x, yy in problems:
+            fits[name] = _fit_one(x, yy, xtype, xvalues, region_level, region_method,
+                                  region_position, n_boot, stream, checked_xvalues)
     return ReliabilityDiag(fits, problems[0][2] if len(problems) == 1 else None)
 
 
@@ -619,8 +729,11 @@ def _score_fn(score):
         return score, SCORES[score]
     if callable(score):
         return getattr(score, "__name__", "score"), score
-    raise TypeError(f"`score` must be a score name ({', '.join(SCORES)}) or a function "
-                    f"score(y, x), not {type(score).__name__}.")
+    from ..rbase._rcalls import ArgumentError
+
+    # a ProbcalError (ValueError) that is also the TypeError it was
+    raise ArgumentError(f"`score` must be a score name ({', '.join(SCORES)}) or a function "
+                        f"score(y, x), not {type(score).__name__}.")
 
 
 def corp_decomposition(x, y, cep, score="brier"):
@@ -662,6 +775,24 @@ class CorpSummary:
         return self.table._repr_html_()
 
 
+class ForecastKeyError(KeyError):
+    """A ``KeyError`` for a name that is not one of a :class:`ReliabilityDiag`'s
+    forecasts: its message lists the names there are and says where they come from.
+    ``key`` and ``available`` hold them. Python-only (R's ``r$Y`` is ``NULL``)."""
+
+    def __init__(self, key, available):
+        super().__init__(key)
+        self.key, self.available = key, list(available)
+
+    def __str__(self):
+        names = ", ".join(repr(k) for k in self.available)
+        return (f"{self.key!r} is not a forecast of this reliabilitydiag; its forecasts are "
+                f"{names}. A forecast is named as in R's reliabilitydiag(X = p, y = y): "
+                "\"X\" for an unnamed vector, but a pandas Series' name when p is a named "
+                "Series, a dict's keys, a probability matrix's class labels (or "
+                "\"confidence\"); list(r) gives them.")
+
+
 class ReliabilityDiag(Mapping):
     """A ``reliabilitydiag`` object: forecast name -> :class:`CorpFit`, with the labels ``y``.
 
@@ -673,7 +804,10 @@ class ReliabilityDiag(Mapping):
         self.y = y
 
     def __getitem__(self, key):
-        return self._fits[key]
+        try:
+            return self._fits[key]
+        except (KeyError, TypeError):
+            raise ForecastKeyError(key, list(self._fits)) from None
 
     def __iter__(self):
         return iter(self._fits)
@@ -707,97 +841,6 @@ class ReliabilityDiag(Mapping):
         return autoplot(self, ax=ax, colour=colour, figsize=figsize)
 
     autoplot = plot
-
-
-# ---------------------------------------------------------------------------
-# tibble's print (pillar 1.8.1), for the summary's columns
-
-
-def _within_tolerance(x, y):
-    if x == y:
-        return True
-    if not (x > 0 and y > 0):
-        return False
-    l2x, l2y = round(math.log2(x)), round(math.log2(y))
-    return l2x == l2y and abs((x - y) * 2.0 ** -l2x) <= 4.440892098500626e-16
-
-
-def _pillar_dbl(values, sigfig=3):
-    """pillar's decimal column: the cells of a double column (``split_decimal``)."""
-    vals = [float(v) for v in values]
-    offset = math.log1p(-5 * 10.0 ** (-sigfig - 1)) / math.log(10)
-    integer_like = all(v == math.trunc(v) for v in vals if math.isfinite(v))
-    cells = []
-    for v in vals:
-        if not math.isfinite(v):
-            cells.append(("NA" if math.isnan(v) else ("Inf" if v > 0 else "-Inf"), None, 0, False))
-            continue
-        neg, mnt = v < 0, abs(v)
-        if mnt != 0:
-            min_sig = math.floor(math.log10(mnt)) + 1
-            digits = max(sigfig, min_sig)
-            round_mnt = float(f"{mnt:.{digits - 1}e}")
-            exp = math.floor(math.log10(mnt) - offset)
-        else:
-            round_mnt, exp = 0.0, math.inf
-        rhs_digits = 0
-        if not integer_like and exp <= sigfig:
-            rhs_digits = int(sigfig - 1 - exp)
-            while rhs_digits > 0:
-                val = mnt * 10.0 ** (rhs_digits - 1)
-                if _within_tolerance(val, float(round(val))):
-                    rhs_digits -= 1
-                else:
-                    break
-        lhs = math.trunc(round_mnt)
-        rhs = round_mnt - lhs
-        dec = not (mnt == 0 or (rhs == 0 and _within_tolerance(lhs * 1.0, mnt)))
-        cells.append((("-" if neg else "") + f"{lhs:d}", rhs, rhs_digits, dec))
-    lhs_w = max(len(c[0]) for c in cells)
-    rhs_w = max(c[2] for c in cells)
-    any_dec = any(c[3] for c in cells)
-    out = []
-    for lhs, rhs, nd, dec in cells:
-        if rhs is None:
-            out.append(lhs)
-            continue
-        if dec:
-            num = "%.0f" % abs(round(rhs * 10.0 ** nd))
-            num = "" if num == "0" else num
-            frac = "0" * max(0, nd - len(num)) + num
-            right = "." + frac.ljust(rhs_w)
-        else:
-            right = " " * (rhs_w + (1 if any_dec else 0))
-        out.append(lhs.rjust(lhs_w) + right)
-    return out
-
-
-def format_tibble(table) -> str:
-    """The text of ``print(tibble)`` for character and double columns (pillar's defaults)."""
-    import pandas as pd
-
-    n = len(table)
-    header = f"# A tibble: {n} \u00d7 {table.shape[1]}"
-    cols = []
-    for name in table.columns:
-        values = table[name].tolist()
-        if not pd.api.types.is_numeric_dtype(table[name].dtype):
-            cells, kind, left = [str(v) for v in values], "<chr>", True
-        else:
-            cells, kind, left = _pillar_dbl(values), "<dbl>", False
-        width = max([len(name), len(kind)] + [len(c) for c in cells])
-        if left:
-            col = [name.ljust(width), kind.ljust(width)] + [c.ljust(width) for c in cells]
-        else:
-            col = [name.rjust(width), kind.rjust(width)] + [c.ljust(max(len(x) for x in cells)).rjust(width)
-                                                          for c in cells]
-        cols.append(col)
-    rn = len(str(n))
-    rows = [" " * rn] + [" " * rn] + [str(i + 1).ljust(rn) for i in range(n)]
-    lines = [header]
-    for i in range(n + 2):
-        lines.append(rows[i] + " " + " ".join(col[i] for col in cols))
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------

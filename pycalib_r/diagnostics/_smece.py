@@ -17,6 +17,7 @@ smECE_{sigma*}``, found by ten bisection steps on ``(0, 1]``.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -35,9 +36,35 @@ _ECE_MESH = 200          # relplot.config.smECE_mesh_pts
 _PLOT_MESH = 200         # relplot.config.plot_mesh_pts
 
 
+# The bound on the work of one call (issue 46): relplot's grid has about 10 / sigma
+# points, so a tiny explicit sigma would ask for unbounded memory and time.
+# sigma >= _MIN_SIGMA keeps the grid at or below _MAX_GRID points (about 8 MB per
+# array) and the evaluation mesh at or below 10 / _MIN_SIGMA points.
+_MIN_SIGMA = 1e-4
+_MAX_GRID = 100_001
+
+
 def _grid_size(sigma):
     """Points of the grid the data are binned on (relplot's ``GaussianKernel.apply``)."""
     return max(2000, round(20 / sigma)) // 2 + 1
+
+
+@functools.lru_cache(maxsize=8)
+def _kernel(m, sigma):
+    """``(k[a:b+1], a, b)``: relplot's kernel on ``m`` grid points
+    (``ReflectedGaussianKernel.kernel_ev``), without the entries at its ends that
+    ``exp`` rounds to exactly 0 (beyond about 38.6 sigma from the centre).
+
+    Dropping them changes no term of the convolution (each is ``value * 0``), and
+    makes its cost ``m * (b - a + 1)`` with ``b - a + 1`` at most about ``77 sigma
+    (m - 1)``: O(m) instead of relplot's O(m^2)."""
+    t = np.linspace(0, 1, m)
+    kernel = np.exp(-(t - 0.5) * (t - 0.5) / (2 * sigma ** 2)) / (math.sqrt(2 * math.pi) * sigma)
+    nz = np.flatnonzero(kernel)
+    a, b = int(nz[0]), int(nz[-1])
+    kt = kernel[a:b + 1].copy()  # cached (a bootstrap reuses it): read-only
+    kt.flags.writeable = False
+    return kt, a, b
 
 
 def _bin_linear(f, y, m, index=None):
@@ -64,15 +91,27 @@ def _bin_linear(f, y, m, index=None):
     return out
 
 
-def _reflected_smooth(values, sigma):
-    """Convolution of grid values with the Gaussian kernel, reflected at both ends."""
+def _reflected_smooth(values, sigma, at=None):
+    """Convolution of grid values with the Gaussian kernel, reflected at both ends
+    (relplot's ``ReflectedGaussianKernel.convolve``): at every grid point, or only at
+    the grid indices ``at``.
+
+    relplot takes ``np.convolve(ext, k, "valid")[m // 2: m // 2 + m]`` over the
+    reflected values ``ext`` (``3m - 2`` of them), i.e. at grid point ``i`` the sum
+    ``sum_j ext[i + m // 2 + m - 1 - j] k[j]``; the same sums are taken here over the
+    kernel's nonzero entries only (see :func:`_kernel`)."""
     m = values.size
-    t = np.linspace(0, 1, m)
-    kernel = np.exp(-(t - 0.5) * (t - 0.5) / (2 * sigma ** 2)) / (math.sqrt(2 * math.pi) * sigma)
+    kt, a, b = _kernel(m, float(sigma))
+    shift = m // 2 + m - 1  # grid point i reads ext[i + shift - j] for kernel entry j
     flipped = values[::-1]
     extended = np.concatenate((flipped[:-1], values, flipped[1:]))
-    full = np.convolve(extended, kernel, "valid")
-    return full[m // 2: m // 2 + m]
+    if at is None:
+        seg = extended[shift - b: shift + m - 1 - a + 1]
+        return np.convolve(seg, kt, "valid")
+    # Grid point i needs ext[i + shift - b], ..., ext[i + shift - a] against k[b], ...,
+    # k[a]: the window of ext starting at i + shift - b, against the kernel reversed.
+    windows = np.lib.stride_tricks.sliding_window_view(extended, kt.size)
+    return windows[np.asarray(at, dtype=np.int64) + (shift - b)] @ kt[::-1]
 
 
 def _interpolate(t, grid_values):
@@ -81,6 +120,22 @@ def _interpolate(t, grid_values):
     i = np.clip((t * (m - 1)).astype(np.int64), 0, m - 2)
     frac = (t - i * step) / step
     return grid_values[i] * (1 - frac) + grid_values[i + 1] * frac
+
+
+def _smooth_at(values, sigma, t):
+    """``_interpolate(t, _reflected_smooth(values, sigma))``, computing the smoothed
+    values only at the grid points that ``t`` falls between (few ``t``: a curve on
+    200 points needs 400 sums, whatever the grid)."""
+    m = values.size
+    if t.size * 64 >= m:  # the whole convolution (m sums) costs less than the gathers
+        return _interpolate(t, _reflected_smooth(values, sigma))
+    i = np.clip((t * (m - 1)).astype(np.int64), 0, m - 2)
+    need, where = np.unique(np.concatenate((i, i + 1)), return_inverse=True)
+    smoothed = _reflected_smooth(values, sigma, need)
+    # _interpolate's arithmetic, on the smoothed values at i and i + 1
+    step = 1 / (m - 1)
+    frac = (t - i * step) / step
+    return smoothed[where[:t.size]] * (1 - frac) + smoothed[where[t.size:]] * frac
 
 
 class _Smoother:
@@ -98,15 +153,15 @@ class _Smoother:
     def smooth(self, sigma, t):
         """Smoothed residual and density at ``t`` (relplot's ``kernel.smooth``)."""
         binned = self.binned(_grid_size(sigma))
-        resid = _interpolate(t, _reflected_smooth(binned[0], sigma))
-        dens = _interpolate(t, _reflected_smooth(binned[1], sigma)) + _SMOOTH_EPS
+        resid = _smooth_at(binned[0], sigma, t)
+        dens = _smooth_at(binned[1], sigma, t) + _SMOOTH_EPS
         return resid / dens, dens
 
     def curve(self, sigma, t):
         """Smoothed labels ``(K * y)(t) / ((K * 1)(t) + 1e-4)`` (relplot's ``KernelSmoother``)."""
         binned = self.binned(_grid_size(sigma))
-        ys = _interpolate(t, _reflected_smooth(binned[2], sigma))
-        dens = _interpolate(t, _reflected_smooth(binned[1], sigma)) + _SMOOTH_EPS
+        ys = _smooth_at(binned[2], sigma, t)
+        dens = _smooth_at(binned[1], sigma, t) + _SMOOTH_EPS
         return ys / dens
 
     def ece(self, sigma):
@@ -142,10 +197,58 @@ def _problems(p, y, type):
 def _check_sigma(sigma):
     if sigma is None:
         return None
-    if not isinstance(sigma, (int, float, np.floating)) or isinstance(sigma, bool) \
-            or not (0 < sigma <= 1):
-        raise ProbcalError("Argument `sigma` must be a single number in (0, 1], or None.")
-    return float(sigma)
+    message = f"Argument `sigma` must be a single number in [{_MIN_SIGMA:g}, 1], or None."
+    if not isinstance(sigma, (int, float, np.integer, np.floating)) \
+            or isinstance(sigma, (bool, np.bool_)) or not (0 < sigma <= 1):
+        raise ProbcalError(message)
+    sigma = float(sigma)
+    if sigma < _MIN_SIGMA:
+        from ..inputs._checks import add_note
+
+        err = ProbcalError(message)
+        add_note(err, f"sigma = {sigma:.3g} would need a kernel grid of about {10 / sigma:.3g} "
+                      f"points (relplot's max(2000, round(20 / sigma)) // 2 + 1); the bound "
+                      f"{_MIN_SIGMA:g} keeps it at or below {_MAX_GRID:,} points, so that "
+                      "memory and time stay bounded. The fixed-point bandwidth (sigma=None) is "
+                      "never below 0.001.")
+        raise err
+    return sigma
+
+
+def _check_flag(value, arg):
+    if not isinstance(value, (bool, np.bool_)):
+        raise ProbcalError(f"Argument `{arg}` must be True or False.")
+    return bool(value)
+
+
+def _check_n_boot(n_boot, n_points):
+    """``n_boot`` of :func:`smooth_reliability_diagram`: a whole number, 0 to R's largest
+    integer (the package's resampling counts), whose ``n_points * n_boot`` curve values
+    fit this machine's RAM (as ``cal_test``'s replicates): refused before any work."""
+    from ..inputs._checks import R_INT_MAX, add_note
+
+    if not isinstance(n_boot, (int, np.integer)) or isinstance(n_boot, (bool, np.bool_)) \
+            or n_boot < 0:
+        raise ProbcalError("Argument `n_boot` must be a non-negative integer.")
+    n_boot = int(n_boot)
+    if n_boot > R_INT_MAX:
+        err = ProbcalError(f"Argument `n_boot` must be at most {R_INT_MAX}.")
+        add_note(err, f"`n_boot` must be at most {R_INT_MAX} (2^31 - 1), R's largest integer, "
+                      "as for the package's other resampling counts; 200 is the default.")
+        raise err
+    from .._rng._args import r_alloc_error
+    from ..inference._inference import _physical_memory
+
+    size = 8 * n_points * n_boot
+    ram = _physical_memory()
+    if ram and size > ram:
+        err = r_alloc_error(n_points * n_boot, 8)
+        add_note(err, f"smooth_reliability_diagram(n_boot = {n_boot}) keeps {n_boot} resampled "
+                      f"curves on {n_points} points ({size / 2 ** 30:.1f} GiB, more than this "
+                      f"machine's {ram / 2 ** 30:.1f} GiB) to take their quantiles; use a "
+                      "smaller n_boot (the default is 200).")
+        raise err
+    return n_boot
 
 
 def smece(p, y, type="classwise", *, sigma=None, return_sigma=False):
@@ -164,8 +267,10 @@ def smece(p, y, type="classwise", *, sigma=None, return_sigma=False):
         smooth ECE of the top-label confidence (relplot's
         ``multiclass_logits_to_confidences``). Ignored for binary input.
     sigma : float, optional
-        A fixed bandwidth in ``(0, 1]`` (relplot's ``smECE_sigma``) instead
-        of the fixed point.
+        A fixed bandwidth in ``[1e-4, 1]`` (relplot's ``smECE_sigma``) instead
+        of the fixed point. A smaller one is refused: the kernel's grid has
+        about ``10 / sigma`` points, which the bound keeps at or below
+        100,001 (relplot has no bound).
     return_sigma : bool
         Also return the bandwidth (per class for classwise).
 
@@ -188,7 +293,10 @@ def smece(p, y, type="classwise", *, sigma=None, return_sigma=False):
     otherwise ten bisection steps on ``(0, 1)`` keep the upper end (so
     ``s*`` is within ``2^-10`` above the fixed point, and never below
     0.001). The data are read in chunks of 2^20 rows: memory is bounded
-    whatever ``n``.
+    whatever ``n``. The convolution skips the kernel's entries that are
+    exactly 0 (beyond about 38.6 ``s`` from its centre; relplot multiplies
+    by them), so its cost is O(grid) rather than O(grid^2); with ``s >=
+    1e-4`` the grid has at most 100,001 points.
 
     Agreement with relplot 1.0.3 (``tests/test_smece.py``): relative 1e-9
     where the bisection takes the same steps (it compares two floating-point
@@ -211,6 +319,7 @@ def smece(p, y, type="classwise", *, sigma=None, return_sigma=False):
     0.055381
     """
     sigma = _check_sigma(sigma)
+    return_sigma = _check_flag(return_sigma, "return_sigma")
     kind, problems = _problems(p, y, type)
     values, sigmas = [], []
     for _, f, c in problems:
@@ -282,11 +391,15 @@ def smooth_reliability_diagram(p, y, type="classwise", *, n_boot=200, level=0.95
         As :func:`smece` (classwise: one curve per class; confidence: the
         top-label confidence).
     n_boot : int
-        Bootstrap resamples for the band (0: no band).
+        Bootstrap resamples for the band (0: no band), at most 2^31 - 1; the
+        ``200 * n_boot`` curve values are allocated first, so a count whose
+        values cannot fit this machine's RAM is refused at once (a
+        ``MemoryError`` with a note). The time grows linearly with it.
     level : float
         Level of the pointwise band (relplot: 0.95).
     sigma : float, optional
-        Bandwidth; by default the smooth ECE's fixed point.
+        Bandwidth in ``[1e-4, 1]`` (see :func:`smece`); by default the smooth
+        ECE's fixed point.
     rng : None, int, RRandom or numpy.random.Generator
         Stream of the resamples (None: the package's global R stream; each
         resample is ``sample.int(n, n, replace = TRUE)``).
@@ -325,35 +438,41 @@ def smooth_reliability_diagram(p, y, type="classwise", *, n_boot=200, level=0.95
     """
     import pandas as pd
 
-    from ._corp import _row_quantiles
-    from .._rng import resolve_rng
+    from ._corp import _row_quantiles, rng_argument
+    from .._rng._args import r_empty
+    from .._rng.stream._locking import holding
 
     sigma = _check_sigma(sigma)
-    if not isinstance(n_boot, (int, np.integer)) or isinstance(n_boot, bool) or n_boot < 0:
-        raise ProbcalError("Argument `n_boot` must be a non-negative integer.")
-    if not isinstance(level, (int, float, np.floating)) or not 0 < level < 1:
+    n_boot = _check_n_boot(n_boot, _PLOT_MESH)
+    if not isinstance(level, (int, float, np.integer, np.floating)) \
+            or isinstance(level, (bool, np.bool_)) or not 0 < level < 1:
         raise ProbcalError("Argument `level` must be a single number in (0, 1).")
-    stream = resolve_rng(rng)
+    stream = rng_argument(rng)
     kind, problems = _problems(p, y, type)
     t = np.linspace(0, 1, _PLOT_MESH)
     frames, values, sigmas = [], [], []
-    for label, f, c in problems:
-        sm = _Smoother(f, c)
-        s = sm.fixed_point() if sigma is None else sigma
-        values.append(sm.ece(s))
-        sigmas.append(s)
-        _, dens = sm.smooth(s, t)
-        mu = sm.curve(s, t)
-        lower = upper = np.full(t.size, np.nan)
-        if n_boot:
-            boots = np.empty((t.size, n_boot))
-            n = f.size
-            for b in range(n_boot):
-                idx = np.asarray(stream.sample_int(n, n, replace=True), dtype=np.int64) - 1
-                boots[:, b] = _Smoother(f, c, index=idx).curve(s, t)
-            lower, upper = _row_quantiles(boots, [(1 - level) / 2, 1 - (1 - level) / 2])
-        density = dens - _SMOOTH_EPS
-        frames.append(pd.DataFrame(dict(class_label=[label] * t.size, t=t, mu=mu, lower=lower,
-                                        upper=upper, density=density / f.size)))
+    # All of the call's draws are one serial step on a shared stream (as cal_test's):
+    # threads calling it after set_seed() get the bands of some serial order of calls.
+    with holding(stream):
+        for label, f, c in problems:
+            sm = _Smoother(f, c)
+            s = sm.fixed_point() if sigma is None else sigma
+            values.append(sm.ece(s))
+            sigmas.append(s)
+            _, dens = sm.smooth(s, t)
+            mu = sm.curve(s, t)
+            lower = upper = np.full(t.size, np.nan)
+            if n_boot:
+                boots = r_empty(t.size * n_boot, "smooth_reliability_diagram's resampled "
+                                "curves: use a smaller n_boot.").reshape(t.size, n_boot)
+                n = f.size
+                for b in range(n_boot):
+                    idx = np.asarray(stream.sample_int(n, n, replace=True), dtype=np.int64) - 1
+                    boots[:, b] = _Smoother(f, c, index=idx).curve(s, t)
+                lower, upper = _row_quantiles(boots, [(1 - level) / 2, 1 - (1 - level) / 2])
+            density = dens - _SMOOTH_EPS
+            frames.append(pd.DataFrame(dict(class_label=[label] * t.size, t=t, mu=mu,
+                                            lower=lower, upper=upper,
+                                            density=density / f.size)))
     curves = pd.concat(frames, ignore_index=True)
     return SmoothReliability(curves, values, sigmas, float(level), int(n_boot), kind)
