@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# Written from: Chen (1999), Computational Statistics & Data Analysis 31:131-145 (the published method); no code from bde (GPL-2-only)
 """Chen's (1999) beta kernel density estimator on [0, 1].
 
 How this module was written: from the published method alone, Chen, S. X.

@@ -1,6 +1,7 @@
-# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-License-Identifier: GPL-3.0-only
 # Derived from: reliabilitydiag 0.2.1.9000 R/coercion.R, R/region_method.R, R/summary.R, R/utils.R (GPL-3), (c) Timo Dimitriadis and Alexander I. Jordan
 # Derived from: R 4.2.2 src/library/stats/R/approx.R, src/library/stats/R/quantile.R, src/main/array.c (GPL-2-or-later), (c) The R Core Team
+# Written from: Chen (1999), Beta kernel estimators for density functions (the beta kernel, in _beta_kernel.py); no code from bde
 """CORP reliability diagrams: R's ``reliabilitydiag`` (Dimitriadis, Gneiting & Jordan 2021).
 
 The CORP (Consistent, Optimally binned, Reproducible, PAV-based) reliability
