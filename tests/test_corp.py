@@ -400,7 +400,7 @@ def test_modules_state_what_they_derive_from():
     tibble = (pkg / "_tibble.py").read_text().splitlines()
     assert tibble[:2] == ["# SPDX-License-Identifier: GPL-3.0-or-later",
                           "# Derived from: pillar 1.8.1 R/sigfig.R (MIT), (c) pillar authors"]
-    assert corp[0] == "# SPDX-License-Identifier: GPL-3.0-or-later"
+    assert corp[0] == "# SPDX-License-Identifier: GPL-3.0-only"  # reliabilitydiag is GPL-3 (only)
     assert corp[1].startswith("# Derived from: reliabilitydiag 0.2.1.9000 R/") and "(GPL-3)" in corp[1]
     smece = (pkg / "_smece.py").read_text().splitlines()
     assert smece[0] == "# SPDX-License-Identifier: GPL-3.0-or-later"
