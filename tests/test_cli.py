@@ -373,7 +373,10 @@ def test_cli_bad_csv_is_one_line(tmp_path, name, content, message):
     assert out.returncode == 2
     assert out.stdout == ""
     assert out.stderr.startswith(f"pycalib-r: error: {message}")
-    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    # One error line; any further line is a hint on how to fix it (issue 45 item 10).
+    lines = out.stderr.splitlines()
+    assert all(line.startswith("pycalib-r: hint: ") for line in lines[1:]), out.stderr
+    assert out.stderr.endswith("\n") and "Traceback" not in out.stderr
 
 
 def test_cli_unknown_class_name(tmp_path):
