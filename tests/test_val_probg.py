@@ -283,7 +283,7 @@ def test_loess_trace_shortcuts_repeat_the_point_by_point_bits():
             for k in range(fit.nf):
                 vval2[:, lv] = hat[k]
                 one.append(float(lo._ehg128(np.array([z[k]]), tree, vval2)[0]))
-            got = lo._vertex_diagonal(z, lv, hat[:, 0], hat[:, 1], tree)
+            got = lo._vertex_diagonal(z, lv, hat[:, 0], hat[:, 1], tree, lo._cells(z, tree))
             assert np.array_equal(got, np.array(one))
             checked += 1
     assert checked > 10

@@ -542,10 +542,11 @@ def _hat_row(fit: _Fit, i: int):
     return v0, v1
 
 
-def _cells(z: np.ndarray, tree):
-    """The leaf cell's lower and upper vertices of each ``z`` (ehg128's descent),
-    or None if a descent reaches ehg128's depth warning (the scalar path then
-    repeats R's warnings one by one)."""
+def _cells(z: np.ndarray, tree, warn: bool = False):
+    """The leaf cell's lower and upper vertices of each ``z`` (ehg128's descent).
+    A descent reaching ehg128's depth limit gives R's warning where ``warn``
+    (and goes on, as R does), else None (the scalar path then repeats R's
+    warnings one by one)."""
     a, xi, lo, hi, c1, c2 = tree[1:7]
     j = np.ones(z.size, dtype=np.int64)
     depth = 1
@@ -555,17 +556,17 @@ def _cells(z: np.ndarray, tree):
             break
         depth += 1
         if not depth < 20:
-            return None
+            if not warn:
+                return None
+            r_warning(_LOESSWARN[181])
         jj = j[inner]
         j[inner] = np.where(z[inner] <= xi[jj], lo[jj], hi[jj])
     return c1[j], c2[j]
 
 
-def _vertex_diagonal(z, lv: int, v0, v1, tree) -> np.ndarray:
-    """``ehg128(z, vval2)`` for each ``z``, ``vval2`` zero but its column ``lv``
-    (``v0[i]``, ``v1[i]`` for point ``i``): ehg128's arithmetic elementwise."""
-    vert = tree[0]
-    ll, ur = _cells(z, tree)
+def _hermite(z, vert, ll, ur):
+    """ehg128's cubic Hermite basis on each ``z``'s cell: ``(phi0, phi1, psi0,
+    psi1, width)``."""
     vll = vert[ll]
     vur = vert[ur]
     h = (z - vll) / (vur - vll)
@@ -573,9 +574,18 @@ def _vertex_diagonal(z, lv: int, v0, v1, tree) -> np.ndarray:
     phi1 = (h * h) * (3 - 2 * h)
     psi0 = h * ((1 - h) * (1 - h))
     psi1 = (h * h) * (h - 1)
+    return phi0, phi1, psi0, psi1, vur - vll
+
+
+def _vertex_diagonal(z, lv: int, v0, v1, tree, cells) -> np.ndarray:
+    """``ehg128(z, vval2)`` for each ``z``, ``vval2`` zero but its column ``lv``
+    (``v0[i]``, ``v1[i]`` for point ``i``): ehg128's arithmetic elementwise;
+    ``cells``: :func:`_cells` of ``z``."""
+    ll, ur = cells
+    phi0, phi1, psi0, psi1, width = _hermite(z, tree[0], ll, ur)
     at_ll, at_ur = ll == lv, ur == lv
     return (phi0 * np.where(at_ll, v0, 0.0) + phi1 * np.where(at_ur, v0, 0.0)) + \
-        (psi0 * np.where(at_ll, v1, 0.0) + psi1 * np.where(at_ur, v1, 0.0)) * (vur - vll)
+        (psi0 * np.where(at_ll, v1, 0.0) + psi1 * np.where(at_ur, v1, 0.0)) * width
 
 
 # ---------------------------------------------------------------------------
@@ -732,29 +742,10 @@ def _statistics_warnings(trl: float, n: int, tau: int, nsing: int, y, fitted, w)
 
 def _ehg128(z: np.ndarray, tree, vval: np.ndarray) -> np.ndarray:
     """Cubic Hermite interpolation in the leaf cell holding each ``z``."""
-    vert, a, xi, lo, hi, c1, c2 = tree[:7]
-    j = np.ones(z.size, dtype=np.int64)
-    depth = 1
-    while True:
-        inner = a[j] != 0
-        if not inner.any():
-            break
-        depth += 1
-        if not depth < 20:
-            r_warning(_LOESSWARN[181])
-        jj = j[inner]
-        j[inner] = np.where(z[inner] <= xi[jj], lo[jj], hi[jj])
-    ll = c1[j]
-    ur = c2[j]
-    vll = vert[ll]
-    vur = vert[ur]
-    h = (z - vll) / (vur - vll)
-    phi0 = ((1 - h) * (1 - h)) * (1 + 2 * h)
-    phi1 = (h * h) * (3 - 2 * h)
-    psi0 = h * ((1 - h) * (1 - h))
-    psi1 = (h * h) * (h - 1)
+    ll, ur = _cells(z, tree, warn=True)
+    phi0, phi1, psi0, psi1, width = _hermite(z, tree[0], ll, ur)
     return (phi0 * vval[0, ll] + phi1 * vval[0, ur]) + \
-        (psi0 * vval[1, ll] + psi1 * vval[1, ur]) * (vur - vll)
+        (psi0 * vval[1, ll] + psi1 * vval[1, ur]) * width
 
 
 # ---------------------------------------------------------------------------
@@ -837,9 +828,10 @@ def loess_fitted(x, y, weights=None, span: float = 0.75, degree: int = 2,
         # its points (elementwise, the same arithmetic as point by point).
         points_a, rows_a = np.array(points, dtype=np.int64), np.array(rows, dtype=np.int64)
         z = x[points_a]
-        if _cells(z, tree) is not None:
+        cells = _cells(z, tree)
+        if cells is not None:
             hat = np.array([_hat_row(fit, row) for row in rows]).reshape(-1, 2)
-            diagl[points_a] += _vertex_diagonal(z, lv, hat[:, 0], hat[:, 1], tree)
+            diagl[points_a] += _vertex_diagonal(z, lv, hat[:, 0], hat[:, 1], tree, cells)
             continue
         for pt, row in zip(points, rows):  # R's depth warnings, one per point
             vval2[0, lv], vval2[1, lv] = _hat_row(fit, row)
