@@ -24,6 +24,25 @@ from pycalib_r.rcheck._convert import r_assign, to_r  # noqa: F401
 ORIGINAL_ENV = dict(os.environ)
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def both_ways_of_the_native_switch(code: str) -> dict:
+    """The words ``code`` prints in a fresh process, run with the compiled
+    kernels (key None) and with ``PYCALIB_R_NATIVE=0`` (key "0")."""
+    import subprocess
+    import sys
+
+    out = {}
+    for value in ("0", None):
+        env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO))
+        env.pop("PYCALIB_R_NATIVE", None)
+        if value is not None:
+            env["PYCALIB_R_NATIVE"] = value
+        out[value] = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                                    text=True, check=True, timeout=300).stdout.split()
+    return out
+
+
 # The printed examples of probcal 0.2.0's help pages (tools/store_help_examples.py).
 HELP_EXAMPLES = REPO / "reference" / "help_examples.json"
 

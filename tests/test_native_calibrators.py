@@ -12,8 +12,6 @@ alternating, ties in isotonic inputs, and BFGS on 2 to 150 parameters.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -22,7 +20,7 @@ from pycalib_r import _native
 from pycalib_r._native import _manifest
 from pycalib_r.calibrators import _glm, _isotonic, _linpack
 
-from tests.conftest import ORIGINAL_ENV, REPO
+from tests.conftest import both_ways_of_the_native_switch
 
 pytestmark = pytest.mark.skipif(not _native.available(),
                                 reason="the C kernels are off (PYCALIB_R_NATIVE=0 or not built)")
@@ -312,13 +310,6 @@ _CALLS = ("import hashlib, numpy as np, pycalib_r as pc; from pycalib_r import _
 
 
 def test_switch_off_gives_the_same_fits_in_a_fresh_process():
-    out = {}
-    for value in ("0", None):
-        env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO))
-        env.pop("PYCALIB_R_NATIVE", None)
-        if value is not None:
-            env["PYCALIB_R_NATIVE"] = value
-        out[value] = subprocess.run([sys.executable, "-c", _CALLS], env=env, capture_output=True,
-                                    text=True, check=True).stdout.split()
+    out = both_ways_of_the_native_switch(_CALLS)
     assert out["0"][0] == "False" and out[None][0] == "True"
     assert out["0"][1] == out[None][1]

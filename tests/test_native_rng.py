@@ -14,8 +14,6 @@ nmath samplers at every algorithm switch and at extreme parameters.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 
 import numpy as np
@@ -28,7 +26,7 @@ from pycalib_r._rng.bitgen import _mt
 from pycalib_r._rng.do_sample import _sample
 from pycalib_r._rng.stream import _dist_fast
 
-from tests.conftest import ORIGINAL_ENV, REPO
+from tests.conftest import both_ways_of_the_native_switch
 
 pytestmark = pytest.mark.skipif(not _native.available(),
                                 reason="the C kernels are off (PYCALIB_R_NATIVE=0 or not built)")
@@ -311,14 +309,7 @@ _CALLS = ("import numpy as np; from pycalib_r._rng import RRandom; from pycalib_
 
 
 def test_switch_off_gives_the_same_draws_in_a_fresh_process():
-    out = {}
-    for value in ("0", None):
-        env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO))
-        env.pop("PYCALIB_R_NATIVE", None)
-        if value is not None:
-            env["PYCALIB_R_NATIVE"] = value
-        out[value] = subprocess.run([sys.executable, "-c", _CALLS], env=env, capture_output=True,
-                                    text=True, check=True).stdout.split()
+    out = both_ways_of_the_native_switch(_CALLS)
     assert out["0"][0] == "False" and out[None][0] == "True"
     assert out["0"][1:] == out[None][1:]
 
