@@ -16,7 +16,7 @@ tools/run_tests.sh: $1
 The test suite needs R >= 4.2 with the R packages cli and ggplot2, and Python
 with pip (the script then installs rpy2 >= 3.5, < 3.6, the pin for R 4.2, with
 the package's test extra). Install R from your system's packages, for example
-  Debian/Ubuntu:  apt-get install r-base-core r-base-dev r-cran-cli r-cran-ggplot2 r-cran-rms r-cran-mass chromium libjs-mathjax
+  Debian/Ubuntu:  apt-get install r-base-core r-base-dev r-cran-cli r-cran-ggplot2 r-cran-rms r-cran-mass chromium libjs-mathjax gcc
   Fedora:         dnf install R-core R-core-devel, then in R: install.packages(c("cli", "ggplot2"))
   macOS:          brew install r, then in R: install.packages(c("cli", "ggplot2"))
 and run bash tools/run_tests.sh again.
@@ -38,6 +38,12 @@ fi
 # The docs check renders the built site in headless Chromium (Debian's).
 if ! command -v chromium >/dev/null 2>&1; then
   need_apt+=(chromium)
+fi
+# The compiled kernels are built at install with the system's C compiler
+# (without one the package installs and runs its numpy twins, but the
+# suite checks the kernels themselves).
+if ! command -v gcc >/dev/null 2>&1 && ! command -v cc >/dev/null 2>&1; then
+  need_apt+=(gcc)
 fi
 # The site renders its formulas with Debian's MathJax, which docs/conf.py copies into it.
 if [ -z "${PYCALIB_R_MATHJAX:-}" ] && [ ! -f /usr/share/javascript/mathjax/MathJax.js ]; then
