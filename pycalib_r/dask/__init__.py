@@ -52,13 +52,13 @@ cal_platt, cal_temperature, cal_beta, cal_histogram = (
 
 # Every public name of pycalib_r either has a Dask version above, is shared
 # as is (classes, predict() which maps Dask collections lazily, summary(),
-# the R streams and options), or is refused with the alternative (the table
+# the R streams, options and show_config), or is refused with the alternative (the table
 # in pycalib_r/dask/_refusals.py).
 _SHARED = ("CalTest", "CalCI", "EceCI", "Calibrator", "predict", "summary", "RRandom", "set_seed",
            "runif", "rnorm", "rbinom", "sample", "sample_int", "rexp", "rgamma", "rbeta", "rchisq",
            "rt", "rf", "rpois", "rgeom", "rnbinom", "rhyper", "rmultinom", "rlogis", "rweibull",
            "rcauchy", "rlnorm", "rng_kind", "get_random_seed", "set_random_seed", "next_rng_stream",
-           "next_rng_substream", "options", "get_option", "ProbcalError", "BrierScore",
+           "next_rng_substream", "options", "get_option", "show_config", "ProbcalError", "BrierScore",
            "ReliabilityDiag", "CorpSummary", "SmoothReliability", "ValProb", "ValProbG", "HoslemTest",
            "CalInterceptSlope")
 for _name in _SHARED:
