@@ -337,8 +337,13 @@ def test_sdist_and_wheel_carry_the_licence_files(tmp_path):
     src = tmp_path / "src"
     shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(
         ".git", "_build", "__pycache__", "*.egg-info", "build", "dist", "api", "gallery", "reference"))
+    # From tmp_path and without PYTHONPATH: a checkout's own build/ folder
+    # (setuptools' work tree) on the path would shadow the build package.
+    from tests.conftest import ORIGINAL_ENV
+
+    env = {k: v for k, v in ORIGINAL_ENV.items() if k != "PYTHONPATH"}
     run = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(tmp_path / "dist"), str(src)],
-                         capture_output=True, text=True, timeout=600, check=False)
+                         capture_output=True, text=True, timeout=600, check=False, cwd=str(tmp_path), env=env)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     sdist = next((tmp_path / "dist").glob("*.tar.gz"))
     wheel = next((tmp_path / "dist").glob("*.whl"))

@@ -19,6 +19,8 @@ import textwrap
 
 import pytest
 
+from tests.conftest import ORIGINAL_ENV
+
 from ._rcall import REPO
 
 _CHILD = textwrap.dedent("""
@@ -107,7 +109,9 @@ _CHILD = textwrap.dedent("""
 
 @pytest.fixture(scope="module")
 def fuzz_results():
-    env = dict(os.environ)
+    # The environment from before rpy2 loaded R (R's changes to it can leave
+    # a child Python without its packages).
+    env = dict(ORIGINAL_ENV)
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     env["OPENBLAS_NUM_THREADS"] = env["OMP_NUM_THREADS"] = "1"
     proc = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True,

@@ -146,6 +146,8 @@ def _specs():
                                         "(relplot's smoothed diagram) with no R counterpart"),
         pc.SmoothReliability: ("SmoothReliability is the result of smooth_reliability_diagram(), "
                                "a Python-only addition with no R counterpart"),
+        pc.show_config: ("show_config() is a Python-only addition (which compiled path runs) "
+                         "with no R counterpart"),
         # R counterparts outside probcal (rms, ResourceSelection, MASS): not yet
         # in same_as_r's R session; tests/test_validation.py compares them.
         **{fn: (f"{fn.__name__}() compares with {ref}, outside the probcal session same_as_r "
