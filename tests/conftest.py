@@ -26,6 +26,25 @@ ORIGINAL_ENV = dict(os.environ)
 REPO = Path(__file__).resolve().parents[1]
 
 
+def child_json(code: str, timeout: float):
+    """The JSON that ``code`` prints last, run in a fresh interpreter: the
+    environment from before rpy2 loaded R (R's changes to it can leave a
+    child Python without its packages), this checkout first on the path,
+    one BLAS thread. The code sets its own limits (``resource.setrlimit``);
+    a hang fails at ``timeout``."""
+    import json
+    import subprocess
+    import sys
+
+    env = dict(ORIGINAL_ENV)
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env["OPENBLAS_NUM_THREADS"] = env["OMP_NUM_THREADS"] = "1"
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=timeout)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 def both_ways_of_the_native_switch(code: str) -> dict:
     """The words ``code`` prints in a fresh process, run with the compiled
     kernels (key None) and with ``PYCALIB_R_NATIVE=0`` (key "0")."""

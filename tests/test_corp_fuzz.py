@@ -12,15 +12,11 @@ to 2 GB of address space, on 200 observations.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
-from tests.conftest import ORIGINAL_ENV, REPO
+from tests.conftest import child_json
 
 _CHILD = textwrap.dedent("""
     import json, math, resource, sys, time, warnings
@@ -123,13 +119,7 @@ _CHILD = textwrap.dedent("""
 
 @pytest.fixture(scope="module")
 def fuzz_results():
-    env = dict(ORIGINAL_ENV)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    env["OPENBLAS_NUM_THREADS"] = env["OMP_NUM_THREADS"] = "1"
-    proc = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True,
-                          text=True, timeout=1200)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return child_json(_CHILD, timeout=1200)
 
 
 def test_fuzz_gives_no_raw_error(fuzz_results):

@@ -23,15 +23,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import textwrap
 import warnings
 
 import pytest
 
 from . import _rcall
-from .conftest import ORIGINAL_ENV
+from .conftest import child_json
 
 REPO = _rcall.REPO
 PER_FUNCTION = int(os.environ.get("PYCALIB_R_FUZZ_PER_FUNCTION", "50"))
@@ -148,13 +146,7 @@ _CHILD = textwrap.dedent("""
 
 @pytest.fixture(scope="module")
 def child_results():
-    env = dict(ORIGINAL_ENV)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    env["OPENBLAS_NUM_THREADS"] = env["OMP_NUM_THREADS"] = "1"
-    proc = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True,
-                          text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return child_json(_CHILD, timeout=600)
 
 
 def _r_message(ro, code: str) -> str:

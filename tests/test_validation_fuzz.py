@@ -11,17 +11,12 @@ checked live in tests/test_validation_args.py.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
-from tests.conftest import ORIGINAL_ENV
+from tests.conftest import child_json
 
-from ._rcall import REPO
 
 _CHILD = textwrap.dedent("""
     import json, resource, signal, sys, time, warnings
@@ -109,15 +104,7 @@ _CHILD = textwrap.dedent("""
 
 @pytest.fixture(scope="module")
 def fuzz_results():
-    # The environment from before rpy2 loaded R (R's changes to it can leave
-    # a child Python without its packages).
-    env = dict(ORIGINAL_ENV)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    env["OPENBLAS_NUM_THREADS"] = env["OMP_NUM_THREADS"] = "1"
-    proc = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True,
-                          text=True, timeout=1800)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return child_json(_CHILD, timeout=1800)
 
 
 def _names(arg: str, text: str) -> bool:

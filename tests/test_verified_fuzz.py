@@ -13,11 +13,7 @@ timeout, so a regression fails instead of hanging or swapping.
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import subprocess
-import sys
 import textwrap
 import time
 import warnings
@@ -27,7 +23,7 @@ import pytest
 
 import pycalib_r as pc
 from pycalib_r.rbase._errors import ProbcalError
-from tests.conftest import ORIGINAL_ENV, REPO
+from tests.conftest import child_json
 
 N = 200
 BAD = {
@@ -229,13 +225,7 @@ _CHILD = textwrap.dedent("""
 
 @pytest.fixture(scope="module")
 def heavy():
-    env = dict(ORIGINAL_ENV)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    env["OPENBLAS_NUM_THREADS"] = env["OMP_NUM_THREADS"] = "1"
-    proc = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True,
-                          text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return child_json(_CHILD, timeout=600)
 
 
 def test_huge_counts_are_bounded_and_named(heavy):
