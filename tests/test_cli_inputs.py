@@ -23,6 +23,7 @@ import pytest
 
 import pycalib_r as pc
 from tests.conftest import ORIGINAL_ENV, REPO
+from tests.test_cli_faults import _one_error_line
 
 # This tree's pycalib_r in the children, whatever their working folder.
 ENV = dict(ORIGINAL_ENV, PYTHONPATH=os.pathsep.join(
@@ -41,18 +42,6 @@ def _ok(out):
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stderr
     return out
-
-
-def _one_error_line(out, *expected):
-    assert out.returncode == 2, (out.returncode, out.stderr)
-    assert "Traceback" not in out.stderr
-    lines = out.stderr.splitlines()
-    errors = [line for line in lines if line.startswith("pycalib-r: error: ")]
-    assert len(errors) == 1, out.stderr
-    assert all(line.startswith("pycalib-r: ") for line in lines), out.stderr
-    for text in expected:
-        assert text in errors[0], (text, errors[0])
-    return errors[0]
 
 
 @pytest.fixture(scope="module")

@@ -11,19 +11,9 @@ import numpy as np
 import pytest
 
 from pycalib_r import _native
+from tests.test_calibrator_kernels import _binary, _bits
 
 pytestmark = pytest.mark.skipif(not _native.available(), reason="the compiled kernels are not built (or PYCALIB_R_NATIVE=0)")
-
-
-def _bits(x):
-    return np.asarray(x, dtype=np.float64).view(np.int64)
-
-
-def _binary(n, seed, scale=2.0):
-    g = np.random.default_rng(seed)
-    z = g.normal(0, scale, n)
-    y = (g.random(n) < 1 / (1 + np.exp(-z / 2))).astype(np.int64)
-    return z, y
 
 
 @pytest.mark.parametrize("seed,scale", [(1, 2.0), (2, 40.0), (3, 0.01)])
