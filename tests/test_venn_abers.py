@@ -326,3 +326,33 @@ def test_is_exported_python_only():
     assert "cal_venn_abers" in pc.__all__
     assert "Python-only" in pc.cal_venn_abers.__doc__
     assert sys.modules["pycalib_r.calibrators._venn_abers"].__doc__.startswith("Inductive and cross")
+
+
+# --- cal_cv and cal_ovr ------------------------------------------------------------
+
+def test_cal_cv_takes_venn_abers():
+    p, y = _binary()
+    fit = pc.cal_cv(p, y, method="venn_abers", folds=3, seed=1, type="cross")
+    assert fit.method == "cross-validated Venn-ABERS (cross)"
+    assert fit.final_calibrator.r_classes[0] == "cal_venn_abers"
+    rows = fit.fold_id == 2
+    inductive = pc.cal_cv(p, y, method="venn_abers", folds=3, seed=1)
+    held = pc.cal_venn_abers(p[~rows], y[~rows])
+    assert np.array_equal(inductive.oof_predictions[rows], pc.predict(held, p[rows]))
+    with pytest.raises(ProbcalError, match="`x`"):
+        pc.cal_cv(p * 2, y, method="venn_abers")
+    d = vc.make_data(2)
+    mc = pc.cal_cv(d["P"], d["codes"], method="venn_abers", folds=3, seed=1, multiclass="one_vs_rest")
+    assert mc.oof_predictions.shape == d["P"].shape
+    assert mc.final_calibrator.multiclass == "one_vs_rest"
+
+
+def test_cal_ovr_takes_venn_abers():
+    d = vc.make_data(3)
+    fit = pc.cal_ovr(d["P"], d["codes"], method="venn_abers")
+    assert fit.method == "one-vs-rest Venn-ABERS (inductive)"
+    direct = pc.cal_venn_abers(d["P"], d["codes"], multiclass="one_vs_rest")
+    np.testing.assert_allclose(pc.predict(fit, d["P_new"]), pc.predict(direct, d["P_new"]),
+                               rtol=0, atol=1e-15)
+    with pytest.raises(ProbcalError, match="should be one of"):
+        pc.cal_ovr(d["P"], d["codes"], method="venn")  # exact name only, as cal_cv's

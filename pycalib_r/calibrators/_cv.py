@@ -167,6 +167,11 @@ def _fit_calibrator_mc(method: str, x, y, **kwargs) -> Calibrator:
             raise ProbcalError('cal_cv() takes cal_scaling_binning(type = "marginal") only: '
                                "its out-of-fold predictions are an n x K matrix.")
         return cal_scaling_binning(x, y, **kwargs)
+    if method == "venn_abers":  # Python-only: one-vs-one or one-vs-rest (an n x K output)
+        from ._methods import VENN_ABERS_ARGS
+        from ._venn_abers import cal_venn_abers
+        check_unused_arguments(kwargs, VENN_ABERS_ARGS)
+        return cal_venn_abers(x, y, **kwargs)
     from ._ovr import _cal_ovr
     dots = dict(kwargs)
     base_method = dots.pop("base_method", None)
@@ -204,7 +209,10 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
         ``"scaling_binning"`` (exact name), :func:`cal_scaling_binning`
         (binary, or its marginal form for a matrix of probabilities; its
         arguments ``bins``, ``scaling``, ``split``, ``renormalize`` pass
-        through ``**kwargs``).
+        through ``**kwargs``); ``"venn_abers"`` (exact name),
+        :func:`cal_venn_abers` (binary, or one-vs-one / one-vs-rest for a
+        matrix of probabilities; ``type`` and ``multiclass`` pass through
+        ``**kwargs``, its inner cross folds are 5 from the package's stream).
     folds : int, default 5
         At least 2 and at most the smallest class count.
     seed : int, optional
@@ -320,7 +328,7 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
         raise ProbcalError(cli_abort_message(
             f'Method "{method}" requires a matrix `x` with one column per class.'))
     xv = as_numeric_vector(x, arg="x").ravel()
-    if method in ("beta", "isotonic", "histogram"):
+    if method in ("beta", "isotonic", "histogram", "venn_abers"):
         check_probability(xv, arg="x")
     yv = check_binary_y(y, arg="y", require_both=True)
     check_same_length(xv, yv, x_arg="x", y_arg="y")
