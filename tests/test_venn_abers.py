@@ -356,3 +356,11 @@ def test_cal_ovr_takes_venn_abers():
                                rtol=0, atol=1e-15)
     with pytest.raises(ProbcalError, match="should be one of"):
         pc.cal_ovr(d["P"], d["codes"], method="venn")  # exact name only, as cal_cv's
+
+
+def test_given_folds_must_hold_rows_of_every_problem():
+    d = vc.make_data(4)
+    # classes 1 and 2 in fold 1 only: their pair has no rows in fold 2
+    folds = np.where(d["codes"] <= 2, 1, np.arange(d["codes"].size) % 2 + 1)
+    with pytest.raises(ProbcalError, match="fold 2 holds no rows of classes 1 and 2"):
+        pc.cal_venn_abers(d["P"], d["codes"], type="cross", folds=folds)
