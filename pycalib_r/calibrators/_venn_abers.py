@@ -308,7 +308,7 @@ def _fold_ids(folds, codes, seed, rng):
         if np.unique(ids).size != k or k < 2:
             raise ProbcalError("Argument `folds` given as fold labels must use every fold 1..K, K >= 2.")
         return k, ids.copy()
-    from ._cv import stratified_folds  # noqa: PLC0415
+    from ._folds import stratified_folds  # noqa: PLC0415
 
     folds = check_folds(folds, codes)
     return folds, stratified_folds(codes, folds, seed=seed, rng=rng)
