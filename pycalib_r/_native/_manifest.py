@@ -120,4 +120,6 @@ KERNELS = (
      "cal_dirichlet, cal_vector_scaling (optim BFGS)", "-"),
     ("calibrators", "reset", "src/calibrators.c", "pycalib_r.calibrators._optim.vmmin (array form)",
      "cal_dirichlet, cal_vector_scaling (optim BFGS)", "-"),
+    ("venn", "venn_bridge", "src/venn.c", "pycalib_r.calibrators._venn_abers._bridge_twin",
+     "cal_venn_abers (F0, F1 at every distinct calibration score)", "-"),
 )

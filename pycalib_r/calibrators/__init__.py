@@ -16,6 +16,7 @@ from ._platt import CalPlatt, GlmFit, cal_platt
 from ._scaling_binning import CalScalingBinning, cal_scaling_binning
 from ._temperature import CalTemperature, cal_temperature
 from ._vector_scaling import cal_vector_scaling
+from ._venn_abers import CalVennAbers, cal_venn_abers
 
 from ..inputs._hints import python_face as _python_face
 from ..rbase._rcalls import r_arguments as _r_arguments
@@ -29,9 +30,9 @@ from ..rbase._rcalls import r_arguments as _r_arguments
 
 # R's errors get hints, and warnings point at the caller (see pycalib_r.inputs._hints).
 (cal_platt, cal_temperature, cal_beta, cal_isotonic, cal_histogram, cal_vector_scaling,
- cal_dirichlet, cal_ovr, cal_cv, predict, cal_scaling_binning) = map(_python_face, (
+ cal_dirichlet, cal_ovr, cal_cv, predict, cal_scaling_binning, cal_venn_abers) = map(_python_face, (
     cal_platt, cal_temperature, cal_beta, cal_isotonic, cal_histogram, cal_vector_scaling,
-    cal_dirichlet, cal_ovr, cal_cv, predict, cal_scaling_binning))
+    cal_dirichlet, cal_ovr, cal_cv, predict, cal_scaling_binning, cal_venn_abers))
 
 __all__ = [
     "Calibrator",
@@ -50,6 +51,8 @@ __all__ = [
     "cal_cv",
     "cal_scaling_binning",
     "CalScalingBinning",
+    "cal_venn_abers",
+    "CalVennAbers",
     "CalPlatt",
     "CalTemperature",
     "CalBeta",

@@ -298,7 +298,7 @@ class CalibratorSummary:
     __repr__ = __str__
 
 
-def predict(fit: Calibrator, newdata):
+def predict(fit: Calibrator, newdata, **kwargs):
     """Calibrated probabilities from a fitted calibrator.
 
     Parameters
@@ -309,6 +309,10 @@ def predict(fit: Calibrator, newdata):
         Uncalibrated probabilities or scores: a vector for binary
         calibrators, a matrix or DataFrame with one column per class for
         multiclass ones.
+    **kwargs
+        Passed to the calibrator's ``predict`` method: ``interval=True``
+        for :func:`cal_venn_abers` (Python-only; the other calibrators take
+        none and refuse them).
 
     Returns
     -------
@@ -344,6 +348,8 @@ def predict(fit: Calibrator, newdata):
     if not isinstance(fit, Calibrator):
         # R's dispatch error, not "'str' object has no attribute 'predict'"
         raise no_method("predict", fit)
+    if kwargs:
+        return fit.predict(newdata, **kwargs)
     return fit.predict(newdata)
 
 
