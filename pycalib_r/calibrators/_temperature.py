@@ -37,7 +37,7 @@ from ._base import (
     rounded,
     softmax,
 )
-from ._optim import optim_brent
+from ..rstats import optim_brent
 
 __all__ = ["cal_temperature", "CalTemperature"]
 

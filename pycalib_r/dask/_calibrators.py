@@ -31,8 +31,8 @@ from ..rbase._rarith import _ld_seq_sum
 from ..calibrators._base import _warn, clip_eps, format_call, new_calibrator, plogis, r_log, r_log1p
 from ..calibrators._beta import beta_calibrator
 from ..calibrators._histogram import _fill_empty_bins, histogram_fit
-from ..calibrators._glm import GlmFit, _dev_resids, _exp_eta, _linkinv, _mu_eta, halve_step
-from ..calibrators._linpack import _DBL_EPS, _EPSILON, _MAXIT
+from ..rstats import DBL_EPS as _DBL_EPS, GLM_EPSILON as _EPSILON, GLM_MAXIT as _MAXIT, GlmFit, halve_step
+from ..rstats import dev_resids as _dev_resids, exp_eta as _exp_eta, linkinv as _linkinv, mu_eta as _mu_eta
 from ..calibrators._platt import _platt_calibrator
 from ..calibrators._temperature import CalTemperature, _LOSS_EPS, _fit_temperature
 from ._collect import is_array, is_dask, is_matrix_input, map_reduce, pair_inputs, to_array

@@ -33,8 +33,8 @@ from ..rbase._format import as_character_num, format_r_vec
 from ..rbase._rarith import quiet_fp, r_exp, r_mean, r_round, r_sum
 from ..rbase._rmatrix import print_matrix
 from ..rbase._warn import r_warning
-from ._loess import loess_fitted
-from ._rstats import _approx1, _bracket, _qlogis, _regularize, _seq_len_out
+from ..rstats import approx1 as _approx1, bracket as _bracket, loess_fitted, qlogis as _qlogis
+from ..rstats import regularize as _regularize, seq_len_out as _seq_len_out
 
 __all__ = ["ValProbG", "val_probg", "cut2_g", "check_g_group", "estimated_seconds", "STAT_NAMES",
            "Q_LIMITS"]

@@ -33,7 +33,7 @@ from ..inputs._forms import Form, input_form
 from ..rbase._rarith import pnorm_upper
 from ..rbase._rlist import RList
 from ..rbase._warn import warn
-from .._rng.nmath._dists import qnorm_open1
+from ..rstats import qnorm_open1
 
 __all__ = ["ece_ci", "EceCI", "TYPES"]
 
