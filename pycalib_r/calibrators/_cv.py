@@ -15,7 +15,6 @@ from .. import _rng
 from .._rng.stream._locking import holding
 from ..inputs._checks import (
     ProbcalError,
-    _as_matrix,
     as_numeric_vector,
     check_binary_y,
     check_folds,
@@ -27,6 +26,7 @@ from ..inputs._checks import (
     match_arg,
     multiclass_labels,
 )
+from ..inputs import as_matrix as _as_matrix
 from ..inputs._hints import check_unused_arguments, warn_unused_dots
 from ..rbase._format import cli_abort_message
 from ._base import MULTICLASS, Calibrator, _wrap_output, format_call, new_calibrator

@@ -170,6 +170,9 @@ def _platt_calibrator(fit: GlmFit, n: int, target_pos: float, target_neg: float)
     )
 
 
+platt_calibrator = _platt_calibrator  # the name other rooms import (public inside the package)
+
+
 def cal_platt_columns(mat: np.ndarray, codes: np.ndarray, k: int) -> List[CalPlatt]:
     """``cal_platt(mat[:, j], codes == j + 1)`` for each class j, the glm fits in lockstep."""
     n = mat.shape[0]

@@ -203,7 +203,7 @@ def _snap(x, xvalues, masked=False):
         _stopifnot(bool(np.all((xv >= 0) & (xv <= 1))),
                    "isTRUE(all(xvalues >= 0 & xvalues <= 1))", _XVALUES_HINT)
     except ProbcalError as err:
-        from ..inputs._checks import _masked_note
+        from ..inputs import masked_note as _masked_note
 
         raise _masked_note(err, "xvalues", masked)
     _stopifnot(bool(np.all(np.diff(xv) >= 0)), "!is.unsorted(xvalues)", _XVALUES_HINT)
@@ -300,7 +300,7 @@ def _band_store(n_regions, n_boot):
     ``MemoryError``) and a note, as ``cal_test``'s and ``cal_ci``'s replicates do:
     first R's own ``integer(n.boot)`` (4 bytes each), then the bands."""
     from .._rng._args import r_alloc_error, r_empty
-    from ..inference._inference import _physical_memory
+    from ..inference import physical_memory as _physical_memory
 
     ram = _physical_memory()
     total = n_regions * n_boot

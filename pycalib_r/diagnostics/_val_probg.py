@@ -546,7 +546,7 @@ def check_g_group(g_group, nnm: int) -> float:
     if gv > _R_XLEN_T_MAX:
         raise _g_group_error("vector size specified is too large", f"Got {g!r}.")
     steps = int(gv)
-    from ..inference._inference import _physical_memory
+    from ..inference import physical_memory as _physical_memory
     from .._rng._args import r_alloc_error
 
     ram = _physical_memory()
@@ -690,7 +690,7 @@ def estimated_seconds(n: int, sizes) -> float:
 def long_run_warning(n: int, sizes) -> None:
     """A UserWarning, at once, when the grouped statistics will take long
     (Python-only advice, as ``skce``'s and ``cal_test``'s; R says nothing)."""
-    from ..kernel._quadratic import WARN_SECONDS, _duration
+    from ..kernel._quadratic import WARN_SECONDS, duration as _duration
     from ..rbase._warn import warn_now
 
     seconds = estimated_seconds(n, sizes)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Derived from: R 4.2.2 src/nmath/{sexp,snorm,rgamma,rbeta,rpois,rhyper,rcauchy,rlogis,rweibull,qnorm}.c (GPL-2.0-or-later), (c) The R Core Team; qnorm.c after Algorithm AS 241 (c) Royal Statistical Society
+# Derived from: R 4.2.2 src/nmath/{sexp,snorm,rgamma,rbeta,rpois,rhyper,rcauchy,rlogis,rweibull}.c (GPL-2.0-or-later), (c) The R Core Team
 """nmath's distributions as functions of uniforms (R 4.2.2 ``src/nmath``).
 
 Two forms of each algorithm:
