@@ -452,3 +452,26 @@ def test_a_new_underscore_import_across_rooms_fails():
                                    "pycalib_r.dask._synthetic imports pycalib_r.inputs._checks._abort",
                                    "pycalib_r.dask._synthetic imports pycalib_r.rstats._glm._linkinv"]
     assert _unexplained(_all_private_across_rooms() + found) != []
+
+
+def test_r_numerics_have_one_copy():
+    # AS 241's first coefficient appears in one Python module (its compiled
+    # twin, _native/src/rng.c, is held to it by tests/test_native_rng.py), and
+    # the rooms that use R's numerics call rstats' functions, not copies.
+    as241 = "2509.0809287301226727"
+    holders = sorted(m for m, p in MODULES.items() if as241 in p.read_text(encoding="utf-8"))
+    assert holders == ["pycalib_r.rstats._qnorm"]
+    from pycalib_r import rstats
+    from pycalib_r._rng.nmath import _dists
+    from pycalib_r._rng.stream import _stream_dists
+    from pycalib_r.calibrators import _isotonic, _platt
+    from pycalib_r.diagnostics import _corp, _hoslem, _validation
+    assert _dists.qnorm_open1 is rstats.qnorm_open1 and _dists._qnorm_open is rstats.qnorm_open
+    assert _stream_dists.qbinom_upper is rstats.qbinom_upper
+    assert _corp._pava_binary is rstats.pava_binary and _corp._approx_linear is rstats.approx_linear
+    assert _isotonic.isoreg is rstats.isoreg and _platt.glm_binomial is rstats.glm_binomial
+    assert _hoslem.pchisq is rstats.pchisq and _validation.lowess is rstats.lowess
+    pytest.importorskip("dask")
+    from pycalib_r.dask import _calibrators as dask_calibrators
+
+    assert dask_calibrators._linkinv is rstats.linkinv and dask_calibrators._dev_resids is rstats.dev_resids

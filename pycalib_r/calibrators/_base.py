@@ -22,7 +22,6 @@ optimiser's path).
 
 from __future__ import annotations
 
-import math
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
