@@ -26,7 +26,7 @@ import random
 
 import numpy as np
 
-from pycalib_r.diagnostics._loess import loess_fitted
+from pycalib_r.rstats._loess import loess_fitted
 from pycalib_r.diagnostics._validation import val_prob
 
 from ._validation_cases import _num, _try as _caught

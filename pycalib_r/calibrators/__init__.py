@@ -2,7 +2,8 @@
 
 Every ``cal_*`` function returns a :class:`Calibrator` subclass whose
 components follow R's list (attributes, and items under R's names);
-:func:`predict` and :func:`summary` are the R generics.
+:func:`predict` and :func:`summary` are the R generics. The fits they rest on
+(``glm.fit``, ``optim``, ``isoreg``) are in :mod:`pycalib_r.rstats`.
 """
 
 from ._base import Calibrator, CalibratorSummary, new_calibrator, predict, summary

@@ -13,7 +13,6 @@ import numpy as np
 
 from ..inputs._checks import (
     ProbcalError,
-    _as_matrix,
     as_numeric_vector,
     check_binary_y,
     check_folds,
@@ -25,6 +24,7 @@ from ..inputs._checks import (
     match_arg,
     multiclass_labels,
 )
+from ..inputs import as_matrix as _as_matrix
 from ..inputs._hints import check_unused_arguments, warn_unused_dots
 from ..rbase._format import cli_abort_message
 from ._base import MULTICLASS, Calibrator, _wrap_output, format_call, new_calibrator

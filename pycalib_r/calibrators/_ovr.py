@@ -12,12 +12,12 @@ import numpy as np
 
 from ..inputs._checks import (
     ProbcalError,
-    _as_matrix,
     check_logit_matrix,
     check_newdata_columns,
     match_arg,
     multiclass_labels,
 )
+from ..inputs import as_matrix as _as_matrix
 from ..inputs._hints import check_unused_arguments, warn_unused_dots
 from ..inputs._logit_input import once_per_call
 from ._base import (  # noqa: F401 - renormalize_rows re-exported

@@ -25,7 +25,8 @@ from ._base import (
     r_round,
     softmax,
 )
-from ._optim import SoftmaxCache, vmmin
+from ..rstats import vmmin
+from ._base import SoftmaxCache
 
 __all__ = ["cal_vector_scaling", "CalVectorScaling"]
 

@@ -4,6 +4,11 @@
 ``_ece_interval`` (``ece_ci``, Sun et al. 2024's interval; Python-only) and
 ``_block_test``. A new test or interval goes here.
 
-It may import ``rbase``, ``inputs``, ``binned``, ``kernel`` and ``_rng``. See
-docs/architecture.md.
+It may import ``rbase``, ``inputs``, ``rstats``, ``binned``, ``kernel`` and ``_rng``.
+See docs/architecture.md ("Who imports whom").
 """
+
+# Exported without the underscore their module calls them by, for the rooms
+# that use them (public inside the package; docs/architecture.md).
+from ._inference import _TARGETS as TARGETS
+from ._inference import _physical_memory as physical_memory
