@@ -1,0 +1,210 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Not derived: observation weights for the binned metrics (Python-only)
+"""Observation weights for the binned metrics, tables and decompositions.
+
+Python-only (probcal's metrics take no weights). The definition is the one
+of R's ``glm(weights =)`` prior weights read as frequency weights: **a row
+with integer weight k counts as k copies of it**, and a row of weight 0 as
+no row at all. Every weighted quantity below is the unweighted one of the
+replicated data when the weights are whole numbers, and its continuous
+extension otherwise:
+
+- a bin's count ``n_b`` becomes its total weight ``W_b = sum_{i in b} w_i``,
+  its mean prediction and label mean the weighted means, ``n`` the total
+  weight ``W``; a bin is empty when ``W_b = 0``;
+- equal-width bins and a caller's edges do not depend on the data, so they
+  are unchanged; ``"unique"`` bins are the distinct predictions of the rows
+  of positive weight;
+- equal-frequency (R's type-8 quantile) and equal-mass (Kumar et al.'s
+  uniform-mass) edges are computed on the replicated sample: the order
+  statistic of rank ``t`` (1-based, ``1 <= t <= W``) is the smallest
+  prediction whose cumulative weight (in sorted order) reaches ``t``, and
+  the positions use ``W`` where the unweighted code uses ``n``.
+
+With whole-number weights these are the replicated data's bins exactly
+(cumulative sums of whole numbers below 2^53 are exact), so only the per-bin
+sums differ from the replicated data's, by rounding (double sums here
+against R's long-double means there): the k-copies property holds to about
+1e-15 relative, not bit for bit. ``weights=None`` never comes here: the
+unweighted functions keep their code, kernels and bits. This path is numpy
+(no C kernel).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._binning import (
+    bin_groups,
+    check_edges,
+    equal_width_bins,
+    find_bins,
+    is_python_bins,
+    occupied_bins,
+    seq01,
+    type8_combine,
+    _TYPE8_FUZZ,
+    _type8_nppm,
+)
+
+__all__ = ["positive_rows", "weighted_order_stat", "weighted_type8_breaks",
+           "weighted_equal_mass_edges", "weighted_groups", "weighted_bin_sums",
+           "weighted_problem_bins", "weighted_auto_bins", "weighted_binned_value",
+           "weighted_bin_table"]
+
+
+def positive_rows(w: np.ndarray, *arrays):
+    """The rows of positive weight of each array, and their weights (a row of
+    weight 0 is no row: it changes no bin, quantile or count)."""
+    keep = w > 0
+    if keep.all():
+        return (w,) + arrays
+    return (w[keep],) + tuple(a[keep] for a in arrays)
+
+
+class _Sorted:
+    """Sorted values and their cumulative weights: order statistics of the
+    replicated sample."""
+
+    def __init__(self, x: np.ndarray, w: np.ndarray):
+        order = np.argsort(x, kind="stable")
+        self.xs = x[order]
+        self.cw = np.cumsum(w[order])
+        self.total = float(self.cw[-1])
+
+    def at(self, t) -> np.ndarray:
+        """The order statistic of (1-based, possibly fractional) rank ``t``:
+        the first sorted value whose cumulative weight reaches ``t``."""
+        idx = np.searchsorted(self.cw, np.asarray(t, dtype=np.float64), side="left")
+        return self.xs[np.clip(idx, 0, self.xs.size - 1)]
+
+
+def weighted_order_stat(x: np.ndarray, w: np.ndarray):
+    """``(rank -> value, W)``: the replicated sample's order statistics."""
+    s = _Sorted(x, w)
+    return s.at, s.total
+
+
+def weighted_type8_breaks(r: np.ndarray, w: np.ndarray, bins: int) -> np.ndarray:
+    """``histogram_breaks(rep(r, w), bins, "equal_freq")`` with ``n = W``:
+    R's type-8 quantiles (its four-epsilon fuzz) of the replicated sample,
+    the ends forced to 0 and 1, duplicates dropped."""
+    s = _Sorted(r, w)
+    probs = np.clip(seq01(bins + 1), 0.0, 1.0)
+    nppm = _type8_nppm(probs, s.total)
+    j = np.floor(nppm + _TYPE8_FUZZ)
+    h = nppm - j
+    h[np.abs(h) < _TYPE8_FUZZ] = 0.0
+    top = s.total
+    k_lo = np.clip(j, 1, top)
+    k_hi = np.clip(j + 1, 1, top)
+    breaks = type8_combine(s.at(k_lo), s.at(k_hi), h)
+    breaks[0] = 0.0
+    breaks[-1] = 1.0
+    return np.unique(breaks)
+
+
+def weighted_equal_mass_edges(r: np.ndarray, w: np.ndarray, bins: int) -> np.ndarray:
+    """:func:`~pycalib_r.binned._binning.equal_mass_edges` of the replicated
+    sample: ``min(bins, floor(W))`` runs as ``numpy.array_split`` cuts ``W``
+    values (run ``i`` ends at rank ``i * size + min(i, extra)``, ``size, extra
+    = divmod(W, B)``), inner edges the midpoints of a run's last value (that
+    rank) and the next run's first (the rank after)."""
+    s = _Sorted(r, w)
+    b = min(int(bins), int(np.floor(s.total)))
+    if b <= 1:
+        return np.array([0.0, 1.0])
+    size, extra = divmod(s.total, b)
+    i = np.arange(1, b, dtype=np.float64)
+    ends = i * size + np.minimum(i, extra)
+    inner = (s.at(ends) + s.at(ends + 1)) / 2.0
+    return np.unique(np.concatenate(([0.0], inner, [1.0])))
+
+
+def weighted_groups(r: np.ndarray, w: np.ndarray, bins, strategy: str):
+    """Each row's bin ``(ids, n_ids, edges)`` (rows of positive weight);
+    ``edges`` is None for equal widths beyond the edge table's size."""
+    if is_python_bins(bins):
+        return bin_groups(r, bins, occupied=False)
+    if strategy == "equal_width":
+        ids = equal_width_bins(r, bins)
+        ids, n_ids = occupied_bins(ids, bins)
+        return ids, n_ids, None
+    if strategy == "equal_freq":
+        edges = weighted_type8_breaks(r, w, bins)
+    elif strategy == "equal_mass":
+        edges = weighted_equal_mass_edges(r, w, bins)
+    else:  # pragma: no cover - strategies are matched before
+        raise ValueError(strategy)
+    return find_bins(r, edges), edges.size - 1, edges
+
+
+def weighted_bin_sums(ids, r, c, w, n_ids: int):
+    """``(W_b, conf_b, acc_b)``: each bin's total weight and weighted means
+    (NaN for an empty bin)."""
+    total = np.bincount(ids, weights=w, minlength=n_ids)
+    sr = np.bincount(ids, weights=w * r, minlength=n_ids)
+    sc = np.bincount(ids, weights=w * np.asarray(c, dtype=np.float64), minlength=n_ids)
+    full = total > 0
+    safe = np.where(full, total, 1.0)
+    return total, np.where(full, sr / safe, np.nan), np.where(full, sc / safe, np.nan)
+
+
+def weighted_problem_bins(r, c, w, bins, strategy):
+    """One binary problem's occupied bins ``(W_b, conf_b, acc_b)`` (as
+    :func:`~pycalib_r.binned._calibration_error.problem_bins`)."""
+    w, r, c = positive_rows(w, r, c)
+    ids, n_ids, _ = weighted_groups(r, w, bins, strategy)
+    total, conf, acc = weighted_bin_sums(ids, r, c, w, n_ids)
+    full = total > 0
+    return total[full], conf[full], acc[full]
+
+
+def weighted_auto_bins(columns, w):
+    """``bins="auto"`` on the replicated sample: ``"unique"`` when every column
+    holds fewer than ``W / 4`` distinct values among the rows of positive weight."""
+    from ._calibration_error import AUTO_BINS  # noqa: PLC0415 - imports this module
+
+    keep = w > 0
+    total = float(np.sum(w))
+    for x in columns:
+        if np.unique(x[keep]).size >= total / 4.0:
+            return AUTO_BINS
+    return "unique"
+
+
+def weighted_binned_value(metric, w: np.ndarray) -> float:
+    """``BinnedMetric.value()`` with observation weights ``w`` (one per row)."""
+    from ._metrics import binned_error  # noqa: PLC0415 - imports this module
+
+    per = []
+    bins = metric.bins
+    for r, c in metric.form.problems():
+        if is_python_bins(bins) and not isinstance(bins, str):
+            check_edges(bins, r)  # the edges cover every row, as unweighted
+        wk, rk, ck = positive_rows(w, r, c)
+        ids, n_ids, _ = weighted_groups(rk, wk, bins, metric.strategy)
+        total, conf, acc = weighted_bin_sums(ids, rk, ck, wk, n_ids)
+        per.append(float(binned_error(total, conf, acc, metric.kind, metric.debiased)))
+    return float(metric.combine(np.array(per)))
+
+
+def weighted_bin_table(p, y, w, bins=10, strategy="equal_width"):
+    """``bin_table`` with weights: ``n`` is each bin's total weight (float)."""
+    from ._metrics import _table  # noqa: PLC0415
+
+    p = np.asarray(p, dtype=np.float64)
+    w, p, y = positive_rows(w, p, np.asarray(y))
+    if isinstance(bins, str):
+        ids, n_ids, edges = bin_groups(p, bins, occupied=False)
+        total, conf, acc = weighted_bin_sums(ids, p, y, w, n_ids)
+        return _table(np.arange(1, n_ids + 1), edges, edges, total, conf, acc, float_n=True)
+    if is_python_bins(bins):
+        edges = np.asarray(bins, dtype=np.float64)
+    elif strategy == "equal_width":
+        edges = seq01(bins + 1)
+    else:
+        edges = weighted_type8_breaks(p, w, bins)
+    ids = find_bins(p, edges)
+    total, conf, acc = weighted_bin_sums(ids, p, y, w, edges.size - 1)
+    return _table(np.arange(1, edges.size), edges[:-1], edges[1:], total, conf, acc, float_n=True)
