@@ -16,7 +16,12 @@ import numpy as np
 from ..rbase._errors import ProbcalError
 from ._checks import add_note
 
-__all__ = ["check_weights", "refuse_weights", "WEIGHTS_RULE"]
+__all__ = ["check_weights", "refuse_weights", "WEIGHTS_RULE", "NO_WEIGHTS"]
+
+# Why cal_ci refuses weights (the kernel tests and ece_ci have no `weights`
+# parameter at all: Python's TypeError names it).
+NO_WEIGHTS = ("its percentile bootstrap resamples rows with equal probability, and a weighted "
+              "bootstrap interval has no accepted definition here.")
 
 WEIGHTS_RULE = ("Observation weights must be finite and non-negative, one per observation, "
                 "with a positive sum.")
