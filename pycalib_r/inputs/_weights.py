@@ -16,7 +16,8 @@ import numpy as np
 from ..rbase._errors import ProbcalError
 from ._checks import add_note
 
-__all__ = ["check_weights", "refuse_weights", "WEIGHTS_RULE", "NO_WEIGHTS"]
+__all__ = ["check_weights", "refuse_weights", "weights_length_error", "weights_sum_error",
+           "WEIGHTS_RULE", "NO_WEIGHTS"]
 
 # Why cal_ci refuses weights (the kernel tests and ece_ci have no `weights`
 # parameter at all: Python's TypeError names it).
@@ -33,7 +34,7 @@ def _fail(message: str, note: str) -> ProbcalError:
     return err
 
 
-def check_weights(weights, n: int, arg: str = "weights"):
+def check_weights(weights, n: int, arg: str = "weights", *, positive_sum: bool = True):
     """``weights`` as a float64 array of length ``n``, or None for None.
 
     Parameters
@@ -46,6 +47,9 @@ def check_weights(weights, n: int, arg: str = "weights"):
     arg : str
         The argument's name in the message (``"sample_weight"`` for the
         scikit-learn face).
+    positive_sum : bool
+        False for one chunk of a Dask collection (a chunk may sum to 0; the
+        caller checks the whole sum with :func:`weights_sum_error`).
 
     Returns
     -------
@@ -79,22 +83,35 @@ def check_weights(weights, n: int, arg: str = "weights"):
         raise _fail(f"Argument `{arg}` must be a numeric vector.",
                     f"`{arg}` has shape {w.shape}: one weight per observation. " + WEIGHTS_RULE)
     if w.size != n:
-        raise _fail(f"Argument `{arg}` must have length {n} (one weight per observation), "
-                    f"not {w.size}.", WEIGHTS_RULE)
+        raise weights_length_error(n, w.size, arg)
     if not np.all(np.isfinite(w)):
         raise _fail(f"Argument `{arg}` must not contain missing or infinite values.",
                     WEIGHTS_RULE)
     if np.any(w < 0):
         raise _fail(f"Argument `{arg}` must be non-negative.",
                     f"{int(np.sum(w < 0))} weights are negative. " + WEIGHTS_RULE)
-    total = float(np.sum(w))
-    if not total > 0:
-        raise _fail(f"Argument `{arg}` must have a positive sum.",
-                    "Every weight is 0, so no observation is left. " + WEIGHTS_RULE)
-    if not np.isfinite(total):
-        raise _fail(f"Argument `{arg}` must have a finite sum.", WEIGHTS_RULE)
+    if positive_sum:
+        err = weights_sum_error(float(np.sum(w)), arg)
+        if err is not None:
+            raise err
     w[w == 0] = 0.0  # -0.0 is 0: a sign bit must not reach a product's sign
     return w
+
+
+def weights_length_error(n: int, size: int, arg: str = "weights") -> ProbcalError:
+    """The error for ``size`` weights against ``n`` observations."""
+    return _fail(f"Argument `{arg}` must have length {n} (one weight per observation), "
+                 f"not {size}.", WEIGHTS_RULE)
+
+
+def weights_sum_error(total: float, arg: str = "weights"):
+    """The error for a weights' sum that is not positive and finite, or None."""
+    if not total > 0:
+        return _fail(f"Argument `{arg}` must have a positive sum.",
+                     "Every weight is 0, so no observation is left. " + WEIGHTS_RULE)
+    if not np.isfinite(total):
+        return _fail(f"Argument `{arg}` must have a finite sum.", WEIGHTS_RULE)
+    return None
 
 
 def refuse_weights(fname: str, kwargs: dict, why: str) -> None:
