@@ -226,7 +226,8 @@ def input_problems(p, y, type, require_both: bool = False, bins=None, weights=No
         return out
     w = None if weights is None else check_weights(weights, columns[0].size)
     if isinstance(bins, str) and bins == "auto":
-        bins = auto_bins(columns, columns[0].size) if w is None else weighted_auto_bins(columns, w)
+        bins = (auto_bins(columns, columns[0].size) if w is None
+                else weighted_auto_bins(columns, w, AUTO_BINS))
     return out + (bins,) if weights is None else out + (bins, w)
 
 

@@ -43,7 +43,7 @@ from ..kernel._skce import scalar_kernel_sum
 from ..rbase._rarith import quiet_fp, r_exp, r_log, seq_sum
 from ..rbase._rarith import special as _special
 from ._rbins import WIDTH_KERNEL_MAX, bin_means, edge_means, width_means, width_means_cols
-from ._weighted import weighted_bin_table, weighted_binned_value
+from ._weighted import weighted_bin_table, weighted_problem_values
 from ..inputs._weights import check_weights
 
 __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table", "python_bins",
@@ -372,7 +372,9 @@ def weighted_metric(kind, p, y, bins, type, debiased, strategy, weights) -> floa
     kernels serve the unweighted path)."""
     metric = bind_metric(kind, p, y, bins, type, debiased, strategy)
     w = check_weights(weights, metric.form.n)
-    return weighted_binned_value(metric, w)
+    per = [float(binned_error(*sums, kind, metric.debiased))
+           for sums in weighted_problem_values(metric, w)]
+    return float(metric.combine(np.array(per)))
 
 
 def python_bins(bins):
@@ -707,7 +709,7 @@ def bin_table(p, y, bins=10, strategy="equal_width", weights=None):
                 bins = check_edges(python_bins(bins), p_arr)
         else:
             bins = check_bin_edges(check_bins(bins))
-        return weighted_bin_table(p_arr, y_arr, w, bins, strategy)
+        return _table(*weighted_bin_table(p_arr, y_arr, w, bins, strategy), float_n=True)
     if is_python_bins(bins):
         if isinstance(bins, str):
             ids, n_ids, edges = bin_groups(p_arr, bins, occupied=False)

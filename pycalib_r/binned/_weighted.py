@@ -49,7 +49,7 @@ from ._binning import (
 
 __all__ = ["positive_rows", "weighted_order_stat", "weighted_type8_breaks",
            "weighted_equal_mass_edges", "weighted_groups", "weighted_bin_sums",
-           "weighted_problem_bins", "weighted_auto_bins", "weighted_binned_value",
+           "weighted_problem_bins", "weighted_auto_bins", "weighted_problem_values",
            "weighted_bin_table"]
 
 
@@ -160,45 +160,38 @@ def weighted_problem_bins(r, c, w, bins, strategy):
     return total[full], conf[full], acc[full]
 
 
-def weighted_auto_bins(columns, w):
+def weighted_auto_bins(columns, w, many_bins):
     """``bins="auto"`` on the replicated sample: ``"unique"`` when every column
-    holds fewer than ``W / 4`` distinct values among the rows of positive weight."""
-    from ._calibration_error import AUTO_BINS  # noqa: PLC0415 - imports this module
-
+    holds fewer than ``W / 4`` distinct values among the rows of positive
+    weight, else ``many_bins`` (the caller's ``AUTO_BINS``)."""
     keep = w > 0
     total = float(np.sum(w))
     for x in columns:
         if np.unique(x[keep]).size >= total / 4.0:
-            return AUTO_BINS
+            return many_bins
     return "unique"
 
 
-def weighted_binned_value(metric, w: np.ndarray) -> float:
-    """``BinnedMetric.value()`` with observation weights ``w`` (one per row)."""
-    from ._metrics import binned_error  # noqa: PLC0415 - imports this module
-
-    per = []
+def weighted_problem_values(metric, w: np.ndarray):
+    """Each scalar problem of a bound ``BinnedMetric`` as weighted bins
+    ``(W_b, conf_b, acc_b)`` (the caller applies ``binned_error``)."""
     bins = metric.bins
     for r, c in metric.form.problems():
         if is_python_bins(bins) and not isinstance(bins, str):
             check_edges(bins, r)  # the edges cover every row, as unweighted
         wk, rk, ck = positive_rows(w, r, c)
         ids, n_ids, _ = weighted_groups(rk, wk, bins, metric.strategy)
-        total, conf, acc = weighted_bin_sums(ids, rk, ck, wk, n_ids)
-        per.append(float(binned_error(total, conf, acc, metric.kind, metric.debiased)))
-    return float(metric.combine(np.array(per)))
+        yield weighted_bin_sums(ids, rk, ck, wk, n_ids)
 
 
 def weighted_bin_table(p, y, w, bins=10, strategy="equal_width"):
-    """``bin_table`` with weights: ``n`` is each bin's total weight (float)."""
-    from ._metrics import _table  # noqa: PLC0415
-
+    """``bin_table``'s columns with weights: ``(bin, lower, upper, W_b, conf_b,
+    acc_b)``, ``W_b`` each bin's total weight."""
     p = np.asarray(p, dtype=np.float64)
     w, p, y = positive_rows(w, p, np.asarray(y))
     if isinstance(bins, str):
         ids, n_ids, edges = bin_groups(p, bins, occupied=False)
-        total, conf, acc = weighted_bin_sums(ids, p, y, w, n_ids)
-        return _table(np.arange(1, n_ids + 1), edges, edges, total, conf, acc, float_n=True)
+        return (np.arange(1, n_ids + 1), edges, edges) + weighted_bin_sums(ids, p, y, w, n_ids)
     if is_python_bins(bins):
         edges = np.asarray(bins, dtype=np.float64)
     elif strategy == "equal_width":
@@ -206,5 +199,5 @@ def weighted_bin_table(p, y, w, bins=10, strategy="equal_width"):
     else:
         edges = weighted_type8_breaks(p, w, bins)
     ids = find_bins(p, edges)
-    total, conf, acc = weighted_bin_sums(ids, p, y, w, edges.size - 1)
-    return _table(np.arange(1, edges.size), edges[:-1], edges[1:], total, conf, acc, float_n=True)
+    return ((np.arange(1, edges.size), edges[:-1], edges[1:])
+            + weighted_bin_sums(ids, p, y, w, edges.size - 1))

@@ -35,7 +35,6 @@ from ..inputs._checks import (add_note, check_bandwidth, check_conf_level, check
                       integer_range_error, match_arg)
 from ..rbase._errors import ProbcalError
 from ..inputs._hints import check_unused_arguments
-from ..inputs._weights import NO_WEIGHTS as _NO_WEIGHTS, refuse_weights
 from ..rbase._format import cli_h1, format_pval, format_r, sprintf_pct1
 from ..kernel._skce import (
     batch_rows,
@@ -899,12 +898,11 @@ def _metric_args(metric: str) -> tuple:
           "skce": _kernel.skce, "mmce": _metrics.mmce}[metric]
     # progress is cal_ci's own (a Python-only keyword of skce too).
     return tuple(k for k in inspect.signature(fn).parameters
-                 if k not in ("p", "y", "bins", "progress", "weights"))
+                 if k not in ("p", "y", "bins", "progress", "weights"))  # cal_ci: unweighted
 
 
 def _check_dots(metric: str, kwargs: dict) -> None:
     """R's "unused argument" error for ``...`` that the metric does not take."""
-    refuse_weights("cal_ci", kwargs, _NO_WEIGHTS)  # the metrics' weights=: refused first
     check_unused_arguments(kwargs, _metric_args(metric))
 
 

@@ -17,12 +17,11 @@ from ..rbase._errors import ProbcalError
 from ._checks import add_note
 
 __all__ = ["check_weights", "refuse_weights", "weights_length_error", "weights_sum_error",
-           "WEIGHTS_RULE", "NO_WEIGHTS"]
+           "WEIGHTS_RULE"]
 
-# Why cal_ci refuses weights (the kernel tests and ece_ci have no `weights`
-# parameter at all: Python's TypeError names it).
-NO_WEIGHTS = ("its percentile bootstrap resamples rows with equal probability, and a weighted "
-              "bootstrap interval has no accepted definition here.")
+# skce, cal_test and ece_ci have no `weights` parameter (Python's TypeError
+# names it); cal_ci's `...` gives R's "unused argument" with a note
+# (inputs/_hints.check_unused_arguments).
 
 WEIGHTS_RULE = ("Observation weights must be finite and non-negative, one per observation, "
                 "with a positive sum.")
