@@ -903,7 +903,7 @@ def _metric_args(metric: str) -> tuple:
 
 def _check_dots(metric: str, kwargs: dict) -> None:
     """R's "unused argument" error for ``...`` that the metric does not take."""
-    check_unused_arguments(kwargs, _metric_args(metric))
+    check_unused_arguments(kwargs, _metric_args(metric), caller="cal_ci")
 
 
 class _Bound(NamedTuple):
