@@ -63,8 +63,7 @@ def check_weights(weights, n: int, arg: str = "weights", *, positive_sum: bool =
     """
     if weights is None:
         return None
-    mask = getattr(weights, "mask", None)
-    if mask is not None and np.any(mask):
+    if isinstance(weights, np.ma.MaskedArray) and np.any(np.ma.getmaskarray(weights)):
         raise _fail(f"Argument `{arg}` must not contain missing or infinite values.",
                     WEIGHTS_RULE)
     if isinstance(weights, (str, bytes)):
