@@ -411,3 +411,13 @@ def test_cli_metrics_weights(data, tmp_path):
     out = _cli("metrics", path, "--p", "prob", "--y", "label", "--weights", "wt")
     # R's message with the flag for the argument (the CLI's flag_message)
     assert out.returncode != 0 and "--weights: must be non-negative" in out.stderr
+
+
+def test_weighted_quantile_bins_are_bounded(data):
+    p, y = data["p"], data["y"]
+    with pytest.raises(ProbcalError, match="too large for equal_freq bins with `weights`"):
+        pc.ece(p, y, bins=2 ** 30, strategy="equal_freq", weights=np.ones(N))
+    with pytest.raises(ProbcalError, match="too large for equal_mass bins"):
+        pc.calibration_error(p, y, bins=2 ** 30, weights=np.full(N, 1e12))
+    # the unweighted metric finds R's bins for any count
+    assert math.isfinite(pc.ece(p, y, bins=2 ** 30, strategy="equal_freq"))

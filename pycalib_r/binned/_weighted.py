@@ -53,6 +53,26 @@ __all__ = ["positive_rows", "weighted_order_stat", "weighted_type8_breaks",
            "weighted_bin_table"]
 
 
+# Most equal-frequency / equal-mass edges the weighted path builds (128 MB):
+# the unweighted metrics find R's bins for any count in O(n) memory
+# (equal_freq_groups); the weighted edges are built whole, so beyond this
+# many the call is refused before anything is allocated.
+MAX_WEIGHTED_EDGES = 1 << 24
+
+
+def _check_edge_count(count: int, strategy: str) -> None:
+    if count > MAX_WEIGHTED_EDGES:
+        from ..rbase._errors import ProbcalError  # noqa: PLC0415
+        from ..inputs._checks import add_note  # noqa: PLC0415
+
+        err = ProbcalError(f"Argument `bins` ({count}) is too large for {strategy} bins with "
+                           f"`weights`: at most {MAX_WEIGHTED_EDGES} (2^24).")
+        add_note(err, "With observation weights the equal-frequency and equal-mass edges are "
+                      "built whole (one double per bin); use fewer bins, equal_width bins, or "
+                      "no weights.")
+        raise err
+
+
 def positive_rows(w: np.ndarray, *arrays):
     """The rows of positive weight of each array, and their weights (a row of
     weight 0 is no row: it changes no bin, quantile or count)."""
@@ -89,6 +109,7 @@ def weighted_type8_breaks(r: np.ndarray, w: np.ndarray, bins: int) -> np.ndarray
     """``histogram_breaks(rep(r, w), bins, "equal_freq")`` with ``n = W``:
     R's type-8 quantiles (its four-epsilon fuzz) of the replicated sample,
     the ends forced to 0 and 1, duplicates dropped."""
+    _check_edge_count(bins, "equal_freq")
     s = _Sorted(r, w)
     probs = np.clip(seq01(bins + 1), 0.0, 1.0)
     nppm = _type8_nppm(probs, s.total)
@@ -111,7 +132,8 @@ def weighted_equal_mass_edges(r: np.ndarray, w: np.ndarray, bins: int) -> np.nda
     = divmod(W, B)``), inner edges the midpoints of a run's last value (that
     rank) and the next run's first (the rank after)."""
     s = _Sorted(r, w)
-    b = min(int(bins), int(np.floor(s.total)))
+    b = min(int(bins), int(min(np.floor(s.total), 2.0 ** 62)))
+    _check_edge_count(b, "equal_mass")
     if b <= 1:
         return np.array([0.0, 1.0])
     size, extra = divmod(s.total, b)
