@@ -421,3 +421,13 @@ def test_weighted_quantile_bins_are_bounded(data):
         pc.calibration_error(p, y, bins=2 ** 30, weights=np.full(N, 1e12))
     # the unweighted metric finds R's bins for any count
     assert math.isfinite(pc.ece(p, y, bins=2 ** 30, strategy="equal_freq"))
+
+
+@pytest.mark.r_parity
+def test_same_as_r_refuses_python_only_weights(data, r):
+    from pycalib_r import rcheck
+    from pycalib_r.rcheck._errors import NotExpressibleInR
+
+    for fn in (pc.ece, pc.mce, pc.ace, pc.reliability_table):
+        with pytest.raises(NotExpressibleInR, match="weights= is Python-only"):
+            rcheck.same_as_r(fn, data["p"], data["y"], weights=data["w"])
