@@ -366,6 +366,29 @@ def test_dask_weights_column(data, kind):
     assert pcd.ece(dp, dy) == pcd.ece(dp, dy, weights=None)
 
 
+@pytest.mark.parametrize("bins", [10, 37, 3000])
+def test_dask_weighted_equal_freq_edges(data, bins):
+    pytest.importorskip("dask")
+    import dask.array as da
+
+    import pycalib_r.dask as pcd
+
+    p, y, w = data["p"].copy(), data["y"], data["w"].astype(np.float64)
+    p[:60] = np.round(p[:60], 1)  # ties across the edges
+    dp, dy, dw = da.from_array(p, chunks=70), da.from_array(y, chunks=70), da.from_array(w, chunks=70)
+    # whole weights: the in-memory edges exactly, the value to rounding
+    _close(pcd.ece(dp, dy, weights=dw, strategy="equal_freq", bins=bins),
+           pc.ece(p, y, weights=w, strategy="equal_freq", bins=bins))
+    got = pcd.reliability_table(dp, dy, weights=dw, strategy="equal_freq", bins=bins)
+    want = pc.reliability_table(p, y, weights=w, strategy="equal_freq", bins=bins)
+    assert got[["lower", "upper"]].equals(want[["lower", "upper"]])
+    np.testing.assert_allclose(got.to_numpy(float), want.to_numpy(float), rtol=REL, atol=1e-15)
+    P, lab = data["P"], data["lab"]
+    _close(pcd.ece(da.from_array(P, chunks=(70, 3)), da.from_array(lab, chunks=70), weights=dw,
+                   strategy="equal_freq", bins=bins),
+           pc.ece(P, lab, weights=w, strategy="equal_freq", bins=bins))
+
+
 def test_dask_weights_multiclass_and_refusals(data):
     pytest.importorskip("dask")
     import dask.array as da
@@ -382,8 +405,6 @@ def test_dask_weights_multiclass_and_refusals(data):
                          (w * 0, "positive sum"), (w[:-1], "must have length 400")):
         with pytest.raises(ProbcalError, match=message):
             pcd.ece(dp, dy, weights=da.from_array(bad, chunks=100))
-    with pytest.raises(ProbcalError, match="equal_freq"):
-        pcd.ece(dp, dy, weights=dw, strategy="equal_freq")
     with pytest.raises(TypeError, match="Dask collection"):
         pcd.ece(dp, dy, weights=w)
 

@@ -47,7 +47,7 @@ from ._binning import (
     _type8_nppm,
 )
 
-__all__ = ["positive_rows", "weighted_order_stat", "weighted_type8_breaks",
+__all__ = ["weighted_type8_ranks", "weighted_type8_combine", "positive_rows", "weighted_order_stat", "weighted_type8_breaks",
            "weighted_equal_mass_edges", "weighted_groups", "weighted_bin_sums",
            "weighted_problem_bins", "weighted_auto_bins", "weighted_problem_values",
            "weighted_bin_table"]
@@ -109,17 +109,26 @@ def weighted_type8_breaks(r: np.ndarray, w: np.ndarray, bins: int) -> np.ndarray
     """``histogram_breaks(rep(r, w), bins, "equal_freq")`` with ``n = W``:
     R's type-8 quantiles (its four-epsilon fuzz) of the replicated sample,
     the ends forced to 0 and 1, duplicates dropped."""
-    _check_edge_count(bins, "equal_freq")
     s = _Sorted(r, w)
+    k_lo, k_hi, h = weighted_type8_ranks(s.total, bins)
+    return weighted_type8_combine(s.at(k_lo), s.at(k_hi), h)
+
+
+def weighted_type8_ranks(total: float, bins: int):
+    """``(k_lo, k_hi, h)``: R's type-8 positions (its four-epsilon fuzz) in a
+    sample of total weight ``total`` (ranks as floats, clamped to [1, W])."""
+    _check_edge_count(bins, "equal_freq")
     probs = np.clip(seq01(bins + 1), 0.0, 1.0)
-    nppm = _type8_nppm(probs, s.total)
+    nppm = _type8_nppm(probs, total)
     j = np.floor(nppm + _TYPE8_FUZZ)
     h = nppm - j
     h[np.abs(h) < _TYPE8_FUZZ] = 0.0
-    top = s.total
-    k_lo = np.clip(j, 1, top)
-    k_hi = np.clip(j + 1, 1, top)
-    breaks = type8_combine(s.at(k_lo), s.at(k_hi), h)
+    return np.clip(j, 1, total), np.clip(j + 1, 1, total), h
+
+
+def weighted_type8_combine(x_lo, x_hi, h) -> np.ndarray:
+    """The breaks from the order statistics at :func:`weighted_type8_ranks`."""
+    breaks = type8_combine(np.asarray(x_lo, dtype=np.float64), np.asarray(x_hi, dtype=np.float64), h)
     breaks[0] = 0.0
     breaks[-1] = 1.0
     return np.unique(breaks)

@@ -22,6 +22,8 @@ from ..inputs._weights import WEIGHTS_RULE, check_weights, weights_length_error,
 from ._collect import is_array, is_dask, map_reduce, pair_inputs, to_array
 from ._pass import checked_chunk, problems, spec_for, unpaired, verdict
 from ._select import keys_of, order_statistics, select_chunk
+from ._wselect import weighted_order_statistics, weighted_select_chunk
+from ..binned._weighted import weighted_type8_combine, weighted_type8_ranks
 
 __all__ = ["ece", "mce", "ace", "reliability_table"]
 
@@ -68,6 +70,7 @@ def _weights_chunk(wc, n_rows, ans):
         ans["wfound"] = ("first", (0, str(err)))
         return None
     ans["wsum"] = ("sum", float(np.sum(w)))
+    ans["npos"] = ("sum", int(np.count_nonzero(w > 0)))
     return w
 
 
@@ -154,6 +157,50 @@ def needed_ranks(n: int, bins: int) -> np.ndarray:
     return np.unique(np.concatenate([k_lo, k_hi[h > 0]]))
 
 
+def _weighted_binned(pairs, spec, bins, strategy, job, weights, after_p, bins_error):
+    """:func:`_binned` with a weights column: the first pass checks the data
+    and the weights; equal-frequency edges are the weighted type-8 quantiles
+    (:func:`~pycalib_r.binned._weighted.weighted_type8_ranks`) found by
+    weighted counting passes (:mod:`._wselect`), then one more pass bins."""
+    blocks = weight_blocks(weights, pairs)
+    ans = map_reduce(_bin_chunk, pairs, spec, job, per_chunk=blocks)
+    n = verdict(ans, spec, pairs, after_p=after_p, after_all=bins_error)
+    weights_verdict(ans, n)
+    n_prob = _n_problems(spec)
+    breaks = None
+    if strategy == "equal_freq":
+        total = float(ans["wsum"])
+        k_lo, k_hi, h = weighted_type8_ranks(total, bins)
+        ranks = np.unique(np.concatenate([k_lo, k_hi[h > 0]]))
+        stats = weighted_order_statistics(pairs, _wselect_chunk, spec, blocks, n_prob,
+                                          [int(ans["npos"])] * n_prob, [ranks] * n_prob)
+        breaks = [weighted_type8_combine(
+            [stats[j][float(k)] for k in k_lo],
+            [stats[j][float(k)] if hh > 0 else stats[j][float(lo)] for k, lo, hh in zip(k_hi, k_lo, h)],
+            h) for j in range(n_prob)]
+        ans = map_reduce(_bin_chunk, pairs, spec, (bins, breaks), per_chunk=blocks)
+    return [_problem_sums(ans, j, True) + (None if breaks is None else breaks[j],)
+            for j in range(n_prob)]
+
+
+def _wselect_chunk(pc, yc, spec, plans, wc):
+    """A weighted counting pass (:func:`._wselect.weighted_select_chunk`) over
+    each problem's rows of positive weight."""
+    p, y, _ = checked_chunk(pc, yc, spec)
+    w = to_array(wc).reshape(-1).astype(np.float64)
+    keep = w > 0
+    out = {}
+    for j, (r, _) in enumerate(problems(p, y, spec.form, spec.k)):
+        edges, gather = plans[j]
+        if edges.size == 0:
+            continue
+        counts, weight, gk, gw = weighted_select_chunk(keys_of(r[keep]), w[keep], edges, gather)
+        out[f"counts{j}"] = ("sum", counts)
+        out[f"weight{j}"] = ("sum", weight)
+        out[f"gathered{j}"] = ("cat", [(gk, gw)])
+    return out
+
+
 def weight_blocks(weights, pairs):
     """The weights' delayed chunks, cut as ``pairs``' chunks (rows)."""
     import dask  # noqa: PLC0415
@@ -204,18 +251,7 @@ def _binned(pairs, spec, bins, strategy, after_p=None, bins_error=None, weights=
     deferred = after_p is not None or bins_error is not None
     job = None if deferred or strategy == "equal_freq" else (bins, None)
     if weights is not None:
-        if strategy == "equal_freq":
-            err = ProbcalError("Argument `weights` is not supported with strategy = \"equal_freq\" "
-                               "on Dask collections.")
-            add_note(err, "The weighted equal-frequency edges need weighted order statistics, "
-                          "which the Dask face does not compute yet: use equal_width bins, or "
-                          "the in-memory function (pycalib_r.ece(..., weights=)).")
-            raise err
-        blocks = weight_blocks(weights, pairs)
-        ans = map_reduce(_bin_chunk, pairs, spec, job, per_chunk=blocks)
-        n = verdict(ans, spec, pairs, after_p=after_p, after_all=bins_error)
-        weights_verdict(ans, n)
-        return [_problem_sums(ans, j, True) + (None,) for j in range(_n_problems(spec))]
+        return _weighted_binned(pairs, spec, bins, strategy, job, weights, after_p, bins_error)
     ans = map_reduce(_bin_chunk, pairs, spec, job)
     n = verdict(ans, spec, pairs, after_p=after_p, after_all=bins_error)
     n_prob = _n_problems(spec)
@@ -293,8 +329,9 @@ def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width",
         (the core's rule: finite, non-negative, positive sum; checked chunk
         by chunk after the data). Each chunk returns per-bin total weights
         and weighted sums, merged as the counts are; equal to the in-memory
-        ``ece(..., weights=)`` to rounding. Equal-width bins only
-        (``strategy="equal_freq"`` with weights is refused).
+        ``ece(..., weights=)`` to rounding. ``strategy="equal_freq"``: the
+        weighted type-8 edges, from weighted counting passes (the in-memory
+        edges exactly for whole-number weights).
 
     Returns
     -------
