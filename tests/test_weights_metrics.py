@@ -452,3 +452,23 @@ def test_same_as_r_refuses_python_only_weights(data, r):
     for fn in (pc.ece, pc.mce, pc.ace, pc.reliability_table):
         with pytest.raises(NotExpressibleInR, match="weights= is Python-only"):
             rcheck.same_as_r(fn, data["p"], data["y"], weights=data["w"])
+
+
+@pytest.mark.parametrize("g", [10, 7])
+def test_dask_weighted_hoslem(data, g):
+    pytest.importorskip("dask")
+    import dask.array as da
+
+    import pycalib_r.dask as pcd
+
+    y, p, w = data["y"], data["p"], data["w"].astype(np.float64)
+    got = pcd.hoslem_test(da.from_array(y, chunks=70), da.from_array(p, chunks=70), g=g,
+                          weights=da.from_array(w, chunks=90))
+    want = pc.hoslem_test(y, p, g=g, weights=w, data_name="x, y")
+    assert got.groups == want.groups and float(got.parameter) == float(want.parameter)
+    _close(float(got.statistic), float(want.statistic))
+    for key in ("y0", "y1"):
+        np.testing.assert_allclose(got.observed[key], want.observed[key], rtol=REL)
+    unweighted = pcd.hoslem_test(da.from_array(y, chunks=70), da.from_array(p, chunks=70), g=g)
+    assert float(unweighted.statistic) == float(pcd.hoslem_test(
+        da.from_array(y, chunks=70), da.from_array(p, chunks=70), g=g, weights=None).statistic)
