@@ -47,10 +47,10 @@ from ._binning import (
     _type8_nppm,
 )
 
-__all__ = ["weighted_type8_ranks", "weighted_type8_combine", "positive_rows", "weighted_order_stat", "weighted_type8_breaks",
-           "weighted_equal_mass_edges", "weighted_groups", "weighted_bin_sums",
-           "weighted_problem_bins", "weighted_auto_bins", "weighted_problem_values",
-           "weighted_bin_table"]
+__all__ = ["weighted_type8_ranks", "weighted_type8_combine", "positive_rows",
+           "weighted_order_stat", "weighted_type8_breaks", "weighted_equal_mass_edges",
+           "weighted_groups", "weighted_bin_sums", "weighted_problem_bins", "weighted_auto_bins",
+           "weighted_problem_values", "weighted_bin_table", "MAX_WEIGHTED_EDGES"]
 
 
 # Most equal-frequency / equal-mass edges the weighted path builds (128 MB):
@@ -128,7 +128,8 @@ def weighted_type8_ranks(total: float, bins: int):
 
 def weighted_type8_combine(x_lo, x_hi, h) -> np.ndarray:
     """The breaks from the order statistics at :func:`weighted_type8_ranks`."""
-    breaks = type8_combine(np.asarray(x_lo, dtype=np.float64), np.asarray(x_hi, dtype=np.float64), h)
+    x_lo, x_hi = np.asarray(x_lo, dtype=np.float64), np.asarray(x_hi, dtype=np.float64)
+    breaks = type8_combine(x_lo, x_hi, h)
     breaks[0] = 0.0
     breaks[-1] = 1.0
     return np.unique(breaks)
