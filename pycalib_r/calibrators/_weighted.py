@@ -146,3 +146,14 @@ def weighted_binary_isotonic(p: np.ndarray, y: np.ndarray, w: np.ndarray):
     sizes = np.diff(np.concatenate(([0], ends)))
     fitted = np.repeat(bsum / bw, sizes)
     return x, s, c, fitted, ends
+
+
+def weighted_multiclass_log_loss(prob, codes, w: np.ndarray, eps: float = 1e-15) -> float:
+    """probcal's ``multiclass_log_loss()`` with observation weights: the
+    weighted mean ``-sum(w log q_(i, y_i)) / sum(w)`` (``q`` clipped to ``[eps, 1 - eps]``)."""
+    from ._base import clip_eps, r_log  # noqa: PLC0415
+
+    prob = np.asarray(prob, dtype=np.float64)
+    codes = np.asarray(codes, dtype=np.int64)
+    picked = clip_eps(prob[np.arange(codes.size), codes - 1], eps)
+    return -(r_sum(w * r_log(picked)) / r_sum(w))
