@@ -63,9 +63,9 @@ def check_weights(weights, n: int) -> Optional[np.ndarray]:
         raise err
     total = float(np.sum(w))
     if not total > 0:
-        err = ProbcalError("Argument `weights` must have a positive sum.")
+        err = ProbcalError("Argument `weights` must have a positive sum (not all zero).")
         add_note(err, "At least one observation needs a positive weight.")
         raise err
     if not np.isfinite(total):
-        _abort("Argument `weights` must contain only finite values.")
+        _abort("Argument `weights` must have a finite sum.")
     return np.ascontiguousarray(w, dtype=np.float64)
