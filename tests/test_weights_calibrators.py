@@ -429,3 +429,52 @@ def test_calibrated_classifier_weights_a_classifier_without_sample_weight():
         assert _same_bits(pair.calibrator.predict_proba(grid), ref.predict_proba(grid))
     plain = CalibratedClassifier(KNeighborsClassifier(), method="isotonic", cv=3).fit(X, y)
     assert not np.allclose(plain.predict_proba(X), cal.predict_proba(X))
+
+
+def _cli(*args):
+    import subprocess
+    import sys
+
+    from tests.conftest import ORIGINAL_ENV
+
+    return subprocess.run([sys.executable, "-m", "pycalib_r", *map(str, args)],
+                          capture_output=True, text=True, check=False, env=ORIGINAL_ENV)
+
+
+@pytest.mark.parametrize("method,options,fn", [
+    ("platt", [], lambda x, y, w: pc.cal_platt(x, y, weights=w)),
+    ("isotonic", [], lambda x, y, w: pc.cal_isotonic(x, y, weights=w)),
+    ("histogram", ["--bins", "6", "--strategy", "equal_freq"],
+     lambda x, y, w: pc.cal_histogram(x, y, bins=6, strategy="equal_freq", weights=w)),
+    ("cv", ["--cv-method", "beta", "--folds", "3", "--seed", "2"],
+     lambda x, y, w: pc.cal_cv(x, y, method="beta", folds=3, seed=2, weights=w)),
+])
+def test_cli_weights_equal_python(tmp_path, method, options, fn):
+    import pandas as pd
+
+    _, p, y, w = _binary(91, n=150)
+    fit_csv, new_csv, out_csv = tmp_path / "fit.csv", tmp_path / "new.csv", tmp_path / "out.csv"
+    pd.DataFrame({"score": p, "label": y, "wt": w}).to_csv(fit_csv, index=False, float_format="%.17g")
+    new = np.linspace(0, 1, 41)
+    pd.DataFrame({"score": new}).to_csv(new_csv, index=False, float_format="%.17g")
+    out = _cli("calibrate", "--method", method, "--fit", fit_csv, "--apply", new_csv, "-o", out_csv,
+               "--p", "score", "--y", "label", "--weights", "wt", *options)
+    assert out.returncode == 0, out.stderr
+    fit = fn(p, y, w)
+    assert out.stdout == str(fit) + "\n"
+    assert _same_bits(pd.read_csv(out_csv)["cal_score"].to_numpy(), pc.predict(fit, new))
+
+
+def test_cli_weights_refusals(tmp_path):
+    import pandas as pd
+
+    _, p, y, w = _binary(92, n=40)
+    fit_csv, new_csv = tmp_path / "fit.csv", tmp_path / "new.csv"
+    pd.DataFrame({"score": p, "label": y, "wt": -w}).to_csv(fit_csv, index=False)
+    pd.DataFrame({"score": p}).to_csv(new_csv, index=False)
+    out = _cli("calibrate", "--method", "platt", "--fit", fit_csv, "--apply", new_csv, "-o",
+               tmp_path / "o.csv", "--p", "score", "--y", "label", "--weights", "wt")
+    assert out.returncode != 0 and "weights" in out.stderr and "negative" in out.stderr
+    out = _cli("calibrate", "--method", "platt", "--fit", fit_csv, "--apply", new_csv, "-o",
+               tmp_path / "o.csv", "--p", "score", "--y", "label", "--weights", "nope")
+    assert out.returncode != 0 and "'nope'" in out.stderr
