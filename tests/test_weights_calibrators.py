@@ -478,3 +478,12 @@ def test_cli_weights_refusals(tmp_path):
     out = _cli("calibrate", "--method", "platt", "--fit", fit_csv, "--apply", new_csv, "-o",
                tmp_path / "o.csv", "--p", "score", "--y", "label", "--weights", "nope")
     assert out.returncode != 0 and "'nope'" in out.stderr
+
+
+def test_same_as_r_refuses_weights_as_python_only():
+    from pycalib_r.rcheck import NotExpressibleInR, same_as_r
+
+    score, p, y, w = _binary(93, n=40)
+    for fn, x in ((pc.cal_platt, score), (pc.cal_isotonic, p), (pc.cal_cv, p)):
+        with pytest.raises(NotExpressibleInR, match=r"\(weights=\) is Python-only"):
+            same_as_r(fn, x, y, weights=w)
