@@ -487,3 +487,36 @@ def test_same_as_r_refuses_weights_as_python_only():
     for fn, x in ((pc.cal_platt, score), (pc.cal_isotonic, p), (pc.cal_cv, p)):
         with pytest.raises(NotExpressibleInR, match=r"\(weights=\) is Python-only"):
             same_as_r(fn, x, y, weights=w)
+
+
+def test_weighted_pav_kernel_equals_its_twin():
+    """src/weighted.c's loop against calibrators/_weighted.py's Python loop, bit for bit
+    (whole-number and real weights, ties of means, one point)."""
+    from pycalib_r import _native
+    from pycalib_r.calibrators._weighted import weighted_pav
+
+    kern = _native.kernels("weighted")
+    if kern is None:
+        pytest.skip("the compiled kernels do not run here (PYCALIB_R_NATIVE=0 or no build)")
+    rng = np.random.default_rng(101)
+    for t in range(300):
+        n = int(rng.integers(1, 400))
+        c = rng.random(n) * 3 + 1e-3
+        s = c * (rng.random(n) < 0.5) if t % 2 else np.round(rng.random(n) * c)
+        if t % 3 == 0:
+            c, s = np.round(c) + 1, np.round(s)
+        for a, b in zip(weighted_pav(s, c), kern.weighted_pav(s, c)):
+            assert _same_bits(a, b) if a.dtype.kind == "f" else np.array_equal(a, b)
+
+
+def test_weighted_isotonic_same_bits_with_and_without_the_kernel():
+    from tests.conftest import both_ways_of_the_native_switch
+
+    code = ("import numpy as np, pycalib_r as pc\n"
+            "g = np.random.default_rng(5); n = 5000\n"
+            "p = np.round(g.random(n), 3); y = (g.random(n) < p).astype(int); w = g.random(n) * 2\n"
+            "f = pc.cal_isotonic(p, y, weights=w)\n"
+            "print(pc.show_config(mode='dicts')['native'], *f.y_calibrated.view(np.uint64).tolist())\n")
+    out = both_ways_of_the_native_switch(code)
+    assert out["0"][0] == "False"
+    assert out["0"][1:] == out[None][1:] and len(out["0"]) > 100

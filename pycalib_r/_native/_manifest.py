@@ -120,4 +120,6 @@ KERNELS = (
      "cal_dirichlet, cal_vector_scaling (optim BFGS)", "-"),
     ("calibrators", "reset", "src/calibrators.c", "pycalib_r.calibrators._optim.vmmin (array form)",
      "cal_dirichlet, cal_vector_scaling (optim BFGS)", "-"),
+    ("weighted", "weighted_pav", "src/weighted.c", "pycalib_r.calibrators._weighted.weighted_pav",
+     "cal_isotonic(weights=), and cal_ovr/cal_cv over it", "-"),
 )

@@ -124,6 +124,19 @@ def weighted_pav(sums: np.ndarray, weights: np.ndarray) -> Tuple[np.ndarray, np.
     return np.array(ends, dtype=np.int64), np.array(bs), np.array(bw)
 
 
+# Points from which the C loop pools (a Python loop takes about 1 us a point).
+_PAV_MIN = 64
+
+
+def _pav_kernels(n: int):
+    """The C loop (:mod:`pycalib_r._native.weighted`) for ``n`` points, or None."""
+    if n < _PAV_MIN:
+        return None
+    from .. import _native  # noqa: PLC0415
+
+    return _native.kernels("weighted")
+
+
 def weighted_binary_isotonic(p: np.ndarray, y: np.ndarray, w: np.ndarray):
     """Weighted isotonic regression of 0/1 ``y`` on ``p``: ``(x, wysum, wsum, fitted, ends)``.
 
@@ -142,7 +155,8 @@ def weighted_binary_isotonic(p: np.ndarray, y: np.ndarray, w: np.ndarray):
     wy = w * y
     s = np.add.reduceat(wy, starts)
     c = np.add.reduceat(w, starts)
-    ends, bsum, bw = weighted_pav(s, c)
+    kern = _pav_kernels(s.size)
+    ends, bsum, bw = weighted_pav(s, c) if kern is None else kern.weighted_pav(s, c)
     sizes = np.diff(np.concatenate(([0], ends)))
     fitted = np.repeat(bsum / bw, sizes)
     return x, s, c, fitted, ends
