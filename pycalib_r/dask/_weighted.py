@@ -105,10 +105,22 @@ def _check_chunk(pc, yc):
             "nonint": ("any", bool(np.any(np.abs(w * y - np.round(w * y)) > 1e-3)))}
 
 
+def _design(kind, x, eps, cols):
+    # The model matrix of _calibrators._design (not imported: that module imports this one).
+    if kind == "platt":
+        full = [np.ones(x.size), x]
+    else:
+        pc = clip_eps(x, eps)
+        full = [np.ones(x.size), r_log(pc), r_log1p(-pc)]
+    return np.column_stack([full[c] for c in cols]) if x.size else np.zeros((0, len(cols)))
+
+
+def _response(kind, y, targets):
+    return np.where(y == 1, targets[0], targets[1]) if kind == "platt" else y.astype(np.float64)
+
+
 def irls_chunk(pc, yc, spec, job):
     """:func:`pycalib_r.dask._calibrators._irls_chunk` with prior weights."""
-    from ._calibrators import _design, _response
-
     kind, cols, beta, targets, eps, wtdmu = job
     x, w, y = _split(pc, yc)
     yy = np.where(w == 0, 0.0, _response(kind, y, targets))  # binomial()$initialize
