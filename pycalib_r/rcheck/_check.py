@@ -427,6 +427,13 @@ def same_as_r(fn, *args, **kwargs) -> ParityReport:
             data_name = value
         elif name in spec.python_only:
             continue
+        elif name == "weights" and spec.r_name.startswith("cal_"):
+            if value is None:  # the default: R's call as it is
+                continue
+            raise NotExpressibleInR(
+                f"{spec.r_name}(weights=) is Python-only: probcal's calibrators take no weights "
+                f"(the weighted Platt and beta fits are R's glm(..., weights = w); see "
+                f"docs/guide/weights-calibrators.md).")
         elif name in spec.data_args:
             data[renames.get(name, name)] = value
         else:

@@ -51,6 +51,7 @@ from ._glm import _exp_eta as exp_eta
 from ._glm import _glm_finish as glm_finish
 from ._glm import _linkinv as linkinv
 from ._glm import _mu_eta as mu_eta
+from ._glm import _weighted_loglik as weighted_loglik
 from ._glm_lockstep import _glm_irls_columns as glm_irls_columns
 from ._isoreg import IsoregFit, isoreg
 from ._isoreg import _approx_linear as approx_linear
@@ -79,7 +80,7 @@ __all__ = [
     "DBL_EPS", "cdqrls", "daxpy", "ddot", "dnrm2", "dqrdc2",
     # glm.fit
     "GLM_EPSILON", "GLM_MAXIT", "GlmFit", "design_matrix", "dev_resids", "exp_eta", "glm_binomial",
-    "glm_finish", "glm_irls_columns", "halve_step", "linkinv", "mu_eta",
+    "glm_finish", "glm_irls_columns", "halve_step", "linkinv", "mu_eta", "weighted_loglik",
     # optim
     "brent_fmin", "optim_brent", "seq_colsums", "vmmin",
     # isoreg, approx, seq, qlogis
