@@ -93,7 +93,9 @@ def check_weights(weights, n: int, arg: str = "weights", *, positive_sum: bool =
         raise _fail(f"Argument `{arg}` must be non-negative.",
                     f"{int(np.sum(w < 0))} weights are negative. " + WEIGHTS_RULE)
     if positive_sum:
-        err = weights_sum_error(float(np.sum(w)), arg)
+        with np.errstate(over="ignore"):  # an infinite sum is refused just below, by name
+            total = float(np.sum(w))
+        err = weights_sum_error(total, arg)
         if err is not None:
             raise err
     w[w == 0] = 0.0  # -0.0 is 0: a sign bit must not reach a product's sign
