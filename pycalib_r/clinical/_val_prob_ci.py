@@ -42,7 +42,7 @@ from ..inputs._checks import ProbcalError, add_note, check_conf_level
 from ..rbase._format import format_r
 from ..rbase._rarith import r_exp, r_log, r_mean, r_sum, seq_sum
 from ..rbase._warn import r_warning, warn
-from ..diagnostics._validation import (_inputs, _l01, _llogit, _lprob, _lrm_fit, _wald_factors,
+from ..diagnostics._validation import (_inputs, _l01, _lprob, _lrm_fit, _wald_factors,
                                        print_named_vector)
 from ..diagnostics._hoslem import one_minus_pchisq
 from ..diagnostics._rstats import _seq_len_out
@@ -110,15 +110,25 @@ def _llogit_general(beta: np.ndarray, x: Optional[np.ndarray], event: np.ndarray
     return loglik, u, v
 
 
+class _Fit:
+    __slots__ = ("coef", "var", "fail", "loglik", "singular")
+
+    def __init__(self, coef, var, fail, loglik, singular=False):
+        self.coef, self.var, self.fail, self.loglik, self.singular = coef, var, fail, loglik, singular
+
+
 def _lrm_general(x: Optional[np.ndarray], event: np.ndarray, offset: Optional[np.ndarray] = None,
-                 maxit: int = 12, eps: float = 0.025, tol: float = 1e-7):
-    """``lrm.fit(x, y, offset)`` (unit weights): ``(coef, var, fail)``; ``var``
-    is ``solvet`` of the information at the last iterate."""
+                 maxit: int = 12, eps: float = 0.025, tol: float = 1e-7) -> _Fit:
+    """``lrm.fit(x, y, offset)`` (unit weights). ``var`` is ``solvet`` of the
+    information the Fortran returns: at the final iterate once converged, else
+    its QR-decomposed workspace of the last step, as R has it (``fail``, R's
+    divergence flag); a rank
+    deficit is R's singular fit (``singular``, no coefficients)."""
     n = event.size
     k = 1 + (0 if x is None else x.shape[1])
     n1 = float(np.count_nonzero(event))
     if n1 in (0, n):
-        return None, None, True
+        return _Fit(None, None, True, math.nan, singular=True)
     sumwty = np.array([n - n1, n1])
     pp = n1 / r_sum(sumwty)
     beta = np.zeros(k)
@@ -129,6 +139,7 @@ def _lrm_general(x: Optional[np.ndarray], event: np.ndarray, offset: Optional[np
     deltab = np.zeros(k)
     curstp = 1.0
     converged = False
+    loglik, v = math.nan, None
     for it in range(1, maxit):
         loglik, u, v = _llogit_general(beta, x, event, offset)
         if float(np.max(np.abs(u))) < 1e-9 and abs(loglik - oldl) < 0.1 * eps:
@@ -141,26 +152,29 @@ def _lrm_general(x: Optional[np.ndarray], event: np.ndarray, offset: Optional[np
         curstp = 1.0
         sol = _cdqrls(np.array(v, order="F"), u.copy(), tol)
         if sol["rank"] < k:
-            return None, None, True
+            return _Fit(None, None, True, loglik, singular=True)
+        # ainvb decomposes v in place: after a divergence R inverts what is left.
+        v = sol["qr"]
         deltab = sol["coefficients"]
         beta = beta + deltab
         if abs(oldl - loglik) <= eps:
             converged = True
             break
         oldl = loglik
-    if not converged:
-        return beta, None, True
-    _, _, v = _llogit_general(beta, x, event, offset)
+    if converged:
+        loglik, _, v = _llogit_general(beta, x, event, offset)
     try:
         var = _solvet(v, tol)
     except ProbcalError:
-        return beta, None, True
-    return beta, var, False
+        return _Fit(beta, None, True, loglik, singular=True)
+    return _Fit(beta, var, not converged, loglik)
 
 
 def _wald(coef: float, var: float, conf_level: float):
     lo, hi = _wald_factors(conf_level)
-    se = math.sqrt(var)
+    if var < 0:
+        r_warning("NaNs produced")
+    se = math.sqrt(var) if var >= 0 else math.nan
     return coef + se * lo, coef + se * hi
 
 
@@ -440,32 +454,38 @@ def _rcs_curve(p: np.ndarray, y: np.ndarray, nk: int):
     """``.rcspline.plot(p, y, model = "logistic", nk, show = "prob", xrange = range(p))``,
     its knots reduced as ``nkDecrease`` does when the fit fails."""
     import warnings as _w
-    while True:
-        fail = False
-        try:
-            if p.size < 6:
-                raise ProbcalError("fewer than 6 non-missing observations")
-            basis = rcspline_eval(p, nk=nk)
-            from ._rcspline import rcs_knots
-            knots = rcs_knots(p, nk) if nk >= 3 else None
-            x = np.column_stack([p, basis])
-            beta, var, bad = _lrm_general(x, y == 1)
-            if beta is None or var is None:
-                raise ProbcalError("singular information matrix in lrm.fit")
-        except ProbcalError:
-            fail = True
-        if not fail:
-            break
-        r_warning(f"The number of knots led to estimation problems, nk will be set to {nk}")
-        if nk < 3:
-            raise ProbcalError("Nk = 3 led to estimation problems.")
-        nk -= 1
+    from ._rcspline import rcs_knots
+    try:
+        if p.size < 6:
+            raise ProbcalError("fewer than 6 non-missing observations")
+        with _w.catch_warnings(record=True) as seen:
+            _w.simplefilter("always")
+            knots = rcs_knots(p, nk)
+        for w in seen:  # rcspline.eval's own warnings, as R gives them
+            r_warning(str(w.message))
+        fit = _lrm_general(np.column_stack([p, rcspline_eval(p, knots=knots)]), y == 1)
+        if fit.singular:
+            raise ProbcalError("singular information matrix in lrm.fit")
+    except ProbcalError as exc:
+        # nkDecrease: R warns, then fails on `nk - 1`, nk being the
+        # unevaluated argument `nr.knots` (CalibrationCurves 2.0.0).
+        r_warning("The number of knots led to estimation problems, nk will be set to nr.knots")
+        err = ProbcalError("non-numeric argument to binary operator")
+        add_note(err, f"The spline fit with {nk} knots failed ({exc}); CalibrationCurves 2.0.0 "
+                      "then fails while reducing the knots. Pass a smaller nr_knots, or "
+                      "smooth=\"loess\".")
+        raise err from None
+    beta, var = fit.coef, fit.var
     xe = _seq_len_out(float(np.min(p)), float(np.max(p)), 600)
     xx = np.column_stack([np.ones(600), rcspline_eval(xe, knots, inclx=True)])
     xbeta = xx @ beta
     v = ((xx @ var) * xx).sum(axis=1)
-    lower = xbeta - 1.96 * np.sqrt(v)
-    upper = xbeta + 1.96 * np.sqrt(v)
+    with np.errstate(invalid="ignore"):
+        sd = np.sqrt(v)
+    if np.isnan(sd).any() and not np.isnan(v).any():
+        r_warning("NaNs produced")
+    lower = xbeta - 1.96 * sd
+    upper = xbeta + 1.96 * sd
     inv = lambda t: 1.0 / (1.0 + np.exp(-t))  # noqa: E731
     nkn = knots.size
     return {"knots": np.resize(knots, 600) if 600 % nkn == 0 else knots, "x": xe,
@@ -634,18 +654,23 @@ def val_prob_ci(p=None, y=None, logit=None, group=None, weights=None, normwt: bo
         r_warning(f"{nm} observations deleted from logistic calibration due to probs. of 0 or 1")
     event = yv == 1
     f = _lrm_fit(lg[finite], event[finite])
-    st = _llogit(f.coef, lg[finite], event[finite])
-    var_f = _solvet(st.v)
+    fg = _lrm_general(lg[finite][:, None], event[finite])  # the same iterations, and var
     a, b = (float(v) for v in f.coef)
-    cl_slope = _wald(b, var_f[1, 1], cl_level)
-    c2, var2, fail2 = _lrm_general(None, event[finite], offset=lg[finite])
-    if fail2:
+    cl_slope = _wald(b, fg.var[1, 1], cl_level)
+    f2 = _lrm_general(None, event[finite], offset=lg[finite])
+    if f2.fail:
         r_warning("The lrm function did not converge when computing the calibration intercept!")
         intercept, cl_interc = math.nan, (math.nan, math.nan)
     else:
-        intercept = float(c2[0])
-        cl_interc = _wald(intercept, var2[0, 0], cl_level)
-    stats = f.stats
+        intercept = float(f2.coef[0])
+        cl_interc = _wald(intercept, f2.var[0, 0], cl_level)
+    stats = dict(f.stats)
+    if f.stats["fail"]:
+        # lrm.fit's statistics after a divergence: the rank statistics stay 0
+        # (its opts), R2 from the last -2 log likelihood.
+        ll0, ll1 = f.deviance
+        lr0 = ll0 - ll1
+        stats.update(C=0.0, Dxy=0.0, R2=(1 - math.exp(-lr0 / n)) / (1 - math.exp(-ll0 / n)))
     cl_auc = ci_auc(yv, p, cl_level, method_ci)
     nobs = stats["Obs"]
     emax = _emax(a, b)
