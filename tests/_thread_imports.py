@@ -68,6 +68,7 @@ def _calls():
         "brier_score": lambda: pc.brier_score(p, y),
         "cal_scaling_binning": lambda: pc.cal_scaling_binning(p, y, bins=4),
         "val_prob": lambda: pc.val_prob(p, y),
+        "val_prob_ci": lambda: pc.val_prob_ci(p, y),
         "hoslem_test": lambda: pc.hoslem_test(y, p),
         "cal_intercept_slope": lambda: pc.cal_intercept_slope(p, y),
         "cal_beta": lambda: pc.cal_beta(p, y),

@@ -336,7 +336,8 @@ class CalibrationCurve:
         ax, line_pt = calibration_axes(ax, "CalibrationCurve")
         ax.set_xlim(*xlim)
         ax.set_ylim(*ylim)
-        handles = []
+        # R's ideal line: red, clipped to the unit square.
+        handles = ax.plot([0, 1], [0, 1], color="red", lw=line_pt, label="Ideal")
         if logistic_cal and info.get("logistic") is not None:
             lx, ly = info["logistic"]
             handles += ax.plot(lx, ly, color="black", lw=2 * line_pt, label="Logistic calibration")
@@ -360,7 +361,9 @@ class CalibrationCurve:
                                label="Flexible calibration (RCS)")
             ax.plot(c["x"], c["lower"], color="black", ls="--", lw=line_pt, label="CL flexible")
             ax.plot(c["x"], c["upper"], color="black", ls="--", lw=line_pt)
-        ax.legend(loc="lower right", frameon=False, fontsize="small")
+        # R's legendloc c(0.50, 0.27): the legend's top-left corner there.
+        ax.legend(loc="upper left", bbox_to_anchor=(0.5, 0.27), bbox_transform=ax.transData,
+                  frameon=False, fontsize="small")
         # Risk distribution: spikes up for events, down for non-events.
         p, y = info["p"], info["y"]
         bins = np.linspace(0, min(1.0, max(xlim)), 101)
@@ -378,7 +381,7 @@ class CalibrationCurve:
             ax.text(both.max() + 0.04, line_bins + 0.03, d1lab, fontsize="x-small", va="center")
             ax.text(both.max() + 0.04, line_bins - 0.03, d0lab, fontsize="x-small", va="center")
         if dostats is True:
-            ax.text(0, 0.85, self.stats_text(roundstats), fontsize="small", va="top")
+            ax.text(0, 0.85, self.stats_text(roundstats), fontsize="small", va="center")
         ax.set_xlabel("Predicted probability")
         ax.set_ylabel("Observed proportion")
         return ax
@@ -421,7 +424,17 @@ def _deparse_call(given: dict) -> str:
             parts.append(f"{name} = c(" + ", ".join(deparse(e) for e in v) + ")")
         else:
             parts.append(f"{name} = {deparse(v)}")
-    return "val.prob.ci.2(" + ", ".join(parts) + ")"
+    # deparse's line breaking (width.cutoff 60): after an argument's ", ",
+    # a line longer than 60 bytes ends and the next is indented by 4.
+    lines, cur = [], "val.prob.ci.2("
+    for i, part in enumerate(parts):
+        cur += part
+        if i < len(parts) - 1:
+            cur += ", "
+            if len(cur.encode()) > 60:
+                lines.append(cur)
+                cur = "    "
+    return "\n".join(lines + [cur + ")"])
 
 
 # ---------------------------------------------------------------------------

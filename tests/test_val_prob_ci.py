@@ -1,0 +1,149 @@
+"""val_prob_ci against CalibrationCurves 2.0.0's val.prob.ci.2 (and rcspline_eval against Hmisc).
+
+* Stored: reference/clinical/val_prob_ci_fixtures.json holds R's answers for
+  cases 0-47 of tests/_val_prob_ci_cases.py (tools/make_val_prob_ci_fixtures.py,
+  which records "CalibrationCurves 2.0.0 (43ebdf6)", rms, Hmisc and R's
+  versions); checked without R.
+* Live (r_parity): fresh cases through rpy2, skipped when CalibrationCurves
+  2.0.0 is not installed (it is installed by hand from its source; set
+  PYCALIB_R_RLIB to its library).
+
+Tolerances (tests/_val_prob_ci_cases.py): statistics, intervals, the loess
+curve and the prints: 1e-12 relative and byte-equal; the loess limits 1e-10
+(R forms L's n x n matrix, we its vertex Gram matrix; largest seen 4e-13);
+the spline curve 1e-6 (largest seen 8.7e-8).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from . import _val_prob_ci_cases as vc
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURE = REPO / "reference" / "clinical" / "val_prob_ci_fixtures.json"
+LIVE = int(os.environ.get("PYCALIB_R_VAL_PROB_CI_CASES", "12"))
+
+
+def test_stored_fixtures_match():
+    data = json.loads(FIXTURE.read_text())
+    assert data["versions"]["CalibrationCurves"] == "CalibrationCurves 2.0.0 (43ebdf6)"
+    assert data["versions"]["R"] == "4.2.2" and data["versions"]["rms"] == "6.5.0"
+    largest, bad = {}, []
+    for stored in data["cases"]:
+        c = vc.case(stored["id"])
+        assert vc.inputs_sha256(c) == stored["inputs_sha256"], \
+            "the case generator changed: store again (python tools/make_val_prob_ci_fixtures.py)"
+        bad += vc.compare(vc.python_side(c), stored["r"], largest, f"case {stored['id']}")
+    print("largest relative differences:", largest)
+    assert not bad, "\n".join(bad[:10])
+
+
+@pytest.fixture(scope="module")
+def cc_r():
+    import rpy2.robjects  # noqa: F401
+    import sys
+    sys.path.insert(0, str(REPO))
+    from tools.make_val_prob_ci_fixtures import r_session
+    ro, versions = r_session()
+    if ro is None:
+        pytest.skip("CalibrationCurves 2.0.0 is not installed (the stored fixtures cover it)")
+    return ro, versions
+
+
+@pytest.mark.r_parity
+def test_live_random_cases(cc_r):
+    ro, versions = cc_r
+    largest, bad = {}, []
+    for i in range(1000, 1000 + LIVE):
+        c = vc.case(i)
+        bad += vc.compare(vc.python_side(c), vc.r_side(ro, c), largest, f"case {i}")
+    print(f"{LIVE} live cases ({versions}): largest relative differences {largest}")
+    assert not bad, "\n".join(bad[:10])
+
+
+@pytest.mark.r_parity
+def test_rcspline_eval_matches_hmisc(r):
+    from pycalib_r.clinical._rcspline import rcs_knots, rcspline_eval
+    import warnings
+    r.r("suppressMessages(library(Hmisc))")
+    rng = np.random.default_rng(5)
+    worst = 0.0
+    for n in (10, 60, 99, 100, 500, 3000):
+        for kind in range(3):
+            x = rng.uniform(size=n)
+            if kind == 1:
+                x = np.round(x, 1)
+            if kind == 2:
+                x[: n // 5] = 0.0
+            for nk in (3, 4, 5, 6, 7):
+                r.globalenv["x"] = r.FloatVector(x)
+                rk = np.array(r.r(f"suppressWarnings(rcspline.eval(x, nk = {nk}, knots.only = TRUE))"))
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    pk = rcs_knots(x, nk)
+                assert np.array_equal(rk, pk), (n, kind, nk)
+                rb = np.array(r.r(f"rcspline.eval(x, knots = c({','.join(map(repr, rk.tolist()))}), inclx = TRUE)"))
+                pb = rcspline_eval(x, knots=pk, inclx=True)
+                d = np.abs(rb - pb) / np.maximum(np.abs(rb), 1e-300)
+                worst = max(worst, float(d[rb != pb].max(initial=0.0)))
+    print("rcspline.eval: largest relative difference", worst)
+    assert worst <= 1e-12
+
+
+def test_print_and_curve_shape():
+    from pycalib_r import set_seed, runif, rbinom
+    from pycalib_r.clinical import val_prob_ci
+    set_seed(1)
+    p = runif(200)
+    y = rbinom(200, 1, p ** 1.3)
+    res = val_prob_ci(p, y)
+    text = str(res)
+    assert text.startswith("Call:\nval.prob.ci.2(p = p, y = y)\n\nA 95% confidence interval")
+    assert list(res.stats)[-3:] == ["Brier scaled", "Eavg", "ECI"]
+    cur = res.CalibrationCurves["FlexibleCalibration"]
+    assert set(cur) == {"x", "y", "ymin", "ymax"} and len(cur["x"]) == 200
+    assert np.all((cur["ymin"] >= 0) & (cur["ymax"] <= 1))
+    assert res.Cindex["Lower confidence limit"] < res.Cindex["Point estimate"]
+
+
+def test_refusals():
+    from pycalib_r.clinical import val_prob_ci
+    from pycalib_r.rbase._errors import ProbcalError
+    p = np.linspace(0.1, 0.9, 20)
+    y = np.tile([0.0, 1.0], 10)
+    with pytest.raises(ProbcalError, match="should be one of"):
+        val_prob_ci(p, y, smooth="gam")
+    with pytest.raises(ProbcalError, match="CL.BT"):
+        val_prob_ci(p, y, cl_bt=True)
+    with pytest.raises(ProbcalError, match="lengths of p or logit and y do not agree"):
+        val_prob_ci(p, y[:-1])
+
+
+def test_plot_draws(tmp_path):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    from pycalib_r.clinical import val_prob_ci
+    rng = np.random.default_rng(2)
+    p = rng.uniform(size=300)
+    y = (rng.uniform(size=300) < p).astype(float)
+    ax = val_prob_ci(p, y, logistic_cal=True).plot()
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "Flexible calibration (Loess)" in labels and "Logistic calibration" in labels
+    ax.figure.savefig(tmp_path / "f.png")
+
+
+def test_manifest_records_the_fixtures_versions():
+    from ._rcall import MANIFEST, load_toml
+
+    entry = load_toml(MANIFEST)["val_prob_ci"]
+    assert (REPO / entry["file"]) == FIXTURE
+    stored = json.loads(FIXTURE.read_text())["versions"]
+    assert {k: v.replace("-", ".") if k != "CalibrationCurves" else v
+            for k, v in entry["versions"].items()} == stored
