@@ -147,3 +147,33 @@ def test_manifest_records_the_fixtures_versions():
     stored = json.loads(FIXTURE.read_text())["versions"]
     assert {k: v.replace("-", ".") if k != "CalibrationCurves" else v
             for k, v in entry["versions"].items()} == stored
+
+
+@pytest.mark.r_parity
+def test_group_returns_val_probg_as_r(cc_r):
+    # With `group`, val.prob.ci.2 returns rms's val.probg value: so do we, printed as R.
+    ro, _ = cc_r
+    from pycalib_r.clinical import val_prob_ci
+    rng = np.random.default_rng(4)
+    p = rng.uniform(size=120)
+    y = (rng.uniform(size=120) < p).astype(float)
+    g = np.array(["a", "b", "c"] * 40)
+    ro.globalenv["p"] = ro.FloatVector(p)
+    ro.globalenv["y"] = ro.FloatVector(y)
+    ro.globalenv["g"] = ro.StrVector(g.tolist())
+    r_text = "\n".join(ro.r("suppressWarnings(capture.output(print(val.prob.ci.2(p, y, group = g))))"))
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = str(val_prob_ci(p, y, group=g))
+    assert ours == r_text
+
+
+def test_weights_without_group_warn_as_val_prob_does():
+    from pycalib_r.clinical import val_prob_ci
+    rng = np.random.default_rng(3)
+    p = rng.uniform(size=50)
+    y = (rng.uniform(size=50) < p).astype(float)
+    with pytest.warns(UserWarning, match="used only with `group`"):
+        res = val_prob_ci(p, y, weights=np.ones(50), smooth="none")
+    assert res.stats == val_prob_ci(p, y, smooth="none").stats

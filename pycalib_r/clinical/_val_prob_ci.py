@@ -634,6 +634,8 @@ def val_prob_ci(p=None, y=None, logit=None, group=None, weights=None, normwt: bo
     if group is not None:
         from ..diagnostics._val_probg import grouped
         return grouped(p, yv, group, weights, normwt, g_group, evaluate, nmin)
+    if weights is not None:
+        warn("`weights` are used only with `group` (R's val.prob.ci.2 ignores them otherwise)")
     o = np.argsort(p, kind="stable")
     p, yv, lg = p[o], yv[o], lg[o]
     n = yv.size
