@@ -177,3 +177,24 @@ def test_weights_without_group_warn_as_val_prob_does():
     with pytest.warns(UserWarning, match="used only with `group`"):
         res = val_prob_ci(p, y, weights=np.ones(50), smooth="none")
     assert res.stats == val_prob_ci(p, y, smooth="none").stats
+
+
+def test_cli_validate_curve_prints_the_indices(tmp_path):
+    import subprocess
+    import sys
+    from tests.conftest import ORIGINAL_ENV
+    from pycalib_r.clinical import val_prob_ci
+    rng = np.random.default_rng(6)
+    p = rng.uniform(size=150)
+    y = (rng.uniform(size=150) < p).astype(int)
+    csv = tmp_path / "d.csv"
+    csv.write_text("prob,label\n" + "".join(f"{float(a)!r},{int(b)}\n" for a, b in zip(p, y)))
+    env = dict(ORIGINAL_ENV, PYTHONPATH=str(REPO))
+    for curve in ("loess", "rcs"):
+        out = subprocess.run([sys.executable, "-m", "pycalib_r", "validate", str(csv), "--p", "prob",
+                              "--y", "label", "--curve", curve, "--no-profile"],
+                             capture_output=True, text=True, env=env, cwd=REPO, check=True)
+        got = json.loads(out.stdout)["val_prob_ci"]
+        res = val_prob_ci(p, y.astype(float), smooth=curve)
+        assert got["stats"] == res.stats
+        assert got["Cindex"] == res.Cindex and got["Calibration"] == res.Calibration
