@@ -577,15 +577,17 @@ def val_prob_ci_targets(rep, rr, repeat):
             rr.put("yy", y)
             t_r = rr.once(f'suppressWarnings(val.prob.ci.2(pp, yy, smooth = "{smooth}"))')
             r_times[smooth] = t_r
-        note = f"R {t_r:.2f} s: {t_r / t:.1f}x" if t_r else "R: CalibrationCurves 2.0.0 not installed"
+        note = f"{t_r:.2f} s: {t_r / t:.1f}x" if t_r else "CalibrationCurves 2.0.0 not installed"
         rep.target(f"`val_prob_ci`, 10,000 rows, smooth = \"{smooth}\"", f"{t:.2f} s", note,
                    "target: no slower than R", t_r is None or t <= t_r)
     p, y = binary_data(100_000, 12)
-    t = best_time(lambda: ours(p, y, "rcs"), repeat)
-    t_r = r_times.get("rcs")
-    rep.target("`val_prob_ci`, 100,000 rows, smooth = \"rcs\"", f"{t:.2f} s",
-               "R cannot run it (ci.auc's 2.5e9 pairs)" + (f"; R at 10,000 rows {t_r:.2f} s" if t_r else ""),
-               "target: below R's time at 10,000 rows", t_r is None or t <= t_r)
+    for smooth in ("loess", "rcs"):
+        t = best_time(lambda: ours(p, y, smooth), repeat)
+        t_r = r_times.get(smooth)
+        rep.target(f"`val_prob_ci`, 100,000 rows, smooth = \"{smooth}\"", f"{t:.2f} s",
+                   "R cannot run it (ci.auc's 2.5e9 pairs" + (", loess's 10^10-cell L" if smooth == "loess" else "")
+                   + ")" + (f"; R at 10,000 rows {t_r:.2f} s" if t_r else ""),
+                   "target: below R's time at 10,000 rows", t_r is None or t <= t_r)
 
 
 def corp_targets(rep, repeat):

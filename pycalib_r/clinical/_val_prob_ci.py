@@ -28,7 +28,10 @@ The standard errors of the loess curve are those of ``predict.loess`` (the
 interpolated operator ``L``, ``s`` from ``one.delta``'s approximation); they
 are computed through the vertex operators' Gram matrix, not the ``n x n``
 matrix R forms, so they agree with R's to rounding (about 1e-13 relative)
-and work at any ``n``.
+and work at any ``n``. The fitted values are R's bit for bit (the vertex
+fits of :func:`~pycalib_r.diagnostics._loess.loess_fitted`, in its order);
+the trace of ``L`` for R's statistics comes from the same operators, in
+O(n) per vertex instead of that function's point-by-point hat rows.
 """
 
 from __future__ import annotations
@@ -185,12 +188,30 @@ def _wald(coef: float, var: float, conf_level: float):
 def _loess_with_se(x: np.ndarray, y: np.ndarray, span: float = 0.75, degree: int = 2,
                    cell: float = 0.2):
     """R's fitted values (bit for bit) and ``se.fit`` of ``predict.loess``."""
-    from ..diagnostics._loess import _cells, _hermite, _ifloor, _kd_tree, loess_fitted
+    from ..diagnostics._loess import (_LOESSWARN, _State, _cells, _ehg127, _ehg128, _hermite,
+                                      _ifloor, _kd_tree, _statistics_warnings)
     n = x.size
-    fitted = loess_fitted(x, y, span=span, degree=degree)
     nf = min(n, int(math.floor(n * span + 1e-5)))
-    tree = _kd_tree(x, _ifloor(n * (span * cell)), max(200, n))
-    vert, nv = tree[0], tree[7]
+    if degree + 1 > nf - 1:
+        r_warning(_LOESSWARN[104])
+    nvmax = max(200, n)
+    tree = _kd_tree(x, _ifloor(n * (span * cell)), nvmax)
+    vert, nv, nc = tree[0], tree[7], tree[9]
+    # The vertex fits in loess_fitted's order, on one persisting permutation
+    # (R's sums follow it): the fitted values are R's, bit for bit. L's
+    # diagonal, which R computes point by point for its statistics, comes
+    # from the vertex operators below instead (to rounding).
+    state = _State()
+    psi = list(range(n + 1))
+    vval = np.zeros((2, nv + 1))
+    for lv in range(1, nv + 1):
+        vval[0, lv], vval[1, lv], _ = _ehg127(float(vert[lv]), x, None, y, np.ones(n), nf, span,
+                                              degree, psi, state)
+    if nvmax < nv + 1.0:
+        r_warning(f"k-d tree limited by memory; nvmax= {nvmax}")
+    elif nvmax < nc + 2:
+        r_warning(f"k-d tree limited by memory. ncmax= {nvmax}")
+    fitted = _ehg128(x, tree, vval)
     k = degree + 1
     # Each vertex's local fit as a linear operator on y: value and slope rows.
     ops = np.zeros((2 * (nv + 1), n))
@@ -228,6 +249,7 @@ def _loess_with_se(x: np.ndarray, y: np.ndarray, span: float = 0.75, degree: int
     diag = (coef[:, 0] * ops[2 * ll, np.arange(n)] + coef[:, 1] * ops[2 * ur, np.arange(n)]
             + coef[:, 2] * ops[2 * ll + 1, np.arange(n)] + coef[:, 3] * ops[2 * ur + 1, np.arange(n)])
     trl = float(np.sum(diag))
+    _statistics_warnings(trl, n, 3 if degree == 2 else 2, state.sing, y, fitted, np.ones(n))
     one_delta = _one_delta(trl, n, degree)
     res = y - fitted
     s = math.sqrt(r_sum(res * res) / one_delta)
@@ -701,8 +723,7 @@ def val_prob_ci(p=None, y=None, logit=None, group=None, weights=None, normwt: bo
             ymin = np.where(ymin < 0, 0.0, np.where(ymin > 1, 1.0, ymin))
             curves["FlexibleCalibration"] = _merge_by_x(p, fitted, p, ymin, ymax)
         else:
-            from ..diagnostics._loess import loess_fitted
-            fitted = loess_fitted(p, yv, span=0.75, degree=2)
+            fitted, _ = _loess_with_se(p, yv)  # loess_fitted's bits, without its O(n^2) diagonal
             curves["FlexibleCalibration"] = {"x": p.copy(), "y": fitted}
         dif = p - fitted
         eavg = r_mean(np.abs(dif))
