@@ -585,7 +585,7 @@ def val_prob_ci_targets(rep, rr, repeat):
         t = best_time(lambda: ours(p, y, smooth), repeat)
         t_r = r_times.get(smooth)
         rep.target(f"`val_prob_ci`, 100,000 rows, smooth = \"{smooth}\"", f"{t:.2f} s",
-                   "R cannot run it (ci.auc's 2.5e9 pairs" + (", loess's 10^10-cell L" if smooth == "loess" else "")
+                   "cannot run in R (ci.auc's 2.5e9 pairs" + (", loess's 10^10-cell L" if smooth == "loess" else "")
                    + ")" + (f"; R at 10,000 rows {t_r:.2f} s" if t_r else ""),
                    "target: below R's time at 10,000 rows", t_r is None or t <= t_r)
 

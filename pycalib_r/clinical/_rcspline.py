@@ -14,6 +14,8 @@ columns, normalised by ``(knot_nk - knot_1)^(2/3)`` (``norm = 2``).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..binned._binning import quantile_r
@@ -22,6 +24,14 @@ from ..inputs._checks import ProbcalError, add_note
 from ..rbase._warn import r_warning
 
 __all__ = ["rcspline_eval", "rcs_knots"]
+
+
+_POW3 = np.frompyfunc(lambda v: math.pow(v, 3.0), 1, 1)
+
+
+def _cube(v: np.ndarray) -> np.ndarray:
+    # R's ``^ 3`` is libm's pow (math.pow); numpy's vectorised power may differ in the last bit.
+    return _POW3(v).astype(np.float64)
 
 
 def _median(v: np.ndarray) -> float:
@@ -158,16 +168,16 @@ def rcspline_eval(x, knots=None, nk: int = 5, inclx: bool = False, knots_only: b
     if knots_only:
         return knots
     k1, kn, kn1 = knots[0], knots[-1], knots[-2]
-    kd = 1.0 if norm == 0 else (kn - kn1 if norm == 1 else float(np.power(kn - k1, 2 / 3)))
+    kd = 1.0 if norm == 0 else (kn - kn1 if norm == 1 else float(math.pow(kn - k1, 2 / 3)))
     out = np.empty((x.size, k - 2 + (1 if inclx else 0)))
     col = 0
     if inclx:
         out[:, 0] = x
         col = 1
     with np.errstate(invalid="ignore"):
-        t_n = np.power(np.maximum((x - kn) / kd, 0.0), 3.0)
-        t_n1 = np.power(np.maximum((x - kn1) / kd, 0.0), 3.0)
+        t_n = _cube(np.maximum((x - kn) / kd, 0.0))
+        t_n1 = _cube(np.maximum((x - kn1) / kd, 0.0))
         for j in range(k - 2):
-            tj = np.power(np.maximum((x - knots[j]) / kd, 0.0), 3.0)
+            tj = _cube(np.maximum((x - knots[j]) / kd, 0.0))
             out[:, col + j] = tj + ((kn1 - knots[j]) * t_n - (kn - knots[j]) * t_n1) / (kn - kn1)
     return out

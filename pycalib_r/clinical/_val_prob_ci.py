@@ -485,6 +485,13 @@ def _merge_by_x(sm_x, sm_y, cl_x, ymin, ymax):
     return {"x": sm_x[take], "y": sm_y[take], "ymin": ymin[cl_take], "ymax": ymax[cl_take]}
 
 
+def _colsum(a: np.ndarray) -> np.ndarray:
+    out = a[:, 0].copy()
+    for j in range(1, a.shape[1]):
+        out = out + a[:, j]
+    return out
+
+
 def _rcs_curve(p: np.ndarray, y: np.ndarray, nk: int):
     """``.rcspline.plot(p, y, model = "logistic", nk, show = "prob", xrange = range(p))``,
     its knots reduced as ``nkDecrease`` does when the fit fails."""
@@ -513,8 +520,11 @@ def _rcs_curve(p: np.ndarray, y: np.ndarray, nk: int):
     beta, var = fit.coef, fit.var
     xe = _seq_len_out(float(np.min(p)), float(np.max(p)), 600)
     xx = np.column_stack([np.ones(600), rcspline_eval(xe, knots, inclx=True)])
-    xbeta = xx @ beta
-    v = ((xx @ var) * xx).sum(axis=1)
+    # R's %*% here is reference BLAS (dgemm/dgemv): sums over the columns in
+    # order, no FMA; near-singular fits hinge on those bits (a variance's sign).
+    xbeta = _colsum(xx * beta)
+    m = np.column_stack([_colsum(xx * var[:, j]) for j in range(var.shape[1])])
+    v = _colsum(m * xx)
     with np.errstate(invalid="ignore"):
         sd = np.sqrt(v)
     if np.isnan(sd).any() and not np.isnan(v).any():
