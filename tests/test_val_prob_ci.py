@@ -11,8 +11,8 @@
 Tolerances (tests/_val_prob_ci_cases.py): statistics, intervals, the loess
 curve and the prints: 1e-12 relative and byte-equal; the loess limits 1e-10
 (R forms L's n x n matrix, we its vertex Gram matrix; largest seen 4e-13);
-the spline curve 1e-12 (largest seen 3e-16) but for case 40, whose spline fit
-diverges (tests/_val_prob_ci_cases.py KNOWN_RCS).
+the spline curve 1e-12 (largest seen 3e-16; diverged fits included: R's
+covariance is then solvet() of the Fortran's workspace, reproduced).
 """
 
 from __future__ import annotations

@@ -124,8 +124,8 @@ def _lrm_general(x: Optional[np.ndarray], event: np.ndarray, offset: Optional[np
                  maxit: int = 12, eps: float = 0.025, tol: float = 1e-7) -> _Fit:
     """``lrm.fit(x, y, offset)`` (unit weights). ``var`` is ``solvet`` of the
     information the Fortran returns: at the final iterate once converged, else
-    its QR-decomposed workspace of the last step, as R has it (``fail``, R's
-    divergence flag); a rank
+    its QR-decomposed workspace of the last full step (a step halving leaves
+    it as it was), as R has it (``fail``, R's divergence flag); a rank
     deficit is R's singular fit (``singular``, no coefficients)."""
     n = event.size
     k = 1 + (0 if x is None else x.shape[1])
@@ -142,7 +142,7 @@ def _lrm_general(x: Optional[np.ndarray], event: np.ndarray, offset: Optional[np
     deltab = np.zeros(k)
     curstp = 1.0
     converged = False
-    loglik, v = math.nan, None
+    loglik, v, v_step = math.nan, None, None
     for it in range(1, maxit):
         loglik, u, v = _llogit_general(beta, x, event, offset)
         if float(np.max(np.abs(u))) < 1e-9 and abs(loglik - oldl) < 0.1 * eps:
@@ -151,13 +151,15 @@ def _lrm_general(x: Optional[np.ndarray], event: np.ndarray, offset: Optional[np
         if loglik > oldl:
             curstp = curstp / 2.0
             beta = beta - curstp * deltab
+            # A halving leaves the workspace of the last step as it was.
+            v = v_step
             continue
         curstp = 1.0
         sol = _cdqrls(np.array(v, order="F"), u.copy(), tol)
         if sol["rank"] < k:
             return _Fit(None, None, True, loglik, singular=True)
         # ainvb decomposes v in place: after a divergence R inverts what is left.
-        v = sol["qr"]
+        v = v_step = sol["qr"]
         deltab = sol["coefficients"]
         beta = beta + deltab
         if abs(oldl - loglik) <= eps:
