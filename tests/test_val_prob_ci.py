@@ -203,3 +203,31 @@ def test_cli_validate_curve_prints_the_indices(tmp_path):
         res = val_prob_ci(p, y.astype(float), smooth=curve)
         assert got["stats"] == res.stats
         assert got["Cindex"] == res.Cindex and got["Calibration"] == res.Calibration
+
+
+@pytest.mark.r_parity
+def test_special_paths_print_as_r(cc_r):
+    # allowPerfectPredictions with 0 and 1, an odd cl.level, logits, constant predictions.
+    ro, _ = cc_r
+    import warnings
+    from pycalib_r.clinical import val_prob_ci
+    rng = np.random.default_rng(9)
+    p = rng.uniform(size=100)
+    y = (rng.uniform(size=100) < p).astype(float)
+    p[:3] = [0.0, 1.0, 0.0]
+    lg = np.log(p[3:] / (1 - p[3:]))
+    const = np.full(40, 0.3)
+    yc = np.tile([0.0, 0.0, 1.0, 0.0], 10)
+    calls = [
+        (dict(p=p, y=y), "p = p, y = y, cl.level = 0.975, allowPerfectPredictions = TRUE",
+         dict(p=p, y=y, cl_level=0.975, allow_perfect_predictions=True)),
+        (dict(logit=lg, y=y[3:]), "logit = logit, y = y", dict(logit=lg, y=y[3:])),
+        (dict(p=const, y=yc), "p = p, y = y", dict(p=const, y=yc)),
+    ]
+    for bind, r_args, kw in calls:
+        for name, v in bind.items():
+            ro.globalenv[name] = ro.FloatVector(v)
+        r_text = "\n".join(ro.r(f"suppressWarnings(capture.output(print(val.prob.ci.2({r_args}))))"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert str(val_prob_ci(**kw)) == r_text, r_args
