@@ -22,6 +22,7 @@ from ._native import show_config
 from .diagnostics._smece import SmoothReliability, smece, smooth_reliability_diagram
 from .diagnostics._validation import CalInterceptSlope, ValProb, cal_intercept_slope, val_prob
 from .diagnostics._val_probg import ValProbG
+from .clinical import CalibrationCurve, val_prob_ci
 from ._rng import (
     RRandom,
     get_random_seed,
@@ -95,6 +96,7 @@ reliability_diagram, reliability_table = map(_python_face, (reliability_diagram,
 reliabilitydiag, smece, smooth_reliability_diagram = map(
     _python_face, (reliabilitydiag, smece, smooth_reliability_diagram))
 val_prob, hoslem_test, cal_intercept_slope = map(_python_face, (val_prob, hoslem_test, cal_intercept_slope))
+val_prob_ci = _python_face(val_prob_ci)
 
 __version__ = "0.2.0"
 
@@ -128,6 +130,9 @@ __all__ = [
     "HoslemTest",
     "cal_intercept_slope",
     "CalInterceptSlope",
+    # clinical calibration curves (CalibrationCurves::val.prob.ci.2)
+    "val_prob_ci",
+    "CalibrationCurve",
     # calibrators
     "Calibrator",
     "cal_beta",

@@ -164,7 +164,9 @@ def _specs():
                            (pc.ValProb, "rms::val.prob's value"),
                            (pc.ValProbG, "rms::val.prob's grouped value (val.probg)"),
                            (pc.HoslemTest, "ResourceSelection::hoslem.test's value"),
-                           (pc.CalInterceptSlope, "glm()'s coefficients and intervals"))},
+                           (pc.CalInterceptSlope, "glm()'s coefficients and intervals"),
+                           (pc.val_prob_ci, "CalibrationCurves::val.prob.ci.2"),
+                           (pc.CalibrationCurve, "CalibrationCurves::val.prob.ci.2's value"))},
         pc.get_random_seed: ("get_random_seed() is R's .Random.seed: every report already "
                              "compares it after the call on both sides"),
         pc.set_random_seed: ("set_random_seed() assigns R's .Random.seed: check the draws that "
