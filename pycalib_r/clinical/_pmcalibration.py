@@ -322,9 +322,86 @@ def _boot(cal, y, p, x, xp, smooth, n_boot, rng):
     return metrics, plots
 
 
+_LAPACK = []  # [ctypes library or None], loaded once
+
+
+def _system_lapack():
+    """The system's LAPACK (``liblapack.so.3``, the one Debian's R links), or None.
+
+    R's ``eigen(symmetric = TRUE)`` is LAPACK's dsyevr, and the sign of each
+    eigenvector it returns depends on the LAPACK build: scipy's bundled
+    OpenBLAS LAPACK can return the opposite sign of R's reference LAPACK,
+    which changes every draw of ``mvrnorm``. Calling the same library as R
+    reproduces R's vectors; without it scipy's are used (see the docs).
+    """
+    if not _LAPACK:
+        import ctypes  # noqa: PLC0415
+        import ctypes.util  # noqa: PLC0415
+
+        lib = None
+        for name in ("/usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3", ctypes.util.find_library("lapack")):
+            if not name:
+                continue
+            try:
+                cand = ctypes.CDLL(name)
+                cand.dsyevr_, cand.dpotri_  # noqa: B018 - both symbols needed
+            except (OSError, AttributeError):
+                continue
+            lib = cand
+            break
+        _LAPACK.append(lib)
+    return _LAPACK[0]
+
+
+def _ptr(a: np.ndarray):
+    import ctypes  # noqa: PLC0415
+
+    return a.ctypes.data_as(ctypes.c_void_p)
+
+
+def _ref_dsyevr(sigma: np.ndarray, lib):
+    import ctypes  # noqa: PLC0415
+
+    n = sigma.shape[0]
+    a = np.array(sigma, dtype=np.float64, order="F", copy=True)
+    ci, cd = ctypes.c_int, ctypes.c_double
+    nn, vl, vu, il, iu, abstol, m, info = ci(n), cd(0), cd(0), ci(0), ci(0), cd(0.0), ci(0), ci(0)
+    w = np.zeros(n)
+    z = np.zeros((n, n), order="F")
+    isuppz = np.zeros(2 * max(n, 1), dtype=np.int32)
+
+    def call(work, lwork, iwork, liwork):
+        lib.dsyevr_(b"V", b"A", b"L", ctypes.byref(nn), _ptr(a), ctypes.byref(nn),
+                    ctypes.byref(vl), ctypes.byref(vu), ctypes.byref(il), ctypes.byref(iu),
+                    ctypes.byref(abstol), ctypes.byref(m), _ptr(w), _ptr(z), ctypes.byref(nn),
+                    _ptr(isuppz), _ptr(work), ctypes.byref(lwork), _ptr(iwork),
+                    ctypes.byref(liwork), ctypes.byref(info), ctypes.c_size_t(1),
+                    ctypes.c_size_t(1), ctypes.c_size_t(1))
+
+    work, iwork = np.zeros(1), np.zeros(1, dtype=np.int32)
+    call(work, ci(-1), iwork, ci(-1))
+    lw, liw = int(work[0]), int(iwork[0])
+    call(np.zeros(lw), ci(lw), np.zeros(liw, dtype=np.int32), ci(liw))
+    if info.value != 0:
+        raise ProbcalError(f"error code {info.value} from Lapack routine 'dsyevr'")
+    return w, z
+
+
+def _eigen_symmetric(sigma: np.ndarray):
+    """R's ``eigen(Sigma, symmetric = TRUE)``: values decreasing, vectors as columns."""
+    lib = _system_lapack()
+    if lib is not None:
+        ev, vec = _ref_dsyevr(sigma, lib)
+    else:
+        import scipy.linalg as sla  # noqa: PLC0415
+
+        ev, vec = sla.eigh(sigma, lower=True, driver="evr")
+    return ev[::-1], vec[:, ::-1]
+
+
 def _vcov(fit) -> np.ndarray:
-    # summary.glm: chol2inv(R) in pivot order, dispersion 1 (binomial).
-    import scipy.linalg.lapack as lapack  # noqa: PLC0415
+    """``vcov(glm)``: summary.glm's ``chol2inv(R)`` (LAPACK dpotri), dispersion 1."""
+    import ctypes  # noqa: PLC0415
 
     rank = fit.rank
     p = len(fit.coefficients)
@@ -332,24 +409,29 @@ def _vcov(fit) -> np.ndarray:
         raise ProbcalError("ci = 'sim' needs a full-rank fit; this calibration fit is "
                            "rank-deficient (aliased spline columns)")
     rmat = np.array(np.triu(fit.qr["qr"][:rank, :rank]), order="F")
-    inv, info = lapack.dpotri(rmat, lower=0)
-    inv = np.triu(inv) + np.triu(inv, 1).T
-    return inv
+    lib = _system_lapack()
+    if lib is not None:
+        info = ctypes.c_int(0)
+        lib.dpotri_(b"U", ctypes.byref(ctypes.c_int(rank)), _ptr(rmat),
+                    ctypes.byref(ctypes.c_int(rank)), ctypes.byref(info), ctypes.c_size_t(1))
+        inv = rmat
+    else:
+        import scipy.linalg.lapack as lapack  # noqa: PLC0415
+
+        inv, _ = lapack.dpotri(rmat, lower=0)
+    return np.triu(inv) + np.triu(inv, 1).T
 
 
 def mvrnorm(n: int, mu: np.ndarray, sigma: np.ndarray, stream, tol: float = 1e-6) -> np.ndarray:
     """``MASS::mvrnorm(n, mu, Sigma)``: ``n`` by ``p`` draws.
 
     R equivalent: ``MASS::mvrnorm(n, mu, Sigma, tol = 1e-6)`` (MASS 7.3-58.2):
-    ``eigen(Sigma, symmetric = TRUE)`` (LAPACK's dsyevr, values in
-    decreasing order), ``rnorm(p * n)`` as an ``n x p`` matrix, and
-    ``mu + V diag(sqrt(pmax(ev, 0))) t(X)``.
+    ``eigen(Sigma, symmetric = TRUE)`` (LAPACK's dsyevr; the system's
+    LAPACK when loadable, as R uses it), ``rnorm(p * n)`` as an ``n x p``
+    matrix, and ``mu + V diag(sqrt(pmax(ev, 0))) t(X)``.
     """
-    import scipy.linalg as sla  # noqa: PLC0415
-
     p = mu.size
-    ev, vec = sla.eigh(sigma, lower=True, driver="evr")
-    ev, vec = ev[::-1], vec[:, ::-1]
+    ev, vec = _eigen_symmetric(sigma)
     if not np.all(ev >= -tol * abs(ev[0])):
         raise ProbcalError("'Sigma' is not positive definite")
     z = np.asarray(stream.rnorm(p * n), dtype=np.float64).reshape(p, n)  # t(X), X n x p by column

@@ -43,8 +43,8 @@ class Basis(NamedTuple):
 
 
 def seq_int_length(start: float, stop: float, n: int) -> np.ndarray:
-    """R's ``seq.int(from, to, length.out = n)`` (src/main/seq.c): ends exact,
-    the first half counted from ``from``, the second from ``to``."""
+    """R's ``seq.int(from, to, length.out = n)`` (R 4.2.2 src/main/seq.c):
+    ``from + i * by`` with ``by = (to - from) / (n - 1)``, the last ``to``."""
     out = np.empty(n)
     if n > 0:
         out[0] = start
@@ -53,7 +53,7 @@ def seq_int_length(start: float, stop: float, n: int) -> np.ndarray:
     if n > 2:
         by = (stop - start) / (n - 1)
         for i in range(1, n - 1):
-            out[i] = start + i * by if i < n // 2 else stop - (n - 1 - i) * by
+            out[i] = start + i * by
     return out
 
 
