@@ -22,6 +22,7 @@ from ._native import show_config
 from .diagnostics._smece import SmoothReliability, smece, smooth_reliability_diagram
 from .diagnostics._validation import CalInterceptSlope, ValProb, cal_intercept_slope, val_prob
 from .diagnostics._val_probg import ValProbG
+from .clinical import PmCalibration, cal_metrics, pmcalibration
 from ._rng import (
     RRandom,
     get_random_seed,
@@ -126,6 +127,10 @@ __all__ = [
     "HoslemTest",
     "cal_intercept_slope",
     "CalInterceptSlope",
+    # clinical calibration curves (pmcalibration)
+    "pmcalibration",
+    "cal_metrics",
+    "PmCalibration",
     # calibrators
     "Calibrator",
     "cal_beta",
