@@ -229,3 +229,34 @@ def test_boot_is_thread_safe_with_own_streams():
     with ThreadPoolExecutor(3) as ex:
         outs = list(ex.map(one, range(3)))
     assert all(np.array_equal(outs[0], o) for o in outs[1:])
+
+
+def test_sklearn_scorers_ici_eci_are_pmcalibration_metrics():
+    pytest.importorskip("sklearn")
+    from pycalib_r.sklearn import _scorers as vs
+
+    pc.set_seed(8)
+    p = pc.runif(150, 0.05, 0.95)
+    y = pc.rbinom(150, 1, p)
+    labels = np.where(y == 1, "yes", "no")
+    res = pmcalibration(y, p, smooth="loess", ci="none", eval=0)
+    assert vs.ici_score(labels, p, pos_label="yes") == res.metrics["Eavg"]
+    assert vs.eci_score(labels, p, pos_label="yes") == res.metrics["ECI"]
+    assert vs.ici_score(y, p, smooth="ns") == pmcalibration(y, p, smooth="ns", ci="none").metrics["Eavg"]
+    from sklearn.linear_model import LogisticRegression
+
+    X = np.column_stack([np.log(p / (1 - p))])
+    model = LogisticRegression().fit(X, y)
+    scorer = vs.make_validation_scorer("ici")
+    want = pmcalibration(y, model.predict_proba(X)[:, 1], smooth="loess", ci="none").metrics["Eavg"]
+    assert scorer(model, X, y) == -want
+
+
+def test_dask_refuses_with_the_reason():
+    pytest.importorskip("dask")
+    import pycalib_r.dask as pcd
+
+    for name in ("pmcalibration", "cal_metrics"):
+        with pytest.raises(pcd.DaskRefusal, match="quantiles") as ei:
+            getattr(pcd, name)(None, None)
+        assert "sample" in str(ei.value) and "No data was read" in str(ei.value)
