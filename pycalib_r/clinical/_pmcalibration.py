@@ -560,7 +560,7 @@ class PmCalibration:
     __repr__ = __str__
 
     def plot(self, ax=None, conf_level: float = 0.95, riskdist: bool = True, linecol="black",
-             fillcol="grey", ideallty="--", idealcol="red", xlim=(0, 1), ylim=(0, 1),
+             fillcol="#BEBEBE", ideallty="--", idealcol="red", xlim=(0, 1), ylim=(0, 1),
              xlab="Predicted Probability", ylab="Estimated Probability"):
         """R's ``plot(x)``: the curve, its band, the ideal line and the risk distribution.
 
