@@ -47,7 +47,8 @@ def run(r, case: dict) -> dict:
     fn = r.r(R_CASE)
     ro = r
     res = fn(ro.FloatVector(case["y"]), ro.FloatVector(case["p"]), case["smooth"], case["ci"],
-             case["n"], case["transf"], case["eval"],
+             case["n"], case["transf"],
+             ro.FloatVector(case["eval"]) if isinstance(case["eval"], list) else case["eval"],
              case.get("df") if case.get("df") is not None else ro.NA_Real,
              case.get("nk") if case.get("nk") is not None else ro.NA_Real, case["seed"])
     out = {}

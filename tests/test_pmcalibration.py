@@ -118,6 +118,16 @@ def test_live_against_r(pmc_r, seed, n, smooth, ci, kind):
 
 
 @pytest.mark.r_parity
+@pytest.mark.parametrize("smooth,ci,transf,eval_", [
+    ("ns", "boot", "none", 25), ("bs", "pw", "cloglog", [0.05, 0.1, 0.3, 0.5, 0.9]),
+    ("lowess", "boot", "cloglog", 0), ("none", "sim", "none", 7), ("loess", "none", "logit", 2),
+])
+def test_live_transf_and_eval(pmc_r, smooth, ci, transf, eval_):
+    case = _pmcal_r.make_case(51, 250, smooth, ci, "plain", transf=transf, eval_=eval_)
+    _check(_py(case), _pmcal_r.run(pmc_r, case))
+
+
+@pytest.mark.r_parity
 def test_r_boot_draws_are_sample_per_resample(pmc_r):
     """R's run_boots on one core runs in the session: R's own replay of
     ``sample(1:n, replace = TRUE)`` per resample gives its intervals."""
