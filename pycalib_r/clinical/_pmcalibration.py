@@ -702,11 +702,15 @@ def pmcalibration(y, p, smooth: str = "gam", time=None, ci: str = "sim", n: int 
     Calibration metrics based on a calibration curve estimated for a binary outcome via no smooth using logit transformed predicted probabilities.
     <BLANKLINE>
          Estimate
-    Eavg    0.036
-    E50     0.035
-    E90     0.059
-    Emax    0.081
-    ECI     0.164
+    Eavg    0.020
+    E50     0.019
+    E90     0.036
+    Emax    0.036
+    ECI     0.052
+
+    R: ``set.seed(1); p <- runif(300, 0.05, 0.95); y <- rbinom(300, 1, p);
+    pmcalibration(y, p, smooth = "none", ci = "none", plot = FALSE)`` prints
+    the same lines.
     """
     if time is not None:
         raise ProbcalError("time-to-event outcomes (y a Surv object, time given) are not "

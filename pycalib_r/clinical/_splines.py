@@ -129,7 +129,10 @@ def spline_design(knots, x, ord: int = 4, derivs=(0,)) -> np.ndarray:  # noqa: A
     --------
     >>> m = spline_design([0, 0, 0, 0, 0.5, 1, 1, 1, 1], [0.25, 0.75])
     >>> print(" ".join(f"{v:.6g}" for v in m[0]))
-    0.125 0.59375 0.260417 0.0208333 0
+    0.125 0.59375 0.25 0.03125 0
+
+    R: ``splineDesign(c(0, 0, 0, 0, 0.5, 1, 1, 1, 1), c(0.25, 0.75))[1, ]`` prints
+    ``[1] 0.12500 0.59375 0.25000 0.03125 0.00000``.
     """
     knots = np.sort(np.asarray(knots, dtype=np.float64))
     x = np.asarray(x, dtype=np.float64).ravel()

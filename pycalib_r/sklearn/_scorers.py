@@ -119,7 +119,8 @@ del _name, _r_name, _greater
 
 
 def make_validation_scorer(name: str):
-    """A scikit-learn scorer for one ``val.prob`` statistic that is a score.
+    """A scikit-learn scorer for one ``val.prob`` statistic that is a score,
+    or for the calibration curve's ``ici``/``eci`` (:func:`pycalib_r.pmcalibration`).
 
     Python-only (scikit-learn face): ``make_scorer(<name>_score,
     greater_is_better=..., response_method="predict_proba")``; the direction
