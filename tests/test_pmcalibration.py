@@ -270,3 +270,25 @@ def test_dask_refuses_with_the_reason():
         with pytest.raises(pcd.DaskRefusal, match="quantiles") as ei:
             getattr(pcd, name)(None, None)
         assert "sample" in str(ei.value) and "No data was read" in str(ei.value)
+
+
+@pytest.mark.r_parity
+def test_pointwise_curve_limits_match_get_curve(pmc_r):
+    case = _pmcal_r.make_case(61, 300, "ns", "pw", "plain")
+    res = _py(case)
+    out = _pmcal_r.run(pmc_r, case)
+    got = res.get_curve().to_numpy()
+    assert _rel(got.T, out["curve"].T) <= 1e-12  # R's summary()$plot: p, p_c, lower, upper
+
+
+def test_importing_pycalib_r_does_not_import_pandas():
+    import subprocess
+    import sys
+
+    from tests.conftest import ORIGINAL_ENV
+
+    repo = Path(__file__).resolve().parents[1]
+    code = "import sys, pycalib_r; print('pandas' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo,
+                         env=dict(ORIGINAL_ENV, PYTHONPATH=str(repo)), check=True)
+    assert out.stdout.strip() == "False"

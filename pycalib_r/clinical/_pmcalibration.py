@@ -34,7 +34,6 @@ import math
 from typing import Optional
 
 import numpy as np
-import pandas as pd
 
 from ..binned._binning import quantile_r
 from ..calibrators._glm import _linkinv, _mu_eta, design_matrix, glm_binomial
@@ -62,6 +61,13 @@ _GAM_REFUSAL = (
 _GAM_HINT = ("R's default smooth is 'gam'; pass smooth='ns' (df = 6, R's default for it) or "
              "smooth='rcs' (nk = 5) explicitly and call R's pmcalibration with the same smooth "
              "to compare.")
+
+
+def _pd():
+    # pandas on first use: importing pycalib_r does not import it.
+    import pandas  # noqa: PLC0415
+
+    return pandas
 
 
 def _message(text: str) -> None:
@@ -96,7 +102,7 @@ def _metrics(p: np.ndarray, p_c: np.ndarray, quiet: bool = False) -> np.ndarray:
 
 
 @python_face
-def cal_metrics(p, p_c) -> pd.Series:
+def cal_metrics(p, p_c):
     """Calibration metrics of a calibration curve: Eavg (ICI), E50, E90, Emax and ECI.
 
     R equivalent: ``pmcalibration::cal_metrics(p, p_c)`` (pmcalibration 0.2.0).
@@ -131,7 +137,7 @@ def cal_metrics(p, p_c) -> pd.Series:
     pcv = np.asarray(p_c, dtype=np.float64).ravel()
     if pv.size != pcv.size:
         raise ProbcalError("length(p) == length(p_c) is not TRUE")
-    return pd.Series(_metrics(pv, pcv), index=list(METRIC_NAMES), dtype=np.float64)
+    return _pd().Series(_metrics(pv, pcv), index=list(METRIC_NAMES), dtype=np.float64)
 
 
 # ---------------------------------------------------------------------------
@@ -503,27 +509,26 @@ class PmCalibration:
         R equivalent: ``summary.pmcalibration(object, conf_level = 0.95)``.
         """
         probs = [(1 - conf_level) / 2, 1 - (1 - conf_level) / 2]
-        m_tab = pd.DataFrame({"Estimate": self.metrics.to_numpy()}, index=list(METRIC_NAMES))
+        m_tab = _pd().DataFrame({"Estimate": self.metrics.to_numpy()}, index=list(METRIC_NAMES))
         if self.metrics_samples is not None:
             q = _col_quantiles(self.metrics_samples, probs)
             m_tab["lower"], m_tab["upper"] = q[:, 0], q[:, 1]
         pl = self.plot_data
-        plot_tab = pd.DataFrame({"p": pl["p"], "p_c": pl["p_c_plot"]}) if pl["p"] is not None \
-            else pd.DataFrame({"p": [], "p_c": []})
+        plot_tab = _pd().DataFrame({"p": pl["p"], "p_c": pl["p_c_plot"]}) if pl["p"] is not None \
+            else _pd().DataFrame({"p": [], "p_c": []})
         if pl["plot_samples"] is not None:
             q = _col_quantiles(pl["plot_samples"], probs)
             plot_tab["lower"], plot_tab["upper"] = q[:, 0], q[:, 1]
         if self.ci == "pw" and pl["p_c_plot_se"] is not None:
-            from ..rbase._rarith import special  # noqa: F401,PLC0415
-            from scipy.stats import norm  # noqa: PLC0415
+            from .._rng.nmath._gamma_base import qnorm  # noqa: PLC0415 - R's AS 241
 
-            z = float(norm.isf((1 - conf_level) / 2))
+            z = qnorm((1 - conf_level) / 2, False, False)  # qnorm(., lower.tail = FALSE)
             plot_tab["lower"] = pl["p_c_plot"] - z * pl["p_c_plot_se"]
             plot_tab["upper"] = pl["p_c_plot"] + z * pl["p_c_plot_se"]
         return {"metrics": m_tab, "plot": plot_tab, "smooth": self.smooth, "ci": self.ci,
                 "conf_level": conf_level, "n": self.n}
 
-    def get_curve(self, conf_level: float = 0.95) -> pd.DataFrame:
+    def get_curve(self, conf_level: float = 0.95):
         """R's ``get_curve(x, conf_level)``: the plotted curve and its limits."""
         return self.summary(conf_level)["plot"]
 
@@ -794,10 +799,10 @@ def pmcalibration(y, p, smooth: str = "gam", time=None, ci: str = "sim", n: int 
             r_warning("Plot samples contain NAs. This is probably due to a loess not "
                       "extrapolating for to-be-plotted values...")
     out = PmCalibration(
-        data=pd.DataFrame({"y": yv, "p": pv}),
-        metrics=pd.Series(metrics, index=list(METRIC_NAMES), dtype=np.float64),
+        data=_pd().DataFrame({"y": yv, "p": pv}),
+        metrics=_pd().Series(metrics, index=list(METRIC_NAMES), dtype=np.float64),
         metrics_samples=metrics_samples,
-        p_c=pd.DataFrame({"p": pv, "p_c": cal["p_c"]}),
+        p_c=_pd().DataFrame({"p": pv, "p_c": cal["p_c"]}),
         plot_data={"p": pplot, "p_c_plot": cal["p_c_plot"], "p_c_plot_se": cal["p_c_plot_se"],
                    "plot_samples": plot_samples},
         smooth=smooth, ci=ci, n=n, smooth_args=cal["smooth_args"], transf=transf, time=None,
