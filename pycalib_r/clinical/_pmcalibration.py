@@ -214,10 +214,21 @@ def _glm_cal(y, p, x, xp, smooth, args, pw=False, first=False, keep=False):
         eta = _matvec(dp[:, piv], coef[piv])
         p_c_plot = _linkinv(eta)
         if pw:
-            import scipy.linalg as sla  # noqa: PLC0415
+            # predict.lm: XRinv <- X[, piv] %*% qr.solve(qr.R(qr)[p1, p1]) (qr.solve: LINPACK
+            # qr of R, tol 1e-7, then qr.coef on each column of the identity), ip <-
+            # XRinv^2 %*% rep(1, p); predict.glm: se * abs(mu.eta(eta)).
+            from ..calibrators._linpack import _cdqrls  # noqa: PLC0415
 
             rmat = np.triu(fit.qr["qr"][:rank, :rank])
-            xrinv = sla.solve_triangular(rmat, dp[:, piv].T, trans="T", lower=False).T
+            rinv = np.empty((rank, rank))
+            for j in range(rank):
+                e = np.zeros(rank)
+                e[j] = 1.0
+                rinv[:, j] = _cdqrls(rmat, e, 1e-7)["coefficients"]
+            xp = dp[:, piv]
+            xrinv = np.zeros((xp.shape[0], rank))
+            for l in range(rank):  # reference dgemm: sums over l in order
+                xrinv = xrinv + xp[:, l][:, None] * rinv[l][None, :]
             ip = _matvec(xrinv * xrinv, np.ones(rank))
             se = np.sqrt(ip) * np.abs(_mu_eta(eta))
     out = {"p_c": p_c, "p_c_plot": p_c_plot, "p_c_plot_se": se, "smooth_args": smooth_args}
