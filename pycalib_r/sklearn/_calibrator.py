@@ -169,6 +169,8 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
                 raise ValueError(f"Method {method!r} needs one column per class (2 for a binary "
                                  f"problem); X has {1 if X.ndim == 1 else X.shape[1]}.")
             return X
+        if _entry(inner).multiclass == "":
+            raise ValueError(f"Method {method!r} is binary only; y has {k} classes.")
         if X.ndim != 2 or X.shape[1] != k:
             raise ValueError(f"X must have one column per class ({k}) for {k} classes; "
                              f"it has {1 if X.ndim == 1 else X.shape[1]}.")
