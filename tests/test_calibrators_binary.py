@@ -636,3 +636,26 @@ def test_glm_step_halving_is_r_inner_loop():
     with pytest.raises(ValueError, match="^inner loop 1; cannot correct step size$"):
         halve_step(np.array([1.0]), np.array([0.0]), lambda b: calls.append(1), lambda v: False, 1, [], "n")
     assert len(calls) == 25
+
+
+def test_glm_irls_loop_is_glm_fit_loop():
+    # rstats.irls_loop, the one loop of the in-memory fit and the Dask face:
+    # a non-finite deviance halves the step towards the last accepted one
+    # (R's warning, boundary = TRUE), then the convergence rule ends the loop.
+    from pycalib_r.rstats import irls_loop
+
+    steps = iter([np.array([1.0]), np.array([9.0])])
+    seen, msgs = [], []
+
+    def evaluate(b):
+        seen.append(b[0])
+        return (10.0 if b[0] <= 3 else float("inf")), b[0]
+
+    out = irls_loop(0.0, 50.0, lambda it, st: next(steps), evaluate, lambda st: True, msgs)
+    assert seen == [1.0, 9.0, 5.0, 3.0]
+    assert msgs == ["step size truncated due to divergence"]
+    assert (out["iter"], out["conv"], out["boundary"], out["dev"], out["state"]) == (2, True, True, 10.0, 3.0)
+    assert out["coef"].tolist() == [3.0]
+    # A step that fails (None: its message given) ends the loop unconverged.
+    out = irls_loop(0.0, 50.0, lambda it, st: None, evaluate, lambda st: True, msgs)
+    assert (out["iter"], out["conv"], out["coef"], out["dev"]) == (1, False, None, 50.0)

@@ -474,4 +474,58 @@ def test_r_numerics_have_one_copy():
     pytest.importorskip("dask")
     from pycalib_r.dask import _calibrators as dask_calibrators
 
-    assert dask_calibrators._linkinv is rstats.linkinv and dask_calibrators._dev_resids is rstats.dev_resids
+    from pycalib_r.dask import _weighted as dask_weighted
+
+    # The Dask fits run rstats' one IRLS on rstats' per-chunk sums.
+    assert dask_calibrators.glm_irls_merged is rstats.glm_irls_merged
+    assert dask_calibrators.glm_chunk_sums is rstats.glm_chunk_sums is dask_weighted.glm_chunk_sums
+
+
+# glm.fit's loop control: what a second IRLS outside rstats would name.
+_IRLS_NAMES = {"halve_step", "irls_loop", "converged", "GLM_EPSILON", "GLM_MAXIT", "_EPSILON", "_MAXIT"}
+
+
+def _is_convergence_rule(node) -> bool:
+    """``<...> / (abs(<...>) + 0.1)``: the left side of glm.fit's convergence rule."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)):
+        return False
+    den = node.right
+    return (isinstance(den, ast.BinOp) and isinstance(den.op, ast.Add)
+            and isinstance(den.right, ast.Constant) and den.right.value == 0.1
+            and isinstance(den.left, ast.Call)
+            and getattr(den.left.func, "id", getattr(den.left.func, "attr", None)) == "abs")
+
+
+def _second_irls(source: str):
+    """Where a module keeps an IRLS loop of its own: glm.fit's convergence rule,
+    its loop control's names from rstats, or the family's ``mu.eta`` called in a loop."""
+    tree = ast.parse(source)
+    mu_eta = {"mu_eta", "_mu_eta"} | {a.asname or a.name for n in ast.walk(tree)
+                                      if isinstance(n, ast.ImportFrom) for a in n.names
+                                      if a.name in ("mu_eta", "_mu_eta")}
+    found = set()
+    for node in ast.walk(tree):
+        if _is_convergence_rule(node):
+            found.add(f"convergence rule, line {node.lineno}")
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] in ("rstats", "_glm", "_linpack"):
+            found.update(f"imports {a.name}" for a in node.names if a.name in _IRLS_NAMES)
+        elif isinstance(node, (ast.For, ast.While)):
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Call) and getattr(sub.func, "id", getattr(sub.func, "attr", None)) in mu_eta:
+                    found.add(f"mu.eta in a loop, line {sub.lineno}")
+    return sorted(found)
+
+
+def test_glm_irls_has_one_copy():
+    # glm.fit's IRLS loop lives in rstats alone (_glm.irls_loop; the lockstep
+    # fits of _glm_lockstep run it vectorised beside it); the in-memory fit
+    # and the Dask face's mergeable passes (rstats.glm_irls_merged) both run it.
+    # A face or a calibrator that loops over its own IRLS steps fails here.
+    holders = {m: where for m, p in MODULES.items()
+               if m.split(".")[:2] not in (["pycalib_r", "rstats"], ["pycalib_r", "_native"])
+               for where in [_second_irls(p.read_text(encoding="utf-8"))] if where}
+    assert holders == {}
+    # The scan finds the loop it is meant to find.
+    src = (PKG / "rstats" / "_glm.py").read_text(encoding="utf-8")
+    assert _second_irls(src) and _second_irls(
+        "from ..rstats import mu_eta as f\nfor i in range(3):\n    d = f(eta)\n")

@@ -2,11 +2,13 @@
 # Derived from: R 4.2.2 src/library/stats/R/glm.R, src/library/stats/src/family.c, src/library/stats/src/optimize.c (GPL-2.0-or-later), (c) The R Core Team
 """Binary calibrators fitted on Dask collections, and lazy ``predict()``.
 
-* ``cal_platt`` and ``cal_beta``: R's ``glm.fit`` IRLS (its starting values,
-  logit link with the +-30 thresholds, convergence rule and 25 iterations),
-  each iteration one pass that sums ``X'WX`` and ``X'Wz`` (and the deviance)
-  over the chunks; the step is solved from those normal equations on the
-  client instead of by LINPACK's QR of the n x p weighted design.
+* ``cal_platt`` and ``cal_beta``: R's ``glm.fit`` IRLS, the package's one
+  loop (:func:`pycalib_r.rstats.glm_irls_merged`: R's starting values, logit
+  link with the +-30 thresholds, convergence rule, step halving and 25
+  iterations), each iteration one pass that sums rstats' per-chunk
+  ``X'WX`` and ``X'Wz`` (and the deviance) over the chunks; the step is
+  solved by LINPACK from those normal equations on the client instead of
+  by LINPACK's QR of the n x p weighted design.
 * ``cal_temperature`` (binary): R's Brent search, each evaluation of the
   log-loss one pass (chunk sums in long double, as R's ``sum()``).
 * ``cal_histogram``: bin counts (equal-frequency breaks from exact order
@@ -19,8 +21,6 @@ calibration keeps the coefficients, deviances, ``aic``, ``iter``, ``rank`` and
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..inputs._align import check_column_order
@@ -28,12 +28,10 @@ from ..binned._binning import STRATEGIES, find_bins, seq01
 from ..inputs._checks import check_bins, check_eps, match_arg
 from ..inputs._logit_input import warn_if_probabilities
 from ..rbase._rarith import ld_seq_sum as _ld_seq_sum
-from ..rbase._warn import r_warning as _warn
 from ..calibrators._base import clip_eps, format_call, new_calibrator, plogis, r_log, r_log1p
 from ..calibrators._beta import beta_calibrator
 from ..calibrators._histogram import fill_empty_bins_into as _fill_empty_bins, histogram_fit
-from ..rstats import DBL_EPS as _DBL_EPS, GLM_EPSILON as _EPSILON, GLM_MAXIT as _MAXIT, GlmFit, halve_step
-from ..rstats import dev_resids as _dev_resids, exp_eta as _exp_eta, linkinv as _linkinv, mu_eta as _mu_eta
+from ..rstats import GLM_MERGE_RULES, glm_chunk_sums, glm_irls_merged
 from ..calibrators._platt import platt_calibrator as _platt_calibrator
 from ..calibrators._temperature import CalTemperature, LOSS_EPS as _LOSS_EPS, fit_temperature as _fit_temperature
 from ._collect import is_array, is_dask, is_matrix_input, map_reduce, pair_inputs, to_array
@@ -124,118 +122,28 @@ def _response(kind, y, targets):
 
 
 def _irls_chunk(pc, yc, spec, job):
-    """One IRLS pass: at ``beta`` (None: R's ``mustart``) the chunk's deviance,
-    log-likelihood, ``X'WX`` and ``X'Wz`` (and the null deviance's terms)."""
+    """One IRLS pass: the chunk's mergeable sums of ``glm.fit`` at ``beta``
+    (None: R's ``mustart``), computed by :func:`pycalib_r.rstats.glm_chunk_sums`."""
     kind, cols, beta, targets, eps, wtdmu = job
     x = to_array(pc).astype(np.float64, copy=False).reshape(-1)
     y = np.asarray(to_array(yc)).reshape(-1)
     y = (y == 1).astype(np.int64) if y.dtype.kind != "b" else y.astype(np.int64)
-    yy = _response(kind, y, targets)
-    X = _design(kind, x, eps, cols)
-    if beta is None:
-        mustart = (yy + 0.5) / 2
-        eta = r_log(mustart / (1 - mustart))
-    else:
-        eta = np.zeros(x.size)
-        for j, b in enumerate(beta):
-            eta = eta + b * X[:, j]
-    e = _exp_eta(eta)
-    mu = _linkinv(eta, e)
-    ans = {"dev": ("sum", _ld_seq_sum(_dev_resids(yy, mu, np.ones(x.size))) if x.size else _LD(0))}
-    pos = np.round(yy) == 1
-    loglik = np.empty(x.size)
-    with np.errstate(divide="ignore"):
-        loglik[pos] = r_log(mu[pos])
-        loglik[~pos] = r_log(1 - mu[~pos])
-    ans["loglik"] = ("sum", _ld_seq_sum(loglik) if x.size else _LD(0))
-    eps10 = 10 * _DBL_EPS
-    ans["extreme"] = ("any", bool(x.size and (np.any(mu > 1 - eps10) or np.any(mu < eps10))))
-    ans["finite"] = ("any", not bool(np.isfinite(eta).all() and np.isfinite(mu).all()))
-    if wtdmu is not None:
-        ans["nulldev"] = ("sum", _ld_seq_sum(_dev_resids(yy, wtdmu, np.ones(x.size))) if x.size else _LD(0))
-    mu_eta_val = _mu_eta(eta, e)
-    variance = mu * (1 - mu)
-    z = eta + (yy - mu) / mu_eta_val
-    w2 = mu_eta_val ** 2 / variance
-    Xw = X * w2[:, None]
-    ans["xwx"] = ("sum", Xw.T @ X)
-    ans["xwz"] = ("sum", Xw.T @ z)
-    ans["zero_w"] = ("any", bool(np.any(mu_eta_val == 0)))
-    return ans
+    sums = glm_chunk_sums(_design(kind, x, eps, cols), _response(kind, y, targets), beta, None, wtdmu)
+    return {key: (GLM_MERGE_RULES[key], value) for key, value in sums.items()}
 
 
-def _glm_map_reduce(pairs, spec, kind, names, cols, targets, eps, wtdmu, n, warn, chunk=None,
-                    nonint=False):
-    """R's ``glm.fit`` loop with each iteration's sums from the chunks
+def _glm_map_reduce(pairs, spec, kind, names, cols, targets, eps, wtdmu, n, warn, chunk=None):
+    """R's ``glm.fit`` (:func:`pycalib_r.rstats.glm_irls_merged`, the package's
+    one IRLS loop) with each iteration's sums merged over the chunks
     (``chunk``: the weighted pass of :mod:`._weighted`, ``n`` then R's ``n.ok``)."""
     chunk = chunk or _irls_chunk
-    messages = []
-    if kind == "platt" or nonint:
-        messages.append("non-integer #successes in a binomial glm!")
-    job = (kind, cols, None, targets, eps, wtdmu)
-    st = map_reduce(chunk, pairs, spec, job)
-    nulldev = float(st["nulldev"])
-    devold = float(st["dev"])
-    coefold = None
-    conv = boundary = False
-    beta = None
-    iter_ = 0
-    dev = devold
-    def evaluate(coef):
-        """One pass: the deviance and the next step's sums at ``coef``."""
-        return map_reduce(chunk, pairs, spec, (kind, cols, tuple(coef), targets, eps, None))
 
-    for iter_ in range(1, _MAXIT + 1):
-        xwx = np.asarray(st["xwx"], dtype=np.float64)
-        xwz = np.asarray(st["xwz"], dtype=np.float64)
-        start = np.linalg.solve(xwx, xwz)
-        if not np.isfinite(start).all():
-            messages.append(f"non-finite coefficients at iteration {iter_}")
-            break
-        new = evaluate(start)
-        dev = float(new["dev"])
-        if not math.isfinite(dev):
-            start, new = halve_step(start, coefold, evaluate, lambda st: math.isfinite(float(st["dev"])), 1,
-                                    messages, "step size truncated due to divergence")
-            dev = float(new["dev"])
-            boundary = True
-        st = new
-        beta = start
-        if abs(dev - devold) / (abs(dev) + 0.1) < _EPSILON:
-            conv = True
-            break
-        devold = dev
-        coefold = start.copy()
-    if not conv:
-        messages.append("glm.fit: algorithm did not converge")
-    if boundary:
-        messages.append("glm.fit: algorithm stopped at boundary value")
-    if st["extreme"]:
-        messages.append("glm.fit: fitted probabilities numerically 0 or 1 occurred")
-    if warn:
-        for m in messages:
-            _warn(m)
-    coef = np.full(len(names), np.nan)
-    if beta is not None:
-        coef[list(cols)] = beta
-    rank = len(cols)
-    aic = -2 * float(st["loglik"]) + 2 * rank
-    return GlmFit(
-        coefficients={name: float(v) for name, v in zip(names, coef)},
-        rank=rank,
-        family="binomial",
-        link="logit",
-        deviance=dev,
-        aic=aic,
-        null_deviance=nulldev,
-        iter=iter_,
-        df_residual=n - rank,
-        df_null=n - 1,
-        converged=conv,
-        boundary=boundary,
-        warnings=messages,
-        xtwx=np.asarray(st["xwx"], dtype=np.float64),
-    )
+    def sums_at(beta):
+        job = (kind, cols, None if beta is None else tuple(beta), targets, eps,
+               wtdmu if beta is None else None)
+        return map_reduce(chunk, pairs, spec, job)
+
+    return glm_irls_merged(sums_at, names, cols, n, warn)
 
 
 def cal_platt(x, y, weights=None):
@@ -318,8 +226,7 @@ def cal_beta(p, y, eps=1e-15, weights=None):
         wpairs, flags = _weighted.weighted_pairs(p, y, weights, n, "p")
         wtdmu = float(_LD(flags["w_pos"]) / _LD(flags["total"]))
         fit = _glm_map_reduce(wpairs, spec, "beta", ["(Intercept)", "log_p", "log_1mp"], cols, None, eps,
-                              wtdmu, n - int(flags["zero"]), warn=True, chunk=_weighted.irls_chunk,
-                              nonint=bool(flags["nonint"]))
+                              wtdmu, n - int(flags["zero"]), warn=True, chunk=_weighted.irls_chunk)
         return beta_calibrator(fit, n, eps, weighted=True)
     fit = _glm_map_reduce(pairs, spec, "beta", ["(Intercept)", "log_p", "log_1mp"], cols, None, eps,
                           n_pos / n, n, warn=True)

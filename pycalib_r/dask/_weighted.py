@@ -19,11 +19,7 @@ import numpy as np
 
 from ..inputs._weights import check_weights
 from ..calibrators._base import r_log
-from ..rstats import dev_resids as _dev_resids
-from ..rstats import exp_eta as _exp_eta
-from ..rstats import linkinv as _linkinv
-from ..rstats import mu_eta as _mu_eta
-from ..rstats import weighted_loglik as _weighted_loglik
+from ..rstats import GLM_MERGE_RULES, glm_chunk_sums
 from ..rbase._rarith import ld_seq_sum as _ld_seq_sum
 from ..calibrators._base import clip_eps, plogis, r_log1p
 from ._collect import is_array, is_dask, map_reduce, pair_inputs, to_array
@@ -102,8 +98,7 @@ def _check_chunk(pc, yc):
             "total": ("sum", _ld_seq_sum(w) if w.size else _LD(0)),
             "w_pos": ("sum", _ld_seq_sum(w[y == 1]) if w.size else _LD(0)),
             "w_neg": ("sum", _ld_seq_sum(w[y != 1]) if w.size else _LD(0)),
-            "zero": ("sum", int(np.count_nonzero(w == 0))),
-            "nonint": ("any", bool(np.any(np.abs(w * y - np.round(w * y)) > 1e-3)))}
+            "zero": ("sum", int(np.count_nonzero(w == 0)))}
 
 
 def _design(kind, x, eps, cols):
@@ -121,38 +116,13 @@ def _response(kind, y, targets):
 
 
 def irls_chunk(pc, yc, spec, job):
-    """:func:`pycalib_r.dask._calibrators._irls_chunk` with prior weights."""
+    """:func:`pycalib_r.dask._calibrators._irls_chunk` with prior weights
+    (:func:`pycalib_r.rstats.glm_chunk_sums` sets ``y`` to 0 where ``w == 0``,
+    as ``binomial()$initialize`` does, and leaves those rows out of the step)."""
     kind, cols, beta, targets, eps, wtdmu = job
     x, w, y = _split(pc, yc)
-    yy = np.where(w == 0, 0.0, _response(kind, y, targets))  # binomial()$initialize
-    X = _design(kind, x, eps, cols)
-    if beta is None:
-        mustart = (w * yy + 0.5) / (w + 1)
-        eta = r_log(mustart / (1 - mustart))
-    else:
-        eta = np.zeros(x.size)
-        for j, b in enumerate(beta):
-            eta = eta + b * X[:, j]
-    e = _exp_eta(eta)
-    mu = _linkinv(eta, e)
-    ans = {"dev": ("sum", _ld_seq_sum(_dev_resids(yy, mu, w)) if x.size else _LD(0))}
-    ans["loglik"] = ("sum", _LD(_weighted_loglik(yy, mu, w)) if x.size else _LD(0))
-    eps10 = 10 * np.finfo(np.float64).eps
-    ans["extreme"] = ("any", bool(x.size and (np.any(mu > 1 - eps10) or np.any(mu < eps10))))
-    ans["finite"] = ("any", not bool(np.isfinite(eta).all() and np.isfinite(mu).all()))
-    if wtdmu is not None:
-        ans["nulldev"] = ("sum", _ld_seq_sum(_dev_resids(yy, wtdmu, w)) if x.size else _LD(0))
-    mu_eta_val = _mu_eta(eta, e)
-    good = w > 0  # glm.fit's good rows: zero weights leave the step
-    variance = mu * (1 - mu)
-    z = eta[good] + (yy[good] - mu[good]) / mu_eta_val[good]
-    w2 = w[good] * mu_eta_val[good] ** 2 / variance[good]
-    Xg = X[good]
-    Xw = Xg * w2[:, None]
-    ans["xwx"] = ("sum", Xw.T @ Xg)
-    ans["xwz"] = ("sum", Xw.T @ z)
-    ans["zero_w"] = ("any", bool(np.any(mu_eta_val == 0)))
-    return ans
+    sums = glm_chunk_sums(_design(kind, x, eps, cols), _response(kind, y, targets), beta, w, wtdmu)
+    return {key: (GLM_MERGE_RULES[key], value) for key, value in sums.items()}
 
 
 def loss_chunk(pc, yc, spec, temperature):

@@ -15,6 +15,8 @@ module                 R source
 ``_glm``               ``glm.fit``'s IRLS with ``binomial()`` (logit link,
                        ``family.c``) and its result (:class:`GlmFit`)
 ``_glm_lockstep``      the same IRLS on K columns at once (one-vs-rest Platt)
+``_glm_merged``        the same IRLS loop from per-chunk sums (``X'WX``, ``X'Wz``,
+                       deviance), the Dask face's fits
 ``_optim``             ``optim``: ``vmmin`` (BFGS) and ``Brent_fmin``
 ``_isoreg``            ``isoreg`` for 0/1 responses (exact PAV), ``approx(rule = 2)``
 ``_approx``            ``approx1`` (rule 1), ``regularize.values``, ``seq(from, to,
@@ -46,7 +48,7 @@ from ._approx import _regularize as regularize
 from ._approx import _seq_len_out as seq_len_out
 from ._gamma_base import dnorm, pnorm, qnorm
 from ._gamma_dist import dgamma, pchisq, pgamma, qchisq, qgamma
-from ._glm import GlmFit, design_matrix, glm_binomial, halve_step
+from ._glm import GlmFit, converged, design_matrix, glm_binomial, halve_step, irls_loop
 from ._glm import _dev_resids as dev_resids
 from ._glm import _exp_eta as exp_eta
 from ._glm import _glm_finish as glm_finish
@@ -54,6 +56,8 @@ from ._glm import _linkinv as linkinv
 from ._glm import _mu_eta as mu_eta
 from ._glm import _weighted_loglik as weighted_loglik
 from ._glm_lockstep import _glm_irls_columns as glm_irls_columns
+from ._glm_merged import MERGE_RULES as GLM_MERGE_RULES
+from ._glm_merged import glm_chunk_sums, glm_irls_merged
 from ._isoreg import IsoregFit, isoreg
 from ._isoreg import _approx_linear as approx_linear
 from ._isoreg import _fill_kernels as isoreg_kernels
@@ -81,8 +85,9 @@ __all__ = [
     # LINPACK / BLAS
     "DBL_EPS", "cdqrls", "daxpy", "ddot", "dnrm2", "dqrdc2",
     # glm.fit
-    "GLM_EPSILON", "GLM_MAXIT", "GlmFit", "design_matrix", "dev_resids", "exp_eta", "glm_binomial",
-    "glm_finish", "glm_irls_columns", "halve_step", "linkinv", "mu_eta", "weighted_loglik",
+    "GLM_EPSILON", "GLM_MAXIT", "GLM_MERGE_RULES", "GlmFit", "converged", "design_matrix", "dev_resids",
+    "exp_eta", "glm_binomial", "glm_chunk_sums", "glm_finish", "glm_irls_columns", "glm_irls_merged",
+    "halve_step", "irls_loop", "linkinv", "mu_eta", "weighted_loglik",
     # optim
     "brent_fmin", "optim_brent", "seq_colsums", "vmmin",
     # isoreg, approx, seq, qlogis

@@ -250,10 +250,63 @@ def _eta_mu_dev(x, coef, deviance, offset=None):
     return eta, e, mu, deviance(mu)
 
 
+def converged(dev: float, devold: float) -> bool:
+    """``glm.fit``'s convergence rule ``abs(dev - devold) / (abs(dev) + 0.1) < epsilon``."""
+    return abs(dev - devold) / (abs(dev) + 0.1) < _EPSILON
+
+
+def irls_loop(state, devold: float, step, evaluate, valid, messages: List[str]) -> dict:
+    """``glm.fit``'s IRLS loop control, shared by every fit of the package.
+
+    ``state`` is the state at the starting values and ``devold`` its
+    deviance. Each iteration ``step(iter, state)`` returns the new
+    coefficients (or ``None`` after appending R's message: the loop stops,
+    not converged); ``evaluate(coef)`` returns ``(dev, state)`` at them;
+    ``valid(state)`` is the family's ``valideta(eta) && validmu(mu)``. A
+    non-finite deviance, then an invalid state, halve the step
+    (:func:`halve_step`) and set ``boundary``; the rule of :func:`converged`
+    ends the loop, at most ``_MAXIT`` iterations. The in-memory fit
+    (:func:`_glm_irls`, LINPACK's QR of the weighted design) and the Dask
+    face's mergeable passes (:func:`._glm_merged.glm_irls_merged`) both run it.
+
+    Returns ``state``, ``dev``, ``coef`` (None: no step accepted), ``iter``,
+    ``conv`` and ``boundary``.
+    """
+    boundary = conv = False
+    coef: Optional[np.ndarray] = None
+    coefold: Optional[np.ndarray] = None
+    dev = devold
+    iter_ = 0
+    for iter_ in range(1, _MAXIT + 1):
+        start = step(iter_, state)
+        if start is None:
+            conv = False
+            break
+        dev, state = evaluate(start)
+        boundary = False
+        if not math.isfinite(dev):
+            start, (dev, state) = halve_step(start, coefold, evaluate, lambda ev: math.isfinite(ev[0]), 1,
+                                             messages, "step size truncated due to divergence")
+            boundary = True
+        if not valid(state):
+            start, (dev, state) = halve_step(start, coefold, evaluate, lambda ev: valid(ev[1]), 2,
+                                             messages, "step size truncated: out of bounds")
+            boundary = True
+        if converged(dev, devold):
+            conv = True
+            coef = start.copy()
+            break
+        devold = dev
+        coef = start.copy()
+        coefold = start.copy()
+    return {"state": state, "dev": dev, "coef": coef, "iter": iter_, "conv": conv, "boundary": boundary}
+
+
 def _glm_irls(x: np.ndarray, y: np.ndarray, offset: Optional[np.ndarray] = None,
               mustart: Optional[np.ndarray] = None, etastart: Optional[np.ndarray] = None,
               prior: Optional[np.ndarray] = None) -> dict:
-    """``glm.fit``'s IRLS loop: the state :func:`_glm_finish` turns into a fit
+    """``glm.fit``'s IRLS (:func:`irls_loop`, each step LINPACK's QR of the
+    weighted design): the state :func:`_glm_finish` turns into a fit
     (``prior``: R's prior weights, unit when None)."""
     # Columns contiguous (the QR's layout): the weighted design and eta are
     # built column by column; same values.
@@ -270,23 +323,18 @@ def _glm_irls(x: np.ndarray, y: np.ndarray, offset: Optional[np.ndarray] = None,
     e = _exp_eta(eta)
     mu = _linkinv(eta, e)
     deviance = _deviance_fn(y, weights)
-    devold = deviance(mu)
-    boundary = conv = False
-    coefold: Optional[np.ndarray] = None
-    start: Optional[np.ndarray] = None
-    coef = None
-    fit = None
-    w = None
-    good = None
-    dev = devold
-    iter_ = 0
-    for iter_ in range(1, _MAXIT + 1):
+    # The last step's QR, working weights and informative rows (glm.fit's
+    # fit, w and good after the loop).
+    last = {"fit": None, "w": None, "good": None}
+
+    def step(iter_, state):
+        eta, e, mu = state
         mu_eta_val = _mu_eta(eta, e)
         good = (weights > 0) & (mu_eta_val != 0)
+        last["good"] = good
         if not good.any():
-            conv = False
             messages.append(f"no observations informative at iteration {iter_}")
-            break
+            return None
         # Every row is informative almost always: slicing then skips the
         # boolean-mask copies (same elements, same arithmetic).
         sel = slice(None) if good.all() else good
@@ -298,40 +346,28 @@ def _glm_irls(x: np.ndarray, y: np.ndarray, offset: Optional[np.ndarray] = None,
             variance = mu * (1 - mu)
             z = (eta if offset is None else eta - offset)[sel] + (y - mu)[sel] / mu_eta_val[sel]
             w = np.sqrt((weights[sel] * mu_eta_val[sel] ** 2) / variance[sel])
+        last["w"] = w
         # The weighted design is built in the QR's own (Fortran) layout and
         # decomposed in place: the same values as R's copy, one copy fewer.
         xw = np.empty((w.size, nvars), order="F")
         np.multiply(x[sel], w[:, None], out=xw)
-        fit = _cdqrls(xw, z * w, _QR_TOL, overwrite=True)
+        fit = last["fit"] = _cdqrls(xw, z * w, _QR_TOL, overwrite=True)
         if not np.isfinite(fit["coefficients"]).all():
-            conv = False
             messages.append(f"non-finite coefficients at iteration {iter_}")
-            break
-        start = np.empty(nvars) if start is None else start.copy()
+            return None
+        start = np.empty(nvars)
         start[fit["pivot"] - 1] = fit["coefficients"]
-        eta, e, mu, dev = _eta_mu_dev(x, start, deviance, offset)
-        boundary = False
-        if not math.isfinite(dev):
-            start, (eta, e, mu, dev) = halve_step(start, coefold, lambda b: _eta_mu_dev(x, b, deviance, offset),
-                                                  lambda st: math.isfinite(st[3]), 1, messages,
-                                                  "step size truncated due to divergence")
-            boundary = True
-        if not _validmu(mu):
-            start, (eta, e, mu) = halve_step(start, coefold, lambda b: _eta_mu(x, b, offset),
-                                             lambda st: _validmu(st[2]), 2, messages,
-                                             "step size truncated: out of bounds")
-            boundary = True
-            dev = deviance(mu)
-        if abs(dev - devold) / (abs(dev) + 0.1) < _EPSILON:
-            conv = True
-            coef = start.copy()
-            break
-        devold = dev
-        coef = start.copy()
-        coefold = start.copy()
-    return {"weights": weights, "messages": messages, "eta": eta, "mu": mu, "dev": dev,
-            "coef": coef, "fit": fit, "w": w, "good": good, "iter": iter_, "conv": conv,
-            "boundary": boundary, "exp_eta": e}
+        return start
+
+    def evaluate(coef):
+        eta, e, mu, dev = _eta_mu_dev(x, coef, deviance, offset)
+        return dev, (eta, e, mu)
+
+    loop = irls_loop((eta, e, mu), deviance(mu), step, evaluate, lambda st: _validmu(st[2]), messages)
+    eta, e, mu = loop["state"]
+    return {"weights": weights, "messages": messages, "eta": eta, "mu": mu, "dev": loop["dev"],
+            "coef": loop["coef"], "fit": last["fit"], "w": last["w"], "good": last["good"],
+            "iter": loop["iter"], "conv": loop["conv"], "boundary": loop["boundary"], "exp_eta": e}
 
 
 def _weighted_loglik(y: np.ndarray, mu: np.ndarray, wt: np.ndarray) -> float:
