@@ -63,7 +63,7 @@ _SHARED = ("CalTest", "CalCI", "EceCI", "Calibrator", "predict", "summary", "RRa
            "rcauchy", "rlnorm", "rng_kind", "get_random_seed", "set_random_seed", "next_rng_stream",
            "next_rng_substream", "options", "get_option", "show_config", "ProbcalError", "BrierScore",
            "ReliabilityDiag", "CorpSummary", "SmoothReliability", "ValProb", "ValProbG", "HoslemTest",
-           "CalInterceptSlope")
+           "CalInterceptSlope", "CalibrationCurve", "PmCalibration")
 for _name in _SHARED:
     globals()[_name] = getattr(_pc, _name)
 for _name in _REFUSED:

@@ -87,6 +87,11 @@ REFUSED: Dict[str, Tuple[str, str]] = {
                       "C" + _SAMPLE[1:].format(name="pmcalibration")
                       + " (the curve and indices of a random sample estimate the population's, "
                       "with the sample's own bootstrap interval)."),
+    "val_prob_ci": ("its loess or spline calibration curve fits each point on its neighbours "
+                    "among all rows, lrm.fit iterates, and the c-statistic's interval ranks "
+                    "every event against every non-event",
+                    "C" + _SAMPLE[1:].format(name="val_prob_ci")
+                    + " (the curve and indices of a random sample estimate the population's)."),
     "cal_metrics": ("its E50 and E90 are exact quantiles of |p - p_c| over all rows",
                     "C" + _SAMPLE[1:].format(name="cal_metrics")),
     "reliability_diagram": ("it draws every row's bin from in-memory data",
