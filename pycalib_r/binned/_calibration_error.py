@@ -22,6 +22,7 @@ from ..rbase._errors import ProbcalError
 from ..inputs._forms import confidence_pair
 from ._metrics import binned_error
 from ._rbins import bin_means
+from ..inputs._hints import python_face
 
 __all__ = ["calibration_error", "CE_TYPES", "problem_bins", "lp_terms", "check_ce_bins",
            "input_problems", "auto_bins", "AUTO_BINS"]
@@ -238,6 +239,7 @@ def input_problems(p, y, type, require_both: bool = False, bins=None):
     return out + (bins,)
 
 
+@python_face
 def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=True,
                       type="marginal", weights=None, squared=False, resamples=1000, rng=None):
     r"""The l_p calibration error (Kumar, Liang & Ma 2019), plug-in or debiased.

@@ -51,8 +51,10 @@ __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table", "pyth
 # What R says when a count beyond its integer range reaches seq(length.out =)
 # in probcal 0.2.0's binned metrics.
 from ..inputs._checks import LENGTH_OUT_NA  # noqa: E402,F401 - kept under its old name
+from ..inputs._hints import python_face
 
 
+@python_face
 def logit(p, eps: float = DOUBLE_EPS):
     """Logit transformation with clipping at ``eps``.
 
@@ -92,6 +94,7 @@ def logit(p, eps: float = DOUBLE_EPS):
     return r_log(arr / (1 - arr))  # the C library's log, as R (numpy's SIMD log can differ by 1 ulp)
 
 
+@python_face
 def inv_logit(x):
     """Inverse logit (logistic function) of finite values.
 
@@ -368,6 +371,7 @@ def python_bins(bins):
     return bins if isinstance(bins, str) else check_edges(bins, np.empty(0))
 
 
+@python_face
 def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width"):
     r"""Expected calibration error.
 
@@ -517,6 +521,7 @@ def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width")
     return bind_metric("ece", p, y, bins, type, debiased, strategy, defer=True).value()
 
 
+@python_face
 def mce(p, y, bins=10, type="classwise"):
     """Maximum calibration error over non-empty equal-width bins.
 
@@ -579,6 +584,7 @@ def mce(p, y, bins=10, type="classwise"):
     return bind_metric("mce", p, y, bins, type, defer=True).value()
 
 
+@python_face
 def ace(p, y, bins=10, type="classwise"):
     """Average (unweighted) calibration error over non-empty equal-width bins.
 
@@ -691,6 +697,7 @@ def _table(bin_no, lower, upper, counts, conf, acc):
     })
 
 
+@python_face
 @quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def mmce(p, y, bandwidth=0.2):
     """Maximum mean calibration error (Laplacian kernel, V-statistic).

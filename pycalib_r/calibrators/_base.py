@@ -298,6 +298,7 @@ class CalibratorSummary:
     __repr__ = __str__
 
 
+@python_face
 def predict(fit: Calibrator, newdata):
     """Calibrated probabilities from a fitted calibrator.
 

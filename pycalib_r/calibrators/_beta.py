@@ -19,6 +19,8 @@ from ._base import (
     rounded,
 )
 from ._platt import design_matrix, glm_binomial
+from ..inputs._hints import python_face
+from ..rbase._rcalls import r_arguments
 
 __all__ = ["cal_beta", "CalBeta"]
 
@@ -50,6 +52,8 @@ class CalBeta(Calibrator):
         }
 
 
+@python_face
+@r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
 def cal_beta(p, y, eps=1e-15) -> CalBeta:
     """Beta calibration: ``inv_logit(a * log(p) - b * log(1 - p) + c)``.
 

@@ -37,6 +37,7 @@ __all__ = ["cal_cv", "CalCv", "stratified_folds"]
 
 from ._methods import CV_METHODS, PY_CV_METHODS
 from ._seeding import seeded_stream as _seeded_stream
+from ..inputs._hints import python_face
 _MATRIX_ONLY = ("vector", "dirichlet", "ovr")
 _VECTOR_ONLY = ("platt", "beta", "isotonic", "histogram")
 
@@ -151,14 +152,14 @@ def _fit_calibrator_mc(method: str, x, y, **kwargs) -> Calibrator:
     """
     if method == "temperature":
         from ._temperature import cal_temperature
-        return cal_temperature(x, y)
+        return cal_temperature._plain(x, y)
     if method == "vector":
         from ._vector_scaling import cal_vector_scaling
-        return cal_vector_scaling(x, y)
+        return cal_vector_scaling._plain(x, y)
     if method == "dirichlet":
         from ._dirichlet import cal_dirichlet
         check_unused_arguments(kwargs, ("lambda", "lambda_", "eps"))
-        return cal_dirichlet(x, y, **kwargs)
+        return cal_dirichlet._plain(x, y, **kwargs)
     if method == "scaling_binning":  # Python-only: the marginal form (an n x K output)
         from ._methods import SCALING_BINNING_ARGS
         from ._scaling_binning import cal_scaling_binning
@@ -166,7 +167,7 @@ def _fit_calibrator_mc(method: str, x, y, **kwargs) -> Calibrator:
         if kwargs.get("type", "marginal") != "marginal":
             raise ProbcalError('cal_cv() takes cal_scaling_binning(type = "marginal") only: '
                                "its out-of-fold predictions are an n x K matrix.")
-        return cal_scaling_binning(x, y, **kwargs)
+        return cal_scaling_binning._plain(x, y, **kwargs)
     from ._ovr import _cal_ovr
     dots = dict(kwargs)
     base_method = dots.pop("base_method", None)
@@ -175,6 +176,7 @@ def _fit_calibrator_mc(method: str, x, y, **kwargs) -> Calibrator:
                     check_dots=False)
 
 
+@python_face
 @once_per_call
 def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> CalCv:
     """Cross-validated calibration with stratified folds.

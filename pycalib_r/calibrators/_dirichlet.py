@@ -39,6 +39,8 @@ from ._base import (
     softmax,
 )
 from ._optim import SoftmaxCache, seq_colsums, vmmin
+from ..inputs._hints import python_face
+from ..rbase._rcalls import r_arguments
 
 __all__ = ["cal_dirichlet", "CalDirichlet", "fit_multinomial"]
 
@@ -211,6 +213,8 @@ class CalDirichlet(Calibrator):
         return {"Lambda": as_character(self.lambda_)}
 
 
+@python_face
+@r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
 def cal_dirichlet(p, y, lambda_=None, eps=1e-12, **kwargs) -> CalDirichlet:
     """Dirichlet calibration: a linear map of log-probabilities followed by the softmax.
 

@@ -10,6 +10,8 @@ from ..binned._binning import STRATEGIES, find_bins, histogram_breaks
 from ..inputs._checks import (check_bin_edges, check_binary_y, check_bins, check_probability,
                        check_same_length, match_arg)
 from ._base import Calibrator, as_character, format_call, new_calibrator, r_int_mean
+from ..inputs._hints import python_face
+from ..rbase._rcalls import r_arguments
 
 __all__ = ["cal_histogram", "CalHistogram", "fill_empty_bins"]
 
@@ -90,6 +92,8 @@ def _fit_bins(p: np.ndarray, breaks: np.ndarray) -> np.ndarray:
     return np.clip(count, 1, breaks.size - 1).astype(np.int64) - 1
 
 
+@python_face
+@r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
 def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")) -> CalHistogram:
     """Histogram binning: each probability is replaced by its bin's event rate.
 

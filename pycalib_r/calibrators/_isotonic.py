@@ -11,6 +11,8 @@ from ..binned._binning import stable_order
 from ..inputs._checks import check_binary_y, check_probability, check_same_length
 from ..rbase._rlist import RList
 from ._base import Calibrator, as_character, format_call, new_calibrator, r_mean
+from ..inputs._hints import python_face
+from ..rbase._rcalls import r_arguments
 
 __all__ = ["cal_isotonic", "CalIsotonic", "IsoregFit", "isoreg"]
 
@@ -239,6 +241,8 @@ class CalIsotonic(Calibrator):
         return {"Thresholds": as_character(int(self.x_thresholds.size))}
 
 
+@python_face
+@r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
 def cal_isotonic(p, y) -> CalIsotonic:
     """Isotonic-regression calibration with linear interpolation between thresholds.
 

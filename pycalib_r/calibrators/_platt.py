@@ -20,6 +20,8 @@ from ..inputs._checks import as_numeric_vector, check_binary_y, check_same_lengt
 from ._base import Calibrator, format_call, new_calibrator, plogis, rounded
 from ._glm import GlmFit, _glm_finish, design_matrix, glm_binomial  # noqa: F401 - re-exported
 from ._glm_lockstep import _glm_irls_columns
+from ..inputs._hints import python_face
+from ..rbase._rcalls import r_arguments
 
 __all__ = ["cal_platt", "CalPlatt", "GlmFit", "glm_binomial", "design_matrix"]
 
@@ -52,6 +54,8 @@ class CalPlatt(Calibrator):
         return {name: rounded(value, 4) for name, value in self.coefficients.items()}
 
 
+@python_face
+@r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
 def cal_platt(x, y) -> CalPlatt:
     """Platt scaling: a logistic regression of Platt-corrected labels on a score.
 

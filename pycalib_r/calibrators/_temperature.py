@@ -38,6 +38,8 @@ from ._base import (
     softmax,
 )
 from ._optim import optim_brent
+from ..inputs._hints import python_face
+from ..rbase._rcalls import r_arguments
 
 __all__ = ["cal_temperature", "CalTemperature"]
 
@@ -108,6 +110,8 @@ def _fit_temperature(objective):
     return temperature, value, convergence
 
 
+@python_face
+@r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
 def cal_temperature(logits, y) -> CalTemperature:
     """Temperature scaling: one positive temperature fitted by maximum likelihood.
 

@@ -26,6 +26,8 @@ from ._base import (
     softmax,
 )
 from ._optim import SoftmaxCache, vmmin
+from ..inputs._hints import python_face
+from ..rbase._rcalls import r_arguments
 
 __all__ = ["cal_vector_scaling", "CalVectorScaling"]
 
@@ -73,6 +75,8 @@ class CalVectorScaling(Calibrator):
         }
 
 
+@python_face
+@r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
 def cal_vector_scaling(logits, y) -> CalVectorScaling:
     """Vector scaling: a scale and a bias per class on the logits, then the softmax.
 

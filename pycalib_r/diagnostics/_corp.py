@@ -37,6 +37,7 @@ from .._rng.stream._locking import holding
 from ..inputs._forms import input_form
 from ..rbase._rarith import r_mean
 from ..calibrators._isotonic import _approx_linear, _order_keys, _pava_binary, _sorted_pairs
+from ..inputs._hints import python_face
 
 __all__ = ["reliabilitydiag", "ReliabilityDiag", "CorpSummary", "corp_decomposition", "ForecastKeyError"]
 
@@ -584,6 +585,7 @@ def _problems(p, y, type):
     return [(str(level), r, c) for level, (r, c) in zip(form.labels.levels, form.problems())]
 
 
+@python_face
 def reliabilitydiag(p, y, region_level=0.9, region_method=None, region_position="diagonal",
                     n_boot=100, *, xtype=None, xvalues=None, type="classwise", rng=None):
     """CORP reliability diagram: the PAV (isotonic) reliability curve with bands.

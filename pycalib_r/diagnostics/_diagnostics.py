@@ -28,6 +28,7 @@ from ..rbase._errors import ProbcalError
 from ..rbase._format import format_r_vec
 from ..inputs._forms import input_form
 from ..binned._metrics import bin_table, ece
+from ..inputs._hints import python_face
 
 __all__ = ["reliability_table", "reliability_diagram"]
 
@@ -128,6 +129,7 @@ def wilson_interval(successes, n, conf_level=0.95):
     return np.clip((centre - half) / denom, 0, 1), np.clip((centre + half) / denom, 0, 1)
 
 
+@python_face
 def reliability_table(p, y, bins=10, type="classwise", strategy="equal_width", conf_level=None):
     """The binned table a reliability diagram plots.
 
@@ -746,6 +748,7 @@ def _layout_engine(layout):
     return GGLayoutEngine()
 
 
+@python_face
 def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
                         type="classwise", *, strategy="equal_width", intervals=False,
                         conf_level=0.95, ax=None, figsize=None):
@@ -871,7 +874,7 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
     subtitle = None
     if _is_true(show_ece):
         metric_type = "classwise" if kind == "classwise" else "confidence"
-        values = [ece(pm, y, bins=bins, type=metric_type, strategy=strategy)
+        values = [ece._plain(pm, y, bins=bins, type=metric_type, strategy=strategy)
                   for _, pm in models]
         prefix = "Classwise ECE" if kind == "classwise" else "ECE"
         if overlay:

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..rbase._errors import ProbcalError
 from ..inputs._forms import input_form
+from ..inputs._hints import python_face
 
 __all__ = ["smece", "smooth_reliability_diagram", "SmoothReliability"]
 
@@ -251,6 +252,7 @@ def _check_n_boot(n_boot, n_points):
     return n_boot
 
 
+@python_face
 def smece(p, y, type="classwise", *, sigma=None, return_sigma=False):
     """Smooth ECE: the kernel-smoothed calibration error with its fixed-point bandwidth.
 
@@ -379,6 +381,7 @@ class SmoothReliability:
         return fig
 
 
+@python_face
 def smooth_reliability_diagram(p, y, type="classwise", *, n_boot=200, level=0.95, sigma=None,
                                rng=None):
     """Smoothed reliability diagram with a bootstrap band (relplot's diagram).

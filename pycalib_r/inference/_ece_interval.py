@@ -34,6 +34,7 @@ from ..rbase._rarith import pnorm_upper
 from ..rbase._rlist import RList
 from ..rbase._warn import warn
 from .._rng.nmath._dists import qnorm_open1
+from ..inputs._hints import python_face
 
 __all__ = ["ece_ci", "EceCI", "TYPES"]
 
@@ -414,6 +415,7 @@ def _check_top_k(top_k, k: int) -> int:
     return int(value)
 
 
+@python_face
 def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2, edges="paper"):
     r"""Confidence interval for the squared l2 ECE (Sun, Chaudhari, Barnett & Dobriban 2024).
 

@@ -58,6 +58,10 @@ from ..binned._rbins import bin_means_rows
 from ..rbase._rarith import pnorm_upper as _upper_tail, quiet_fp, r_row_means as _row_means
 from .._rng import resolve_rng
 from .._rng.stream._locking import holding
+from ..inputs._hints import python_face
+from ..inputs._seed_note import seed_note
+from ..kernel._quadratic import quadratic_warning
+from ._block_test import block_pair_terms
 
 __all__ = ["cal_test", "cal_ci", "CalTest", "CalCI"]
 
@@ -338,6 +342,9 @@ def cal_test_arguments(method, type, bandwidth):
 
 
 
+@quadratic_warning(block_terms=block_pair_terms)  # outside the Python face (see _quadratic)
+@python_face
+@seed_note
 @quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonical", *,
              data_name=None, rng=None, progress=True, blocksize="auto", shuffle=False,
@@ -759,6 +766,9 @@ class _KernelEngine:
         return vals
 
 
+@quadratic_warning  # outside the Python face, which collects warnings until the call returns
+@python_face
+@seed_note
 @quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None,
            progress=True, **kwargs):
