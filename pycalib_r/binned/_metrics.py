@@ -39,6 +39,7 @@ from ..inputs._checks import (
 )
 from ..rbase._errors import ProbcalError
 from ..inputs._forms import MULTICLASS_TYPES, Form, binary_inputs, confidence_pair, input_form
+from ..inputs._hints import python_face
 from ..kernel._skce import scalar_kernel_sum
 from ..rbase._rarith import quiet_fp, r_exp, r_log, seq_sum
 from ..rbase._rarith import special as _special
@@ -51,7 +52,6 @@ __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table", "pyth
 # What R says when a count beyond its integer range reaches seq(length.out =)
 # in probcal 0.2.0's binned metrics.
 from ..inputs._checks import LENGTH_OUT_NA  # noqa: E402,F401 - kept under its old name
-from ..inputs._hints import python_face
 
 
 @python_face
