@@ -130,6 +130,7 @@ GROUPS = [
     ("Calibrators", "Fitting and applying calibration maps.",
      ["cal_platt", "cal_beta", "cal_isotonic", "cal_histogram", "cal_temperature",
       "cal_vector_scaling", "cal_dirichlet", "cal_ovr", "cal_cv", "cal_scaling_binning",
+      "cal_venn_abers",
       "Calibrator", "predict", "summary"]),
     ("Diagnostics", "Reliability diagrams, tables and validation statistics.",
      ["reliability_diagram", "reliability_table", "reliabilitydiag",

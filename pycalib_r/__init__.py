@@ -63,6 +63,7 @@ from .calibrators import (
     cal_scaling_binning,
     cal_temperature,
     cal_vector_scaling,
+    cal_venn_abers,
     predict,
     summary,
 )
@@ -90,6 +91,7 @@ __all__ = [
     "brier_score",
     "BrierScore",
     "cal_scaling_binning",
+    "cal_venn_abers",
     # validation statistics (rms::val.prob, ResourceSelection::hoslem.test, glm)
     "val_prob",
     "ValProb",

@@ -67,6 +67,7 @@ def _calls():
         "calibration_error": lambda: pc.calibration_error(p, y, resamples=10, rng=pc.RRandom(3)),
         "brier_score": lambda: pc.brier_score(p, y),
         "cal_scaling_binning": lambda: pc.cal_scaling_binning(p, y, bins=4),
+        "cal_venn_abers": lambda: pc.cal_venn_abers(p, y, type="cross", folds=3, rng=pc.RRandom(7)),
         "val_prob": lambda: pc.val_prob(p, y),
         "hoslem_test": lambda: pc.hoslem_test(y, p),
         "cal_intercept_slope": lambda: pc.cal_intercept_slope(p, y),

@@ -26,7 +26,7 @@ import random
 
 import numpy as np
 
-from pycalib_r.diagnostics._loess import loess_fitted
+from pycalib_r.rstats._loess import loess_fitted
 from pycalib_r.diagnostics._validation import val_prob as _exported
 
 # The function beneath the Python face: R's warnings one by one, as R gives them.

@@ -50,7 +50,7 @@ def test_glm_fits_same_bits_both_paths(monkeypatch, method, seed):
     p = 1 / (1 + np.exp(-z))
     p[:3] = [0.0, 1.0, 0.5]  # clipped by cal_beta's eps
     fit = (lambda: pc.cal_platt(z, y)) if method == "platt" else (lambda: pc.cal_beta(p, y))
-    from pycalib_r.calibrators import _linpack
+    from pycalib_r.rstats import _linpack
 
     monkeypatch.setattr(_linpack, "_NATIVE_MIN", 1)
     fast = fit()
@@ -66,7 +66,7 @@ def test_glm_fits_same_bits_both_paths(monkeypatch, method, seed):
 def test_glm_family_kernels_same_bits(monkeypatch, seed, extreme):
     """The family's pieces on extreme linear predictors (both thresholds, exp's clip,
     NaN) and on predictors inside the thresholds (numpy's branch-free path)."""
-    from pycalib_r.calibrators import _glm as _platt, _linpack
+    from pycalib_r.rstats import _glm as _platt, _linpack
 
     g = np.random.default_rng(seed)
     if extreme:
@@ -164,7 +164,7 @@ def test_x87_sum_same_bits_as_numpy_long_double():
 
 
 def _vmmin_both(monkeypatch, par, fn, gr):
-    from pycalib_r.calibrators import _optim
+    from pycalib_r.rstats import _optim
 
     fast = _optim.vmmin(par, fn, gr)
     _twins_only(monkeypatch)
@@ -218,6 +218,7 @@ def test_isotonic_pooling_same_blocks_both_paths(monkeypatch, n, seed):
     import pycalib_r as pc
     from pycalib_r.binned._binning import stable_order
     from pycalib_r.calibrators import _isotonic
+    from pycalib_r.rstats import _isoreg
 
     g = np.random.default_rng(seed)
     p = np.round(g.random(n), {3: 3, 4: 2, 5: 12}.get(seed, 12))
@@ -228,11 +229,11 @@ def test_isotonic_pooling_same_blocks_both_paths(monkeypatch, n, seed):
     if seed == 5:
         y[:7] = 1  # the first runs pool into the second block
     order = np.lexsort((-y, p))
-    fast = _isotonic._pava_binary(y[order])
+    fast = _isoreg._pava_binary(y[order])
     fit_fast = pc.cal_isotonic(p, y)
-    monkeypatch.setattr(_isotonic, "_PAVA_MIN_RUNS", 10 ** 12)
-    monkeypatch.setattr(_isotonic, "_FILL_MIN", 10 ** 12)
-    slow = _isotonic._pava_binary(y[order])
+    monkeypatch.setattr(_isoreg, "_PAVA_MIN_RUNS", 10 ** 12)
+    monkeypatch.setattr(_isoreg, "_FILL_MIN", 10 ** 12)
+    slow = _isoreg._pava_binary(y[order])
     fit_slow = pc.cal_isotonic(p, y)
     for a, b in zip(fast, slow):
         assert np.array_equal(a, b)
@@ -244,7 +245,7 @@ def test_isotonic_pooling_same_blocks_both_paths(monkeypatch, n, seed):
                               _bits(fit_slow["fit"][key]) if key != "iKnots" else fit_slow["fit"][key])
     assert fit_fast["fit"]["isOrd"] == fit_slow["fit"]["isOrd"]
     # The key sort against R's stable order(p, -y).
-    o = stable_order(_isotonic._order_keys(p, y))
+    o = stable_order(_isoreg._order_keys(p, y))
     p_ord, y_ord = _isotonic._ordered(p, y)
     assert np.array_equal(_bits(p_ord), _bits(p[o])) and np.array_equal(y_ord, y[o])
 

@@ -38,7 +38,7 @@ from pycalib_r.calibrators._base import (
 from pycalib_r.calibrators._beta import cal_beta
 from pycalib_r.calibrators._histogram import cal_histogram, fill_empty_bins
 from pycalib_r.calibrators._isotonic import cal_isotonic
-from pycalib_r.calibrators._optim import brent_fmin
+from pycalib_r.rstats._optim import brent_fmin
 from pycalib_r.calibrators._platt import cal_platt
 from pycalib_r.calibrators._temperature import cal_temperature
 from tests.conftest import r_assign, to_r
@@ -621,7 +621,7 @@ def test_glm_step_halving_is_r_inner_loop():
     # glm.fit's inner loops: no earlier step -> R's error; else the warning,
     # then halving towards the earlier coefficients until the state is
     # acceptable, at most maxit (25) times.
-    from pycalib_r.calibrators._glm import halve_step
+    from pycalib_r.rstats._glm import halve_step
 
     msgs = []
     with pytest.raises(ValueError, match="^no valid set of coefficients has been found: please supply starting values$"):

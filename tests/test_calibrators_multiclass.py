@@ -631,7 +631,7 @@ def test_sequential_sums_are_the_c_loops():
     import math
 
     from pycalib_r.calibrators._base import r_rowsums
-    from pycalib_r.calibrators._optim import seq_colsums
+    from pycalib_r.rstats._optim import seq_colsums
 
     g = np.random.default_rng(11)
     for shape in [(1, 1), (7, 1), (1, 5), (37, 2), (110, 110), (450, 10, 10)]:

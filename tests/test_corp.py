@@ -358,7 +358,7 @@ def test_cases_made_on_demand_are_the_stable_order():
     import pickle
 
     from pycalib_r.binned._binning import stable_order
-    from pycalib_r.calibrators._isotonic import _order_keys
+    from pycalib_r.rstats._isoreg import _order_keys
 
     g = np.random.default_rng(3)
     n = 5_000

@@ -36,7 +36,7 @@ import numpy as np
 import pytest
 
 import pycalib_r as pc
-from pycalib_r.diagnostics._lowess import lowess
+from pycalib_r.rstats._lowess import lowess
 
 from . import _val_probg_cases as gc
 from . import _validation_cases as vc

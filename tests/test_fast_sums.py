@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import pycalib_r as pc
-from pycalib_r.calibrators import _glm_lockstep
+from pycalib_r.rstats import _glm_lockstep
 from pycalib_r.rbase._rarith import _LD, r_mean, r_row_means, r_sum, seq_sum
 
 

@@ -270,7 +270,7 @@ def test_linpack_qr_of_a_denormal_column_warns_nothing(native):
     code = """
         import warnings
         import numpy as np
-        from pycalib_r.calibrators import _linpack
+        from pycalib_r.rstats import _linpack
         warnings.simplefilter("error")
         assert _linpack._NATIVE_MIN <= 40
         for cols in ([np.ones(40), np.full(40, 1e-310) * np.arange(1, 41)],

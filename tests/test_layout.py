@@ -41,7 +41,7 @@ FACE_MODULES = {"pycalib_r.__main__"}
 ALLOWED_FACE_IMPORTS: set = set()
 # The top level: the package's own files and its subpackages (docs/architecture.md).
 TOP_LEVEL_MODULES = {"__init__.py", "__main__.py"}
-MAX_TOP_LEVEL = 16
+MAX_TOP_LEVEL = 17  # 16, then rstats (issue 49)
 MAX_LINES = 1000
 
 def _module_name(path):
@@ -292,3 +292,186 @@ def test_an_old_pickle_loads_in_a_fresh_interpreter():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=REPO, env=env, timeout=600)
     assert out.stdout.split() == ["pycalib_r.inference._inference", "CalTest"]
+
+
+# --- Rooms and the imports each may make (issue 49) ----------------------------
+#
+# docs/architecture.md's table "Who imports whom" is the rule: one row per
+# room, the rooms it may import in backticks (a note in parentheses is not read). The code's imports (at any
+# depth, lazy ones included) must be exactly those arrows: a new arrow fails
+# until the page names it, and an arrow the page names but no code makes
+# fails until the page drops it.
+
+ARCHITECTURE = REPO / "docs" / "architecture.md"
+TOP = "pycalib_r"  # the package's own __init__: the public API
+
+
+def _room(module):
+    if module == TOP:
+        return TOP
+    if module in FACE_MODULES:  # pycalib_r.__main__ is the command line's
+        return "cli"
+    return module.split(".")[1]
+
+
+def _documented_rooms():
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    section = text.split("## Who imports whom", 1)[1].split("\n## ", 1)[0]
+    table = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 2 or not cells[0].startswith("`"):
+            continue
+        room = re.findall(r"`([\w.]+)`", cells[0])[0]
+        # a note in parentheses says why; only the names outside are rooms
+        table[room] = set(re.findall(r"`([\w.]+)`", re.sub(r"\([^)]*\)", "", cells[1])))
+    return table
+
+
+def _targets(name, path):
+    """The modules ``name`` imports, at any depth: ``from X import y`` names
+    ``X.y`` where that is a module, else ``X`` (so ``from .. import val_prob``
+    is an import of the top level, and ``from .. import _native`` is not)."""
+    pkg = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = pkg.split(".")
+                mod = ".".join(base[:len(base) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            out.update(f"{mod}.{a.name}" if f"{mod}.{a.name}" in MODULES else mod for a in node.names)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return {d for d in out if d in MODULES}
+
+
+def _room_imports():
+    arrows = {}
+    for m, p in MODULES.items():
+        for d in _targets(m, p):
+            a, b = _room(m), _room(d)
+            if a != b:
+                arrows.setdefault((a, b), []).append(f"{m} -> {d}")
+    return arrows
+
+
+def test_each_room_imports_exactly_what_the_architecture_page_allows():
+    table = _documented_rooms()
+    rooms = {_room(m) for m in MODULES}
+    assert set(table) == rooms, f"rooms in the code and in docs/architecture.md differ: {set(table) ^ rooms}"
+    for room, allowed in table.items():
+        assert allowed <= rooms, f"{room}: the page names rooms that do not exist: {allowed - rooms}"
+    arrows = _room_imports()
+    undocumented = sorted(f"{a} -> {b} ({v[0]})" for (a, b), v in arrows.items() if b not in table[a])
+    assert undocumented == [], ("imports the architecture page does not allow (move the code to the "
+                                "right room, or name the arrow in docs/architecture.md):\n" + "\n".join(undocumented))
+    stale = sorted(f"{a} -> {b}" for a, allowed in table.items() for b in allowed if (a, b) not in arrows)
+    assert stale == [], "docs/architecture.md allows imports no code makes (drop them):\n" + "\n".join(stale)
+
+
+def test_rstats_sits_below_the_rooms_that_use_it():
+    # R's numerics import no metric, calibrator, stream or face (docs/architecture.md).
+    assert _documented_rooms()["rstats"] <= {"_native", "rbase", "inputs"}
+    assert "rstats" in _documented_rooms()["_rng"]
+
+
+# --- Underscore names across rooms (issue 49) ----------------------------------
+#
+# What one room takes from another is a name without a leading underscore
+# (public inside the package; rstats/__init__.py exports R's numerics so).
+# The few exceptions are named here with their reason; a new one fails.
+# Modules (``from ..rbase import _warn``) and dunders (``__version__``) are
+# not names in this sense.
+
+MAX_PRIVATE_ACROSS_ROOMS = 5
+PRIVATE_ACROSS_ROOMS: dict = {
+    # ("importing module", "defining.module._name"): "reason",
+}
+
+
+def _private_across_rooms(name, source, pkg_is_name=False):
+    """(module, imported name) for each underscore name ``name`` takes from another room."""
+    pkg = name if pkg_is_name else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = pkg.split(".")
+            base = base[:len(base) - node.level + 1]
+            mod = ".".join(base + ([node.module] if node.module else []))
+        else:
+            mod = node.module or ""
+        if mod != TOP and not mod.startswith(TOP + "."):
+            continue
+        for a in node.names:
+            full = f"{mod}.{a.name}"
+            dunder = a.name.startswith("__") and a.name.endswith("__")
+            if a.name.startswith("_") and not dunder and full not in MODULES and _room(mod) != _room(name):
+                found.append((name, full))
+    return found
+
+
+def _all_private_across_rooms():
+    found = []
+    for m, p in MODULES.items():
+        found += _private_across_rooms(m, p.read_text(encoding="utf-8"), p.name == "__init__.py")
+    return found
+
+
+def _unexplained(found):
+    return sorted(f"{m} imports {n}" for m, n in found if (m, n) not in PRIVATE_ACROSS_ROOMS)
+
+
+def test_no_room_takes_an_underscore_name_from_another():
+    found = _all_private_across_rooms()
+    assert len(PRIVATE_ACROSS_ROOMS) <= MAX_PRIVATE_ACROSS_ROOMS
+    assert all(reason.strip() for reason in PRIVATE_ACROSS_ROOMS.values())
+    assert _unexplained(found) == [], (
+        "a room imports another room's underscore name: export it without the underscore (a public "
+        "alias where it is defined or in the room's __init__.py, as rstats/__init__.py does), or name it with its "
+        "reason in PRIVATE_ACROSS_ROOMS:\n" + "\n".join(_unexplained(found)))
+    # every named exception still exists (a stale entry is dropped)
+    assert set(PRIVATE_ACROSS_ROOMS) <= set(found)
+
+
+def test_a_new_underscore_import_across_rooms_fails():
+    # A synthetic module of the Dask face reaching into a calibrator's and
+    # R's numerics' private names; the same room's private names stay allowed.
+    source = ("from ..calibrators._platt import _platt_calibrator, cal_platt\n"
+              "from ..rstats._glm import _linkinv\n"
+              "from ._collect import _private_helper\n"
+              "from .. import __version__\n"
+              "from ..rbase import _warn\n"
+              "def f():\n"
+              "    from ..inputs._checks import _abort\n")
+    found = _private_across_rooms("pycalib_r.dask._synthetic", source)
+    assert _unexplained(found) == ["pycalib_r.dask._synthetic imports pycalib_r.calibrators._platt._platt_calibrator",
+                                   "pycalib_r.dask._synthetic imports pycalib_r.inputs._checks._abort",
+                                   "pycalib_r.dask._synthetic imports pycalib_r.rstats._glm._linkinv"]
+    assert _unexplained(_all_private_across_rooms() + found) != []
+
+
+def test_r_numerics_have_one_copy():
+    # AS 241's first coefficient appears in one Python module (its compiled
+    # twin, _native/src/rng.c, is held to it by tests/test_native_rng.py), and
+    # the rooms that use R's numerics call rstats' functions, not copies.
+    as241 = "2509.0809287301226727"
+    holders = sorted(m for m, p in MODULES.items() if as241 in p.read_text(encoding="utf-8"))
+    assert holders == ["pycalib_r.rstats._qnorm"]
+    from pycalib_r import rstats
+    from pycalib_r._rng.nmath import _dists
+    from pycalib_r._rng.stream import _stream_dists
+    from pycalib_r.calibrators import _isotonic, _platt
+    from pycalib_r.diagnostics import _corp, _hoslem, _validation
+    assert _dists.qnorm_open1 is rstats.qnorm_open1 and _dists._qnorm_open is rstats.qnorm_open
+    assert _stream_dists.qbinom_upper is rstats.qbinom_upper
+    assert _corp._pava_binary is rstats.pava_binary and _corp._approx_linear is rstats.approx_linear
+    assert _isotonic.isoreg is rstats.isoreg and _platt.glm_binomial is rstats.glm_binomial
+    assert _hoslem.pchisq is rstats.pchisq and _validation.lowess is rstats.lowess
+    pytest.importorskip("dask")
+    from pycalib_r.dask import _calibrators as dask_calibrators
+
+    assert dask_calibrators._linkinv is rstats.linkinv and dask_calibrators._dev_resids is rstats.dev_resids

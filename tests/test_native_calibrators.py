@@ -18,7 +18,7 @@ import pytest
 
 from pycalib_r import _native
 from pycalib_r._native import _manifest
-from pycalib_r.calibrators import _glm, _isotonic, _linpack
+from pycalib_r.rstats import _glm, _isoreg, _linpack
 
 from tests.conftest import both_ways_of_the_native_switch
 
@@ -207,10 +207,10 @@ def test_isoreg_equals_the_twin(monkeypatch, twins, kind, n):
     y = _labels(kind, n, n)
     g = np.random.default_rng(n)
     x = np.sort(np.round(g.random(n), 1))  # many ties
-    monkeypatch.setattr(_isotonic, "_PAVA_MIN_RUNS", 1)
-    monkeypatch.setattr(_isotonic, "_FILL_MIN", 1)
-    fast_blocks = _isotonic._pava_binary(y)
-    fast = _isotonic.isoreg(x, y)
+    monkeypatch.setattr(_isoreg, "_PAVA_MIN_RUNS", 1)
+    monkeypatch.setattr(_isoreg, "_FILL_MIN", 1)
+    fast_blocks = _isoreg._pava_binary(y)
+    fast = _isoreg.isoreg(x, y)
     # the run-array entry (pava_runs) too, not only the labels' one
     k = _native.kernels("calibrators")
     change = np.flatnonzero(np.diff(y)) + 1
@@ -219,8 +219,8 @@ def test_isoreg_equals_the_twin(monkeypatch, twins, kind, n):
     sums, counts = np.empty(starts.size, dtype=np.int64), np.empty(starts.size, dtype=np.int64)
     top = k.pava_runs(y[starts], lengths, sums, counts)
     twins()
-    slow_blocks = _isotonic._pava_binary(y)
-    slow = _isotonic.isoreg(x, y)
+    slow_blocks = _isoreg._pava_binary(y)
+    slow = _isoreg.isoreg(x, y)
     for a, b in zip(fast_blocks, slow_blocks):
         assert np.array_equal(a, b)
     assert np.array_equal(sums[:top], slow_blocks[1]) and np.array_equal(counts[:top], slow_blocks[2])
@@ -238,8 +238,8 @@ def test_cal_isotonic_equals_the_twin(monkeypatch, twins, seed, digits):
     p[:50] = 0.0
     p[-50:] = 1.0
     y = (g.random(p.size) < p).astype(np.int64)
-    monkeypatch.setattr(_isotonic, "_PAVA_MIN_RUNS", 1)
-    monkeypatch.setattr(_isotonic, "_FILL_MIN", 1)
+    monkeypatch.setattr(_isoreg, "_PAVA_MIN_RUNS", 1)
+    monkeypatch.setattr(_isoreg, "_FILL_MIN", 1)
     fast = pc.cal_isotonic(p, y)
     twins()
     slow = pc.cal_isotonic(p, y)
@@ -262,7 +262,7 @@ def test_tie_runs_reports_runs_whose_fitted_values_vary():
 
 @pytest.mark.parametrize("n,seed", [(2, 1), (3, 2), (17, 3), (150, 4)])
 def test_bfgs_kernels_equal_the_twin(twins, n, seed):
-    from pycalib_r.calibrators import _optim
+    from pycalib_r.rstats import _optim
 
     g = np.random.default_rng(seed)
     a = g.normal(size=(n, n)) / np.sqrt(n)

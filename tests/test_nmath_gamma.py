@@ -1,5 +1,5 @@
 """R's pchisq/qchisq (nmath pgamma.c/qgamma.c) bit for bit: the port in
-pycalib_r._rng.nmath._gamma_dist against R on 28,200 values.
+pycalib_r.rstats._gamma_dist against R on 28,200 values.
 
 The grid (tests/_nmath_gamma_cases.py): df in 1..30, 0.5, 1.5, 100, 1e3, 1e5
 plus 37, 55.5, 71, 250, 1e7, 1e9, 3e17 and the edges 0, 1e-12, Inf, -1, NaN; both tails, both scales; quantiles
@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pycalib_r._rng.nmath import _gamma_base as base
-from pycalib_r._rng.nmath._gamma_dist import (dgamma, pchisq, pgamma, qchisq, qgamma)
+from pycalib_r.rstats import _gamma_base as base
+from pycalib_r.rstats._gamma_dist import (dgamma, pchisq, pgamma, qchisq, qgamma)
 from tests import _nmath_gamma_cases as cases
 
 FIXTURE = Path(__file__).resolve().parents[1] / "reference" / "nmath" / "gamma_dist.json"

@@ -208,7 +208,7 @@ CLASSES = {"CalTest": "cal_test", "CalCI": "cal_ci", "Calibrator": "cal_platt",
            "ReliabilityDiag": "reliabilitydiag", "CorpSummary": "reliabilitydiag"}
 # Python-only exports: same_as_r refuses them (no R function to compare with).
 PYTHON_ONLY = {"ece_ci", "EceCI", "calibration_error", "brier_score", "BrierScore",
-               "cal_scaling_binning", "smece", "smooth_reliability_diagram", "SmoothReliability",
+               "cal_scaling_binning", "cal_venn_abers", "smece", "smooth_reliability_diagram", "SmoothReliability",
                "show_config"}
 # Exports checked through a fitted calibrator (test_calibrator_methods_match_r).
 METHODS = {"predict", "summary"}

@@ -19,7 +19,7 @@ import pytest
 import pycalib_r as pc
 from pycalib_r import ProbcalError
 from pycalib_r._rng import RRandom
-from pycalib_r._rng.nmath import _qdiscrete as Q
+from pycalib_r.rstats import _qdiscrete as Q
 
 SEEDS = [-7, 0, 1, 42, 2**31 - 1]
 

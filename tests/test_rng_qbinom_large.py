@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 
 from pycalib_r._rng import RRandom
-from pycalib_r._rng.nmath import _qdiscrete as Q
+from pycalib_r.rstats import _qdiscrete as Q
 from tests import _qbinom_large_cases as cases
 
 FIXTURE = Path(__file__).resolve().parents[1] / "reference" / "nmath" / "qbinom_large.json"

@@ -38,6 +38,8 @@ PYTHON_ONLY = {
     "brier_score": ("the Brier score and its decomposition; probcal has none", ("p", "y"), ("ece",)),
     "cal_scaling_binning": ("Kumar, Liang & Ma's (2019) scaling-binning calibrator",
                             ("p", "y", "bins"), ("cal_histogram",)),
+    "cal_venn_abers": ("Vovk, Petej & Fedorova's (2015) inductive and cross Venn-ABERS calibrator",
+                       ("p", "y"), ("cal_isotonic",)),
 }
 # R argument names that are Python keywords.
 PY_NAME = {"lambda": "lambda_"}

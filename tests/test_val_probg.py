@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import pycalib_r as pc
-from pycalib_r.diagnostics._loess import loess_fitted
+from pycalib_r.rstats._loess import loess_fitted
 from pycalib_r.diagnostics._val_probg import ValProbG, cut2_g
 
 from . import _val_probg_cases as gc
@@ -251,7 +251,7 @@ def test_loess_trace_shortcuts_repeat_the_point_by_point_bits():
     # _qty_head skips reflection work whose result is not read, and ehg128
     # runs once per vertex on all its points. Both must give the bits of the
     # full reflections and of ehg128 point by point.
-    from pycalib_r.diagnostics import _loess as lo
+    from pycalib_r.rstats import _loess as lo
 
     rng = np.random.default_rng(7)
     checked = 0

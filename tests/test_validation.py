@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 
 import pycalib_r as pc
-from pycalib_r.diagnostics._lowess import lowess
+from pycalib_r.rstats._lowess import lowess
 
 from . import _validation_cases as vc
 from ._rcall import REPO

@@ -37,7 +37,7 @@ def main() -> None:
     import scipy
 
     from pycalib_r._rng import RRandom
-    from pycalib_r._rng.nmath._qdiscrete import qbinom_upper
+    from pycalib_r.rstats._qdiscrete import qbinom_upper
 
     p, size, prob = cases.qbinom_cases()
     rq = cases.r_qbinom(ro, p, size, prob)

@@ -16,7 +16,7 @@ tools/run_tests.sh: $1
 The test suite needs R >= 4.2 with the R packages cli and ggplot2, and Python
 with pip (the script then installs rpy2 >= 3.5, < 3.6, the pin for R 4.2, with
 the package's test extra). Install R from your system's packages, for example
-  Debian/Ubuntu:  apt-get install r-base-core r-base-dev r-cran-cli r-cran-ggplot2 r-cran-rms r-cran-mass chromium libjs-mathjax gcc
+  Debian/Ubuntu:  apt-get install r-base-core r-base-dev r-cran-cli r-cran-ggplot2 r-cran-rms r-cran-mass r-cran-hmisc r-cran-mgcv r-cran-pbapply chromium libjs-mathjax gcc
   Fedora:         dnf install R-core R-core-devel, then in R: install.packages(c("cli", "ggplot2"))
   macOS:          brew install r, then in R: install.packages(c("cli", "ggplot2"))
 and run bash tools/run_tests.sh again.
@@ -28,12 +28,18 @@ r_has() { Rscript -e "quit(status = !requireNamespace('$1', quietly = TRUE))" >/
 
 need_apt=()
 if ! command -v Rscript >/dev/null 2>&1; then
-  need_apt+=(r-base-core r-base-dev r-cran-cli r-cran-ggplot2 r-cran-rms r-cran-mass)
+  need_apt+=(r-base-core r-base-dev r-cran-cli r-cran-ggplot2 r-cran-rms r-cran-mass r-cran-hmisc r-cran-mgcv r-cran-pbapply)
 else
   r_has cli || need_apt+=(r-cran-cli)
   r_has ggplot2 || need_apt+=(r-cran-ggplot2)
   r_has rms || need_apt+=(r-cran-rms)
   r_has MASS || need_apt+=(r-cran-mass)
+  # Hmisc, mgcv and pbapply: what CalibrationCurves and pmcalibration need,
+  # for the live comparisons of val_prob_ci and pmcalibration where those
+  # two are installed from their public source (never by this script).
+  r_has Hmisc || need_apt+=(r-cran-hmisc)
+  r_has mgcv || need_apt+=(r-cran-mgcv)
+  r_has pbapply || need_apt+=(r-cran-pbapply)
 fi
 # The docs check renders the built site in headless Chromium (Debian's).
 if ! command -v chromium >/dev/null 2>&1; then

@@ -7,9 +7,10 @@ glm.fit's binomial IRLS (the family's C code, reference BLAS ``ddot``,
 outputs for 0/1 labels, ``cal_isotonic``'s tie runs, and ``vmmin``'s BFGS
 direction and update.
 
-Twins: the numpy expressions in ``calibrators/_glm.py`` and ``_linpack.py``
-(and their loops), ``_isotonic._pava_binary``/``isoreg``/``cal_isotonic``'s
-numpy lines, ``_optim.vmmin``'s array form. Each function takes the twin's
+Twins: the numpy expressions in ``rstats/_glm.py`` and ``rstats/_linpack.py``
+(and their loops), ``rstats/_isoreg.py``'s ``_pava_binary``/``isoreg`` and
+``calibrators/_isotonic.py``'s ``cal_isotonic`` numpy lines, ``rstats/_optim.py``'s
+``vmmin`` array form. Each function takes the twin's
 arguments: inputs of another type or layout are converted (a copy, as
 numpy's expression would make), outputs written in place must be float64
 (the BLAS ones may be strided, as Fortran's ``incx``).

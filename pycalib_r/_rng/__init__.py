@@ -36,12 +36,12 @@ separates bit generators, distributions and the ``Generator``):
                             (``RNGkind``/``set.seed``/``.Random.seed`` order);
                             the package: kind names, codes, messages
 ``nmath``                   ``src/nmath``, distributions as functions of uniforms:
-                            ``_qnorm`` (qnorm.c), ``_rbinom`` (rbinom.c),
+                            ``_rbinom`` (rbinom.c),
                             ``_snorm`` (snorm.c, every ``normal.kind``), ``_dists``
                             (sexp.c, rgamma.c, rbeta.c, rpois.c, rhyper.c, ...)
-                            (compiled in ``_native``),
-                            ``_qdiscrete`` (qbinom.c, qhyper.c, ...), ``_chain``,
-                            ``_cursor``
+                            (compiled in ``_native``), ``_chain``, ``_cursor``;
+                            the deterministic ``qnorm`` (AS 241), ``qbinom``,
+                            ``qhyper`` come from :mod:`pycalib_r.rstats`
 ``do_sample``               ``do_sample`` (``src/main/random.c``): ``_sample``, the
                             twin of the compiled samplers (``R_unif_index``,
                             Fisher-Yates, ``sample2``'s hash, Walker's draws on

@@ -7,7 +7,8 @@ finder answers those names, and only those, with the module that holds the
 class now, so ``pickle.load`` of an old stream gives the same stream. The
 flat modules of release 0.2.0 (``pycalib_r._inference``, ``pycalib_r._rlist``,
 ...) moved into subpackages by concern (``LAYOUT``, issue 33): calibrators,
-results and streams pickled by 0.2.0 load too (tests/test_layout.py). The
+results and streams pickled by 0.2.0 load too (tests/test_layout.py); R's
+numerics then moved into ``pycalib_r.rstats`` (``RSTATS``, issue 49). The
 package's own code names the new paths only (tests/test_layout.py checks it).
 
 R equivalent: none (R's ``.Random.seed`` is a plain integer vector).
@@ -19,7 +20,7 @@ import importlib
 import importlib.machinery
 import sys
 
-__all__ = ["LAYOUT", "MOVED", "install"]
+__all__ = ["LAYOUT", "MOVED", "RSTATS", "install"]
 
 # old module -> new module, for every class a pickled stream can reference.
 MOVED = {
@@ -61,7 +62,7 @@ LAYOUT = {
     "pycalib_r._kernel_median": "pycalib_r.kernel._median",
     "pycalib_r._kernel_scalar": "pycalib_r.kernel._scalar",
     "pycalib_r._logit_input": "pycalib_r.inputs._logit_input",
-    "pycalib_r._lowess": "pycalib_r.diagnostics._lowess",
+    "pycalib_r._lowess": "pycalib_r.rstats._lowess",  # then diagnostics._lowess; rstats since issue 49
     "pycalib_r._metrics": "pycalib_r.binned._metrics",
     "pycalib_r._options": "pycalib_r.rbase._options",
     "pycalib_r._progress": "pycalib_r.rbase._progress",
@@ -80,6 +81,24 @@ LAYOUT = {
 }
 MOVED.update(LAYOUT)
 # --- END layout moves ---
+
+# R's deterministic numerics moved into one room, pycalib_r.rstats (issue 49):
+# a calibrator pickled by 0.2.0 names pycalib_r.calibrators._glm (GlmFit).
+RSTATS = {
+    "pycalib_r.calibrators._linpack": "pycalib_r.rstats._linpack",
+    "pycalib_r.calibrators._glm": "pycalib_r.rstats._glm",
+    "pycalib_r.calibrators._glm_lockstep": "pycalib_r.rstats._glm_lockstep",
+    "pycalib_r.calibrators._optim": "pycalib_r.rstats._optim",
+    "pycalib_r.diagnostics._lowess": "pycalib_r.rstats._lowess",
+    "pycalib_r.diagnostics._loess": "pycalib_r.rstats._loess",
+    "pycalib_r.diagnostics._rstats": "pycalib_r.rstats._approx",
+    "pycalib_r._rng.nmath._qnorm": "pycalib_r.rstats._qnorm",
+    "pycalib_r._rng.nmath._gamma_base": "pycalib_r.rstats._gamma_base",
+    "pycalib_r._rng.nmath._gamma_dist": "pycalib_r.rstats._gamma_dist",
+    "pycalib_r._rng.nmath._qdiscrete": "pycalib_r.rstats._qdiscrete",
+}
+LAYOUT.update(RSTATS)
+MOVED.update(RSTATS)
 
 
 class _Alias:

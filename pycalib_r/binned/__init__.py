@@ -8,5 +8,6 @@ compiled twin in ``pycalib_r._native.binned`` (C), ``_metrics`` (``ece``, ``mce`
 ``mmce``, ``logit``, ``inv_logit``), and the metrics built on the same bins
 (``_calibration_error``, ``_brier``). A new binned metric goes here.
 
-It may import ``rbase``, ``inputs`` and ``_native`` (the compiled kernels). See docs/architecture.md.
+It may import ``rbase``, ``inputs``, ``kernel``, ``_rng`` and ``_native`` (the compiled kernels).
+See docs/architecture.md ("Who imports whom").
 """

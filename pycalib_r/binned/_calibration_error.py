@@ -16,8 +16,9 @@ import numbers
 import numpy as np
 
 from ._binning import PY_STRATEGIES, bin_groups, is_python_bins
-from ..inputs._checks import (_as_matrix, add_note, check_binary_y, check_bins, check_probability,
+from ..inputs._checks import (add_note, check_binary_y, check_bins, check_probability,
                       check_same_length, is_matrix, match_arg, multiclass_labels)
+from ..inputs import as_matrix as _as_matrix
 from ..rbase._errors import ProbcalError
 from ..inputs._forms import confidence_pair
 from ._metrics import binned_error

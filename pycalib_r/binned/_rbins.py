@@ -31,7 +31,7 @@ import threading
 import numpy as np
 
 from .. import _native
-from ..rbase._rarith import _X87
+from ..rbase._rarith import X87 as _X87
 
 __all__ = ["bin_means", "bin_means_rows", "width_means", "width_means_cols", "edge_means", "WIDTH_KERNEL_MAX"]
 
@@ -390,7 +390,7 @@ def _padded_means(xs, starts, counts):
 
 def _seq_mean(v):
     """R ``mean()`` of a double vector (sequential long double, second pass)."""
-    from ..rbase._rarith import _ld_seq_sum  # noqa: PLC0415
+    from ..rbase._rarith import ld_seq_sum as _ld_seq_sum  # noqa: PLC0415
 
     n = _LD(v.size)
     s = _ld_seq_sum(v) / n

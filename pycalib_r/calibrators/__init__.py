@@ -2,7 +2,8 @@
 
 Every ``cal_*`` function returns a :class:`Calibrator` subclass whose
 components follow R's list (attributes, and items under R's names);
-:func:`predict` and :func:`summary` are the R generics.
+:func:`predict` and :func:`summary` are the R generics. The fits they rest on
+(``glm.fit``, ``optim``, ``isoreg``) are in :mod:`pycalib_r.rstats`.
 """
 
 from ._base import Calibrator, CalibratorSummary, new_calibrator, predict, summary
@@ -16,6 +17,7 @@ from ._platt import CalPlatt, GlmFit, cal_platt
 from ._scaling_binning import CalScalingBinning, cal_scaling_binning
 from ._temperature import CalTemperature, cal_temperature
 from ._vector_scaling import cal_vector_scaling
+from ._venn_abers import CalVennAbers, cal_venn_abers
 
 __all__ = [
     "Calibrator",
@@ -34,6 +36,8 @@ __all__ = [
     "cal_cv",
     "cal_scaling_binning",
     "CalScalingBinning",
+    "cal_venn_abers",
+    "CalVennAbers",
     "CalPlatt",
     "CalTemperature",
     "CalBeta",

@@ -22,7 +22,6 @@ optimiser's path).
 
 from __future__ import annotations
 
-import math
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
@@ -37,6 +36,7 @@ from ..rbase._options import get_option
 from ..rbase._rcalls import no_method
 from ..rbase._rlist import RList
 from ..rbase._rsummary import ListSummary
+from ..rbase._format import as_character  # noqa: F401 - re-exported
 from ..rbase._rarith import (  # noqa: F401 - re-exported
     col_sums,
     r_exp,
@@ -71,6 +71,7 @@ __all__ = [
     "clip_eps",
     "plogis",
     "softmax",
+    "SoftmaxCache",
     "one_hot",
     "binary_log_loss",
     "multiclass_log_loss",
@@ -84,17 +85,6 @@ EMOJI_BALANCE = "\u2696"
 # ---------------------------------------------------------------------------
 # Printing (cli's rendering lives in pycalib_r.rbase._format)
 # ---------------------------------------------------------------------------
-
-
-def as_character(x) -> str:
-    """R ``as.character()`` of one value, as cli shows it inside ``cli_dl()``.
-
-    A float NaN stands for R's ``NA_real_`` here (an aliased ``glm``
-    coefficient), which R shows as ``NA``.
-    """
-    if isinstance(x, (float, np.floating)) and math.isnan(x):
-        return "NA"
-    return _format.cli_value(x)
 
 
 def rounded(x, digits: int = 4) -> str:
@@ -299,7 +289,7 @@ class CalibratorSummary:
 
 
 @python_face
-def predict(fit: Calibrator, newdata):
+def predict(fit: Calibrator, newdata, **kwargs):
     """Calibrated probabilities from a fitted calibrator.
 
     Parameters
@@ -310,6 +300,10 @@ def predict(fit: Calibrator, newdata):
         Uncalibrated probabilities or scores: a vector for binary
         calibrators, a matrix or DataFrame with one column per class for
         multiclass ones.
+    **kwargs
+        Passed to the calibrator's ``predict`` method: ``interval=True``
+        for :func:`cal_venn_abers` (Python-only; the other calibrators take
+        none and refuse them).
 
     Returns
     -------
@@ -345,6 +339,8 @@ def predict(fit: Calibrator, newdata):
     if not isinstance(fit, Calibrator):
         # R's dispatch error, not "'str' object has no attribute 'predict'"
         raise no_method("predict", fit)
+    if kwargs:
+        return fit.predict(newdata, **kwargs)
     return fit.predict(newdata)
 
 
@@ -491,6 +487,26 @@ def softmax(x) -> np.ndarray:
     # vectorised pass instead of a short reduction per row.
     z = r_exp(mat - np.maximum.reduce(np.ascontiguousarray(mat.T), axis=0)[:, None])
     return z / r_rowsums(z)[:, None]
+
+
+class SoftmaxCache:
+    """Remembers the last softmax so the gradient at an accepted point reuses the objective's.
+
+    ``vmmin`` always asks for the gradient at the point whose objective it
+    has just computed; the cached matrix is the one R would recompute.
+    """
+
+    def __init__(self, logits_of):
+        self._logits_of = logits_of
+        self._key = None
+        self._prob = None
+
+    def __call__(self, par: np.ndarray) -> np.ndarray:
+        key = par.tobytes()
+        if key != self._key:
+            self._prob = softmax(self._logits_of(par))
+            self._key = key
+        return self._prob
 
 
 def one_hot(codes: np.ndarray, k: int) -> np.ndarray:

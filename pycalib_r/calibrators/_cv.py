@@ -11,11 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _rng
-from .._rng.stream._locking import holding
 from ..inputs._checks import (
     ProbcalError,
-    _as_matrix,
     as_numeric_vector,
     check_binary_y,
     check_folds,
@@ -27,6 +24,7 @@ from ..inputs._checks import (
     match_arg,
     multiclass_labels,
 )
+from ..inputs import as_matrix as _as_matrix
 from ..inputs._hints import check_unused_arguments, warn_unused_dots
 from ..rbase._format import cli_abort_message
 from ._base import MULTICLASS, Calibrator, _wrap_output, format_call, new_calibrator
@@ -36,67 +34,11 @@ from ._ovr import fit_calibrator
 __all__ = ["cal_cv", "CalCv", "stratified_folds"]
 
 from ._methods import CV_METHODS, PY_CV_METHODS
-from ._seeding import seeded_stream as _seeded_stream
+# Its own module: cal_venn_abers deals the same folds without importing cal_cv.
+from ._folds import stratified_folds
 from ..inputs._hints import python_face
 _MATRIX_ONLY = ("vector", "dirichlet", "ovr")
 _VECTOR_ONLY = ("platt", "beta", "isotonic", "histogram")
-
-
-def stratified_folds(y, folds: int, seed=None, rng=None) -> np.ndarray:
-    """Stratified fold labels ``1..folds``, drawn from R's random stream as R draws them.
-
-    R equivalent: probcal's internal ``stratified_folds(y, folds, seed)``:
-    for each class in increasing order, ``sample(which(y == class))``
-    permutes its rows and they receive folds ``1, 2, ..., folds, 1, ...``.
-
-    With ``seed`` the permutations come from ``set.seed(seed)`` and the
-    caller's stream is left as it was: R saves ``.Random.seed``, seeds,
-    draws and restores it (or removes it if it did not exist), which is the
-    same as drawing from a separate stream seeded with ``seed``, so that is
-    what happens here; neither the global stream nor ``rng`` is touched.
-    Without ``seed`` the draws advance ``rng`` (default: the package's global
-    R stream, as R advances ``.Random.seed``).
-
-    Parameters
-    ----------
-    y : array_like
-        Labels (binary 0/1 or 1-based class codes).
-    folds : int
-    seed : int, optional
-    rng : None, RRandom or numpy.random.Generator, optional
-        The stream used when ``seed`` is None.
-
-    Returns
-    -------
-    numpy.ndarray of int64
-    """
-    stream = _seeded_stream(seed, rng) if seed is not None else _rng.resolve_rng(rng)
-    labels = np.asarray(y)
-    fold_id = np.zeros(labels.size, dtype=np.int64)
-    with holding(stream):  # the folds' draws as one serial step on a shared stream
-        _assign(stream, labels, folds, fold_id)
-    return fold_id
-
-
-def _assign(stream, labels, folds, fold_id):
-    for cls in _classes(labels):
-        idx = np.flatnonzero(labels == cls)
-        # sample(idx) is idx[sample.int(length(idx))]; every class has at
-        # least `folds` >= 2 rows here, so R's length-one rule never applies.
-        perm = np.asarray(stream.sample_int(idx.size, idx.size), dtype=np.int64) - 1
-        fold_id[idx[perm]] = np.arange(idx.size) % folds + 1
-
-
-
-
-def _classes(labels: np.ndarray) -> np.ndarray:
-    """``np.unique(labels)``; for small non-negative integer codes (0/1 labels,
-    1..K classes) from a count per value instead of a sort."""
-    if labels.dtype.kind in "iu" and labels.size:
-        lo, hi = labels.min(), labels.max()
-        if lo >= 0 and hi < 1 << 16:
-            return np.flatnonzero(np.bincount(labels)).astype(labels.dtype)
-    return np.unique(labels)
 
 
 def _cross_fit(fit_one, x: np.ndarray, y: np.ndarray, fold_id: np.ndarray, folds: int,
@@ -168,6 +110,11 @@ def _fit_calibrator_mc(method: str, x, y, **kwargs) -> Calibrator:
             raise ProbcalError('cal_cv() takes cal_scaling_binning(type = "marginal") only: '
                                "its out-of-fold predictions are an n x K matrix.")
         return cal_scaling_binning._plain(x, y, **kwargs)
+    if method == "venn_abers":  # Python-only: one-vs-one or one-vs-rest (an n x K output)
+        from ._methods import VENN_ABERS_ARGS
+        from ._venn_abers import cal_venn_abers
+        check_unused_arguments(kwargs, VENN_ABERS_ARGS)
+        return cal_venn_abers._plain(x, y, **kwargs)
     from ._ovr import _cal_ovr
     dots = dict(kwargs)
     base_method = dots.pop("base_method", None)
@@ -206,7 +153,10 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
         ``"scaling_binning"`` (exact name), :func:`cal_scaling_binning`
         (binary, or its marginal form for a matrix of probabilities; its
         arguments ``bins``, ``scaling``, ``split``, ``renormalize`` pass
-        through ``**kwargs``).
+        through ``**kwargs``); ``"venn_abers"`` (exact name),
+        :func:`cal_venn_abers` (binary, or one-vs-one / one-vs-rest for a
+        matrix of probabilities; ``type`` and ``multiclass`` pass through
+        ``**kwargs``, its inner cross folds are 5 from the package's stream).
     folds : int, default 5
         At least 2 and at most the smallest class count.
     seed : int, optional
@@ -322,7 +272,7 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
         raise ProbcalError(cli_abort_message(
             f'Method "{method}" requires a matrix `x` with one column per class.'))
     xv = as_numeric_vector(x, arg="x").ravel()
-    if method in ("beta", "isotonic", "histogram"):
+    if method in ("beta", "isotonic", "histogram", "venn_abers"):
         check_probability(xv, arg="x")
     yv = check_binary_y(y, arg="y", require_both=True)
     check_same_length(xv, yv, x_arg="x", y_arg="y")

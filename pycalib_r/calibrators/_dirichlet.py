@@ -38,7 +38,8 @@ from ._base import (
     r_sum,
     softmax,
 )
-from ._optim import SoftmaxCache, seq_colsums, vmmin
+from ..rstats import seq_colsums, vmmin
+from ._base import SoftmaxCache
 from ..inputs._hints import python_face
 from ..rbase._rcalls import r_arguments
 
@@ -273,7 +274,7 @@ def cal_dirichlet(p, y, lambda_=None, eps=1e-12, **kwargs) -> CalDirichlet:
     of ``W`` is not penalised). The fit is R's BFGS (``optim(method =
     "BFGS", control = list(maxit = 500))``, analytic gradient, start
     ``W = I``, ``b = 0``) run on R's arithmetic, so the fitted values are R's
-    (see :mod:`pycalib_r.calibrators._optim` for why that takes a port of
+    (see :mod:`pycalib_r.rstats._optim` for why that takes a port of
     ``vmmin``). ``W = I, b = 0`` is the identity map, and a diagonal ``W``
     with equal entries ``1 / T`` is temperature scaling on ``log(p)``.
 

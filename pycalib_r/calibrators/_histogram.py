@@ -51,6 +51,9 @@ def _fill_empty_bins(out: np.ndarray, counts: np.ndarray) -> None:
         out[idx] = out[nearest]
 
 
+fill_empty_bins_into = _fill_empty_bins  # the name other rooms import (public inside the package)
+
+
 _BIN_SLICE = 1 << 20
 
 

@@ -12,12 +12,12 @@ import numpy as np
 
 from ..inputs._checks import (
     ProbcalError,
-    _as_matrix,
     check_logit_matrix,
     check_newdata_columns,
     match_arg,
     multiclass_labels,
 )
+from ..inputs import as_matrix as _as_matrix
 from ..inputs._hints import check_unused_arguments, warn_unused_dots
 from ..inputs._logit_input import once_per_call
 from ._base import (  # noqa: F401 - renormalize_rows re-exported
@@ -30,7 +30,7 @@ from ._base import (  # noqa: F401 - renormalize_rows re-exported
 
 __all__ = ["cal_ovr", "CalOvr", "fit_calibrator", "renormalize_rows"]
 
-from ._methods import OVR_METHODS
+from ._methods import OVR_METHODS, PY_OVR_METHODS
 from ..inputs._hints import python_face
 
 _INPUT = {
@@ -72,6 +72,10 @@ def fit_calibrator(method: str, x, y, **kwargs) -> Calibrator:
         from ._scaling_binning import cal_scaling_binning
         check_unused_arguments(kwargs, SCALING_BINNING_ARGS)
         return cal_scaling_binning._plain(p=x, y=y, **kwargs)
+    if method == "venn_abers":  # Python-only (cal_cv, cal_ovr)
+        from ._venn_abers import cal_venn_abers
+        check_unused_arguments(kwargs, ("type",))
+        return cal_venn_abers._plain(p=x, y=y, **kwargs)
     raise ValueError(f"unknown binary calibration method {method!r}")  # pragma: no cover
 
 
@@ -120,7 +124,10 @@ def cal_ovr(x, y, method=OVR_METHODS, *, renormalize=True, **kwargs) -> CalOvr:
         occur.
     method : str, default "platt"
         The binary calibrator; a unique prefix is accepted (R's
-        ``match.arg``).
+        ``match.arg``). Python-only: ``"venn_abers"`` (exact name),
+        :func:`cal_venn_abers` per column (``type`` through ``**kwargs``);
+        the renormalised rows are then ``cal_venn_abers(multiclass=
+        "one_vs_rest")``'s up to rounding (R's long-double row sums).
     renormalize : bool, default True
         Python-only, a deviation from R when False: ``predict()`` returns
         the K binary calibrators' outputs as they are, rows not divided by
@@ -222,12 +229,13 @@ def cal_ovr(x, y, method=OVR_METHODS, *, renormalize=True, **kwargs) -> CalOvr:
 def _cal_ovr(x, y, method, kwargs, check_dots: bool, renormalize: bool = True) -> CalOvr:
     """``cal_ovr()``'s body; ``cal_cv()`` calls it with its own check of ``...`` done."""
     method_given = method if isinstance(method, str) else None
-    method = match_arg(method, OVR_METHODS, arg="method")
+    if not (isinstance(method, str) and method in PY_OVR_METHODS):
+        method = match_arg(method, OVR_METHODS, arg="method")
     if check_dots:
         warn_unused_dots("cal_ovr", method, kwargs)
     mat = check_logit_matrix(x, arg="x", allow_empty=True)
     labels = multiclass_labels(mat, y, x_arg="x")
-    if method in ("beta", "isotonic", "histogram") and ((mat < 0) | (mat > 1)).any():
+    if method in ("beta", "isotonic", "histogram", "venn_abers") and ((mat < 0) | (mat > 1)).any():
         raise ProbcalError(f'Argument `x` must contain probabilities in `[0, 1]` for "{method}".')
     if np.unique(labels.codes).size != labels.k:
         raise ProbcalError("Every class must appear in `y` for one-vs-rest calibration.")

@@ -18,8 +18,9 @@ import numpy as np
 
 from ..inputs._checks import as_numeric_vector, check_binary_y, check_same_length
 from ._base import Calibrator, format_call, new_calibrator, plogis, rounded
-from ._glm import GlmFit, _glm_finish, design_matrix, glm_binomial  # noqa: F401 - re-exported
-from ._glm_lockstep import _glm_irls_columns
+from ..rstats import GlmFit, design_matrix, glm_binomial  # noqa: F401 - re-exported
+from ..rstats import glm_finish as _glm_finish
+from ..rstats import glm_irls_columns as _glm_irls_columns
 from ..inputs._hints import python_face
 from ..rbase._rcalls import r_arguments
 
@@ -171,6 +172,9 @@ def _platt_calibrator(fit: GlmFit, n: int, target_pos: float, target_neg: float)
         target_neg=target_neg,
         call=format_call("cal_platt", ("x", "y")),
     )
+
+
+platt_calibrator = _platt_calibrator  # the name other rooms import (public inside the package)
 
 
 def cal_platt_columns(mat: np.ndarray, codes: np.ndarray, k: int) -> List[CalPlatt]:

@@ -19,13 +19,13 @@ from ..binned._binning import equal_mass_edges, find_bins
 from ..binned._calibration_error import input_problems, resolve_named_rng
 from ..inputs._checks import (
     ProbcalError,
-    _as_matrix,
     add_note,
     check_bins,
     check_probability,
     is_matrix,
     match_arg,
 )
+from ..inputs import as_matrix as _as_matrix
 from ..binned._rbins import bin_means
 from ._base import MULTICLASS, Calibrator, as_character, format_call, new_calibrator, renormalize_rows
 from ._seeding import seeded_stream

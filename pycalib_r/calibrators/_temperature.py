@@ -11,7 +11,7 @@ import numbers
 import numpy as np
 
 from .. import _native
-from ..rbase._rarith import _X87, NATIVE_MIN_SIZE, expect_elementwise, r_mean
+from ..rbase._rarith import X87 as _X87, NATIVE_MIN_SIZE, expect_elementwise, r_mean
 from ..inputs._checks import (
     as_numeric_vector,
     check_binary_y,
@@ -37,13 +37,14 @@ from ._base import (
     rounded,
     softmax,
 )
-from ._optim import optim_brent
+from ..rstats import optim_brent
 from ..inputs._hints import python_face
 from ..rbase._rcalls import r_arguments
 
 __all__ = ["cal_temperature", "CalTemperature"]
 
 _LOSS_EPS = 1e-15  # binary_log_loss()'s default clipping
+LOSS_EPS = _LOSS_EPS  # the name other rooms import (public inside the package)
 # Rows from which the compiled objective's terms are computed on several
 # cores (a piece must outweigh the ~20 us of handing it to a thread).
 _SPLIT_MIN = 50_000
@@ -108,6 +109,9 @@ def _fit_temperature(objective):
     if not math.isfinite(temperature) or temperature <= 0:
         raise ProbcalError("The fitted temperature must be positive and finite.")
     return temperature, value, convergence
+
+
+fit_temperature = _fit_temperature  # the name other rooms import (public inside the package)
 
 
 @python_face

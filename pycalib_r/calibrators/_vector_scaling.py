@@ -25,7 +25,8 @@ from ._base import (
     r_round,
     softmax,
 )
-from ._optim import SoftmaxCache, vmmin
+from ..rstats import vmmin
+from ._base import SoftmaxCache
 from ..inputs._hints import python_face
 from ..rbase._rcalls import r_arguments
 

@@ -27,14 +27,15 @@ from ..inputs._align import check_column_order
 from ..binned._binning import STRATEGIES, find_bins, seq01
 from ..inputs._checks import check_bins, check_eps, match_arg
 from ..inputs._logit_input import warn_if_probabilities
-from ..rbase._rarith import _ld_seq_sum
-from ..calibrators._base import _warn, clip_eps, format_call, new_calibrator, plogis, r_log, r_log1p
+from ..rbase._rarith import ld_seq_sum as _ld_seq_sum
+from ..rbase._warn import r_warning as _warn
+from ..calibrators._base import clip_eps, format_call, new_calibrator, plogis, r_log, r_log1p
 from ..calibrators._beta import beta_calibrator
-from ..calibrators._histogram import _fill_empty_bins, histogram_fit
-from ..calibrators._glm import GlmFit, _dev_resids, _exp_eta, _linkinv, _mu_eta, halve_step
-from ..calibrators._linpack import _DBL_EPS, _EPSILON, _MAXIT
-from ..calibrators._platt import _platt_calibrator
-from ..calibrators._temperature import CalTemperature, _LOSS_EPS, _fit_temperature
+from ..calibrators._histogram import fill_empty_bins_into as _fill_empty_bins, histogram_fit
+from ..rstats import DBL_EPS as _DBL_EPS, GLM_EPSILON as _EPSILON, GLM_MAXIT as _MAXIT, GlmFit, halve_step
+from ..rstats import dev_resids as _dev_resids, exp_eta as _exp_eta, linkinv as _linkinv, mu_eta as _mu_eta
+from ..calibrators._platt import platt_calibrator as _platt_calibrator
+from ..calibrators._temperature import CalTemperature, LOSS_EPS as _LOSS_EPS, fit_temperature as _fit_temperature
 from ._collect import is_array, is_dask, is_matrix_input, map_reduce, pair_inputs, to_array
 from ._metrics import _try, needed_ranks, type8_breaks
 from ._pass import Spec, checked_chunk, unpaired, verdict

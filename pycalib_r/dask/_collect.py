@@ -19,12 +19,10 @@ from typing import Callable, List, NamedTuple, Optional, Sequence
 import numpy as np
 
 from ..inputs._checks import (
-    _abort,
-    _class_codes,
     check_binary_y,
     check_prob_matrix,
-    _checked_vector,
 )
+from ..inputs import abort as _abort, class_codes as _class_codes, checked_vector as _checked_vector
 from ..inputs._align import check_column_order
 from ..rbase._errors import ProbcalError
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..inputs._checks import check_bins, check_conf_level, match_arg
-from ..inference._ece_interval import (EDGES, TYPES, CellStats, _check_top_k, ece_ci_result, top_k_arrays,
+from ..inference._ece_interval import check_top_k as _check_top_k
+from ..inference._ece_interval import (EDGES, TYPES, CellStats, ece_ci_result, top_k_arrays,
                              warn_sparse)
 from ._collect import map_reduce, pair_inputs
 from ._pass import checked_chunk, problems, spec_for, unpaired, verdict

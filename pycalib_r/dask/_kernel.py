@@ -20,7 +20,8 @@ import numpy as np
 from ..inputs._checks import check_bandwidth, match_arg
 from ..rbase._errors import ProbcalError
 from ..inference._block_test import PairTerms, block_statistics, check_blocksize
-from ..inference._inference import BLOCK_METHOD, CalTest, _TARGETS, block_result, cal_test_arguments
+from ..inference._inference import BLOCK_METHOD, CalTest, block_result, cal_test_arguments
+from ..inference import TARGETS as _TARGETS
 from ..kernel._skce import ESTIMATORS, SKCE_TYPES, canonical_pair_terms, canonical_residuals, scalar_pair_terms
 from ..rbase._rarith import pnorm_upper
 from ._collect import is_array, is_matrix_input, map_reduce, pair_inputs

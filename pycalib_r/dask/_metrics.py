@@ -13,7 +13,8 @@ import numpy as np
 
 from ..binned._binning import equal_width_bins, find_bins, seq01, type8_combine, type8_positions
 from ..inputs._checks import check_bins, check_count, match_arg
-from ..diagnostics._diagnostics import _check_strategy, _nonempty, classwise_panels, with_interval
+from ..diagnostics._diagnostics import check_strategy as _check_strategy, nonempty as _nonempty
+from ..diagnostics._diagnostics import classwise_panels, with_interval
 from ..rbase._errors import ProbcalError
 from ..inputs._forms import MULTICLASS_TYPES
 from ..binned._metrics import LENGTH_OUT_NA, BinnedMetric, bin_frame, binned_error, check_ece_flags, is_contract_call

@@ -7,7 +7,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from ..inputs._checks import _abort, _plural
+from ..inputs import abort as _abort, plural as _plural
 from ._collect import (
     Pairs,
     Rank,

@@ -63,6 +63,8 @@ REFUSED: Dict[str, Tuple[str, str]] = {
                     + _SAMPLE.format(name="brier_score")),
     "cal_scaling_binning": ("its uniform-mass bins are cut at the sorted scaled outputs of the fit "
                             "rows", "C" + _SAMPLE[1:].format(name="cal_scaling_binning") + _PREDICT),
+    "cal_venn_abers": ("its isotonic fits run over the whole sorted calibration set",
+                       "C" + _SAMPLE[1:].format(name="cal_venn_abers") + _PREDICT),
     "reliabilitydiag": ("the CORP curve is a pool-adjacent-violators fit over the whole sorted "
                         "sample, which no merge of chunk sums gives",
                         "C" + _SAMPLE[1:].format(name="reliabilitydiag")),

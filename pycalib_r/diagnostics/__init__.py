@@ -5,10 +5,11 @@
 ``_diagnostics`` (``reliability_diagram``, ``reliability_table``), and the
 diagnostics built beside them: CORP reliability diagrams (``_corp``), smooth
 ECE (``_smece``), ``val_prob``-style validation statistics (``_validation``),
-R's ``lowess`` (``_lowess``), R's ``loess`` for one predictor (``_loess``),
-``val.prob``'s grouped statistics (``_val_probg``), R's small helpers they
-share (``_rstats``) and the Hosmer-Lemeshow test (``_hoslem``). matplotlib is imported lazily.
+``val.prob``'s grouped statistics (``_val_probg``) and the Hosmer-Lemeshow
+test (``_hoslem``). R's ``lowess``, ``loess``, ``approx``, ``seq`` and
+``qlogis`` they use are in :mod:`pycalib_r.rstats`. matplotlib is imported lazily.
 
-It may import ``rbase``, ``inputs``, ``binned``, ``calibrators`` and ``_rng``.
-See docs/architecture.md.
+It may import ``rbase``, ``inputs``, ``rstats``, ``_rng``, ``binned``,
+``kernel`` and ``inference`` (and the top level inside one function). See
+docs/architecture.md ("Who imports whom").
 """

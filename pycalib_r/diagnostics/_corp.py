@@ -6,7 +6,7 @@
 
 The CORP (Consistent, Optimally binned, Reproducible, PAV-based) reliability
 curve is the isotonic fit of the labels on the forecasts, computed here by the
-package's exact PAV (:func:`pycalib_r.calibrators._isotonic._pava_binary`,
+package's exact PAV (:func:`pycalib_r.rstats._isoreg._pava_binary`,
 the fit of ``cal_isotonic``). Around it go consistency bands (resampling under
 calibration, or asymptotic) or confidence bands, and any proper score splits as
 ``mean score = MCB - DSC + UNC``.
@@ -36,7 +36,8 @@ from ..rbase._errors import ProbcalError
 from .._rng.stream._locking import holding
 from ..inputs._forms import input_form
 from ..rbase._rarith import r_mean
-from ..calibrators._isotonic import _approx_linear, _order_keys, _pava_binary, _sorted_pairs
+from ..rstats import approx_linear as _approx_linear, order_keys as _order_keys, pava_binary as _pava_binary
+from ..rstats import sorted_pairs as _sorted_pairs
 from ..inputs._hints import python_face
 
 __all__ = ["reliabilitydiag", "ReliabilityDiag", "CorpSummary", "corp_decomposition", "ForecastKeyError"]
@@ -203,7 +204,7 @@ def _snap(x, xvalues, masked=False):
         _stopifnot(bool(np.all((xv >= 0) & (xv <= 1))),
                    "isTRUE(all(xvalues >= 0 & xvalues <= 1))", _XVALUES_HINT)
     except ProbcalError as err:
-        from ..inputs._checks import _masked_note
+        from ..inputs import masked_note as _masked_note
 
         raise _masked_note(err, "xvalues", masked)
     _stopifnot(bool(np.all(np.diff(xv) >= 0)), "!is.unsorted(xvalues)", _XVALUES_HINT)
@@ -300,7 +301,7 @@ def _band_store(n_regions, n_boot):
     ``MemoryError``) and a note, as ``cal_test``'s and ``cal_ci``'s replicates do:
     first R's own ``integer(n.boot)`` (4 bytes each), then the bands."""
     from .._rng._args import r_alloc_error, r_empty
-    from ..inference._inference import _physical_memory
+    from ..inference import physical_memory as _physical_memory
 
     ram = _physical_memory()
     total = n_regions * n_boot
@@ -334,7 +335,7 @@ def _matrix_warning(lendat, nr, nc):
 
 
 def _qnorm(prob):
-    from .._rng.nmath._dists import qnorm_open1
+    from ..rstats import qnorm_open1
 
     return qnorm_open1(prob)
 

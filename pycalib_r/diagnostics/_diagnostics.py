@@ -66,6 +66,9 @@ def _nonempty(table):
     return table.loc[table["n"].to_numpy() > 0].reset_index(drop=True)
 
 
+nonempty = _nonempty  # the name other rooms import (public inside the package)
+
+
 def _diagram_data(p, y, bins, type, strategy="equal_width"):
     """The plotted table and the diagram kind, with R's checks in R's order.
 
@@ -90,6 +93,9 @@ def _check_strategy(strategy):
             return strategy if strategy in STRATEGIES else hits[0]
     raise ProbcalError(
         f'Argument `strategy` must be "equal_width" or "equal_freq", not {strategy!r}.')
+
+
+check_strategy = _check_strategy  # the name other rooms import (public inside the package)
 
 
 def wilson_interval(successes, n, conf_level=0.95):

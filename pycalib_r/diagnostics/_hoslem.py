@@ -43,7 +43,7 @@ import numbers
 
 import numpy as np
 
-from .._rng.nmath._gamma_dist import pchisq
+from ..rstats import pchisq
 from ..inputs._checks import ProbcalError, add_note, as_numeric_vector
 from ..rbase._format import format_pval, format_r, strwrap
 from ..rbase._rarith import r_sum
@@ -71,7 +71,7 @@ def one_minus_pchisq(q: float, df: float) -> float:
     """R ``1 - pchisq(q, df)`` (the subtraction R's callers write, not the upper tail).
 
     ``pchisq`` is R 4.2.2's nmath ``pgamma`` ported bit for bit
-    (:mod:`pycalib_r._rng.nmath._gamma_dist`; ``tests/test_nmath_gamma.py``),
+    (:mod:`pycalib_r.rstats._gamma_dist`; ``tests/test_nmath_gamma.py``),
     including ``pchisq(q, 0)``: 0 for ``q <= 0`` and 1 above.
     """
     return 1.0 - pchisq(float(q), float(df))

@@ -238,7 +238,7 @@ def _check_n_boot(n_boot, n_points):
                       "as for the package's other resampling counts; 200 is the default.")
         raise err
     from .._rng._args import r_alloc_error
-    from ..inference._inference import _physical_memory
+    from ..inference import physical_memory as _physical_memory
 
     size = 8 * n_points * n_boot
     ram = _physical_memory()

@@ -33,8 +33,8 @@ from ..rbase._format import as_character_num, format_r_vec
 from ..rbase._rarith import quiet_fp, r_exp, r_mean, r_round, r_sum
 from ..rbase._rmatrix import print_matrix
 from ..rbase._warn import r_warning
-from ._loess import loess_fitted
-from ._rstats import _approx1, _bracket, _qlogis, _regularize, _seq_len_out
+from ..rstats import approx1 as _approx1, bracket as _bracket, loess_fitted, qlogis as _qlogis
+from ..rstats import regularize as _regularize, seq_len_out as _seq_len_out
 
 __all__ = ["ValProbG", "val_probg", "cut2_g", "check_g_group", "estimated_seconds", "STAT_NAMES",
            "Q_LIMITS"]
@@ -546,7 +546,7 @@ def check_g_group(g_group, nnm: int) -> float:
     if gv > _R_XLEN_T_MAX:
         raise _g_group_error("vector size specified is too large", f"Got {g!r}.")
     steps = int(gv)
-    from ..inference._inference import _physical_memory
+    from ..inference import physical_memory as _physical_memory
     from .._rng._args import r_alloc_error
 
     ram = _physical_memory()
@@ -690,7 +690,7 @@ def estimated_seconds(n: int, sizes) -> float:
 def long_run_warning(n: int, sizes) -> None:
     """A UserWarning, at once, when the grouped statistics will take long
     (Python-only advice, as ``skce``'s and ``cal_test``'s; R says nothing)."""
-    from ..kernel._quadratic import WARN_SECONDS, _duration
+    from ..kernel._quadratic import WARN_SECONDS, duration as _duration
     from ..rbase._warn import warn_now
 
     seconds = estimated_seconds(n, sizes)

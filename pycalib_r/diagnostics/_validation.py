@@ -35,15 +35,14 @@ import numpy as np
 from ..binned._binning import quantile_r
 from ..inputs._checks import ProbcalError, add_note, check_binary_y, check_conf_level, check_probability
 from ..rbase._format import format_r_vec
-from .._rng.nmath._gamma_dist import qchisq
+from ..rstats import qchisq
 from ._hoslem import one_minus_pchisq
 from ._val_probg import _r_truth, calibration_axes, grouped
-from ._lowess import Lowess, lowess
-from ._rstats import R_NA, _approx1, _qlogis, _regularize, _seq_len_out
+from ..rstats import Lowess, lowess
+from ..rstats import R_NA, approx1 as _approx1, qlogis as _qlogis, regularize as _regularize, seq_len_out as _seq_len_out
 from ..rbase._rarith import pnorm_upper, r_exp, r_log, r_mean, r_sum, seq_sum
 from ..rbase._warn import warn
-from ..calibrators._glm import design_matrix, glm_binomial
-from ..calibrators._linpack import _cdqrls
+from ..rstats import cdqrls as _cdqrls, design_matrix, glm_binomial
 from ..inputs._hints import python_face
 
 __all__ = ["val_prob", "ValProb", "cal_intercept_slope", "CalInterceptSlope", "VAL_PROB_NAMES",
@@ -545,7 +544,7 @@ def _format_perc(probs) -> list:
 
 
 def _wald_factors(conf_level: float):
-    from .._rng.nmath._qnorm import _qnorm_std
+    from ..rstats import qnorm_std as _qnorm_std
     a = (1 - conf_level) / 2
     return float(_qnorm_std(a)), float(_qnorm_std(1 - a))
 
@@ -741,7 +740,7 @@ def _profile_z(X: np.ndarray, y: np.ndarray, offset: np.ndarray, coef: np.ndarra
             bi = coef[i] + sgn * step * delta * se[i]
             o = offset + X[:, i] * bi
             if Xi.shape[1] == 0:
-                from ..calibrators._glm import _dev_resids, _linkinv
+                from ..rstats import dev_resids as _dev_resids, linkinv as _linkinv
                 mu = _linkinv(0.0 + o)
                 dev = r_sum(_dev_resids(y, mu, np.ones(y.size)))
                 lp = o

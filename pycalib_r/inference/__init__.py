@@ -5,6 +5,11 @@
 ``_block_test``, and ``_resample`` (``cal_ci``'s stream after a failing
 resample). A new test or interval goes here.
 
-It may import ``rbase``, ``inputs``, ``binned``, ``kernel`` and ``_rng``. See
-docs/architecture.md.
+It may import ``rbase``, ``inputs``, ``rstats``, ``binned``, ``kernel`` and ``_rng``.
+See docs/architecture.md ("Who imports whom").
 """
+
+# Exported without the underscore their module calls them by, for the rooms
+# that use them (public inside the package; docs/architecture.md).
+from ._inference import _TARGETS as TARGETS
+from ._inference import _physical_memory as physical_memory

@@ -27,13 +27,14 @@ import math
 import numpy as np
 
 from ..binned._binning import equal_width_bins, occupied_bins, quotient_bins
-from ..inputs._checks import _abort, check_bins, check_conf_level, _single_number, match_arg
+from ..inputs._checks import check_bins, check_conf_level, match_arg
+from ..inputs import abort as _abort, single_number as _single_number
 from ..rbase._format import cli_h1, format_pval, format_r, sprintf_pct1
 from ..inputs._forms import Form, input_form
 from ..rbase._rarith import pnorm_upper
 from ..rbase._rlist import RList
 from ..rbase._warn import warn
-from .._rng.nmath._dists import qnorm_open1
+from ..rstats import qnorm_open1
 from ..inputs._hints import python_face
 
 __all__ = ["ece_ci", "EceCI", "TYPES"]
@@ -413,6 +414,9 @@ def _check_top_k(top_k, k: int) -> int:
         _abort(f"Argument `top_k` must be a single whole number from 1 to {k}, the number of "
                f"classes.")
     return int(value)
+
+
+check_top_k = _check_top_k  # the name other rooms import (public inside the package)
 
 
 @python_face

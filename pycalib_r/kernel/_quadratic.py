@@ -148,6 +148,9 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 86400:.0f} days"
 
 
+duration = _duration  # the name other rooms import (public inside the package)
+
+
 def _routes(function: str, k: int, args: dict) -> list:
     routes = []
     if k == 2:

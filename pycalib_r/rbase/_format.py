@@ -51,6 +51,7 @@ __all__ = [
     "cli_dl",
     "cli_text",
     "cli_value",
+    "as_character",
     "CliBuffer",
     "render_blocks",
 ]
@@ -829,6 +830,17 @@ def cli_value(value) -> str:
     if isinstance(value, (np.str_,)):
         return str(value)
     return as_character_num(value)
+
+
+def as_character(x) -> str:
+    """R ``as.character()`` of one value, as cli shows it inside ``cli_dl()``.
+
+    A float NaN stands for R's ``NA_real_`` here (an aliased ``glm``
+    coefficient), which R shows as ``NA``.
+    """
+    if isinstance(x, (float, np.floating)) and math.isnan(x):
+        return "NA"
+    return cli_value(x)
 
 
 def cli_rule(title: str = "", width: int = 80) -> str:

@@ -101,6 +101,9 @@ def _ld_seq_sum(arr: np.ndarray):
     return total
 
 
+ld_seq_sum = _ld_seq_sum  # the name other rooms import (public inside the package)
+
+
 def _seq_sum_matmul(v: np.ndarray) -> float:
     # A stride-0 operand is not BLAS-able, so numpy's matmul takes its own
     # ``sum += a[i] * b[i]`` loop: against ones, the left-to-right sum.
@@ -147,6 +150,9 @@ def r_sum(x) -> float:
 # numpy's long double is the x87 80-bit format (what R's LDOUBLE is on x86).
 _X87 = (platform.machine().lower() in ("x86_64", "amd64", "i386", "i686", "x86")
         and np.finfo(_LD).nmant == 63)
+
+
+X87 = _X87  # the name other rooms import (public inside the package)
 
 
 def _x87_kernels(n=None):

@@ -134,6 +134,8 @@ def _specs():
         **{getattr(pc, name): (f"{name}() is a Python-only addition (Kumar, Liang & Ma 2019): "
                                "probcal has no such function to compare with")
            for name in ("calibration_error", "brier_score", "cal_scaling_binning")},
+        pc.cal_venn_abers: ("cal_venn_abers() is a Python-only addition (Vovk, Petej & Fedorova "
+                            "2015): probcal has no such function to compare with"),
         pc.BrierScore: "BrierScore is the result of brier_score(), a Python-only addition",
         pc.reliabilitydiag: ("reliabilitydiag() is the R package reliabilitydiag's function, not "
                              "probcal's: same_as_r compares with probcal (tests/test_corp.py "

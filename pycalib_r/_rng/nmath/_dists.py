@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Derived from: R 4.2.2 src/nmath/{sexp,snorm,rgamma,rbeta,rpois,rhyper,rcauchy,rlogis,rweibull,qnorm}.c (GPL-2.0-or-later), (c) The R Core Team; qnorm.c after Algorithm AS 241 (c) Royal Statistical Society
+# Derived from: R 4.2.2 src/nmath/{sexp,snorm,rgamma,rbeta,rpois,rhyper,rcauchy,rlogis,rweibull}.c (GPL-2.0-or-later), (c) The R Core Team
 """nmath's distributions as functions of uniforms (R 4.2.2 ``src/nmath``).
 
 Two forms of each algorithm:
@@ -28,7 +28,7 @@ import math
 import numpy as np
 
 from ...rbase._rarith import r_exp, r_log
-from ._qnorm import _A_DEN, _A_NUM, _B_DEN, _B_NUM, _C_DEN, _C_NUM, _qnorm_open
+from ...rstats import qnorm_open as _qnorm_open, qnorm_open1
 
 _BIG = 134217728.0  # 2^27, norm_rand's INVERSION
 _DBL_MAX = 1.7976931348623157e308
@@ -140,50 +140,6 @@ def exp_eval(u, m):
 
 
 # --- norm_rand (snorm.c, INVERSION) -----------------------------------------------
-
-def _horner1(r, coef):
-    acc = r * coef[0]
-    for c in coef[1:-1]:
-        acc += c
-        acc *= r
-    return acc + coef[-1]
-
-
-def qnorm_open1(p, lower_tail=True, log_p=False):
-    """Scalar AS 241, ``qnorm(p, 0, 1, lower_tail, log_p)`` for ``p`` inside
-    (0, 1) (``log_p``: inside (-Inf, 0)) (see ``_qnorm._qnorm_open``), with
-    nmath's roundings: the upper tail works on ``p_ = 0.5 - p + 0.5`` but
-    takes the logarithm of ``p`` itself (``R_DT_CIv``), which is not ``1 - p_``;
-    on the log scale the tail's ``r`` is ``p`` itself where ``p`` is that tail."""
-    if log_p:
-        p_ = math.exp(p) if lower_tail else -math.expm1(p)
-    else:
-        p_ = p if lower_tail else 0.5 - p + 0.5
-    q = p_ - 0.5
-    if abs(q) <= 0.425:
-        r = 0.180625 - q * q
-        val = q * _horner1(r, _A_NUM) / _horner1(r, _A_DEN)
-    else:
-        if log_p and ((lower_tail and q <= 0) or (not lower_tail and q > 0)):
-            r = math.sqrt(-p)
-        else:
-            if log_p:
-                other = -math.expm1(p) if lower_tail else math.exp(p)
-            else:
-                other = 0.5 - p + 0.5 if lower_tail else p
-            r = math.sqrt(-math.log(other if q > 0 else p_))
-        if r <= 5.0:
-            rr = r + -1.6
-            val = _horner1(rr, _B_NUM) / _horner1(rr, _B_DEN)
-        elif r >= 816:
-            val = r * 1.41421356237309504880
-        else:
-            rr = r + -5.0
-            val = _horner1(rr, _C_NUM) / _horner1(rr, _C_DEN)
-        if q < 0.0:
-            val = -val
-    return 0.0 + 1.0 * val
-
 
 def norm_rand1(cur):
     """R's ``norm_rand()``: INVERSION (two uniforms), or the cursor's normal kind."""

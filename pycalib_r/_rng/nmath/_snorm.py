@@ -258,9 +258,9 @@ def _libm(fun, x):
 def _default_qnorm():
     # The package's AS 241 qnorm (bit-identical to R's); imported late so this
     # module has no import-time dependency on the stream module.
-    from ._qnorm import _qnorm_std
+    from ...rstats import qnorm_std
 
-    return _qnorm_std
+    return qnorm_std
 
 
 class NormRand:

@@ -13,7 +13,7 @@ from ._front import StreamFront
 from ._front_dists import DistributionsFront
 from ._locking import Locked, generator_lock, serialise
 from ..bitgen._mt import _FIX_LOW, _INT_MAX
-from ..nmath._qdiscrete import qhyper_upper
+from ...rstats import qhyper_upper
 
 
 class GeneratorStream(Locked, DistributionsFront, StreamFront):

@@ -4,7 +4,7 @@
 
 Mersenne-Twister words (:mod:`pycalib_r._rng.bitgen._mt`), nmath's
 algorithms on them (:mod:`pycalib_r._rng.nmath._rbinom`,
-:mod:`pycalib_r._rng.nmath._qnorm`, :mod:`pycalib_r._rng.nmath._dists`), R's
+:mod:`pycalib_r.rstats._qnorm`, :mod:`pycalib_r._rng.nmath._dists`), R's
 samplers (:mod:`pycalib_r._rng.do_sample._sample`) and R's argument checks
 (:mod:`._front`) assembled into one stream whose values and state after each
 call equal R's ``.Random.seed``.
@@ -33,7 +33,8 @@ from ..bitgen._mt import (
     _sgenrand_4357,
     _unif_from_words,
 )
-from ..nmath import _rbinom, _qnorm
+from ...rstats import qnorm_open
+from ..nmath import _rbinom
 from ...rbase._rarith import pow_di_vec as _pow_di_vec
 from ..nmath._rbinom import _BinomSetup, _btpe_try, _inversion_try
 from ..do_sample._sample import SamplingMixin
@@ -352,7 +353,7 @@ class RRandom(Locked, RDistributions, SamplingMixin, DistributionsFront, StreamF
             u = np.floor(_BIG * u1)
             u += u2
             u /= _BIG
-            z = _qnorm._qnorm_open(u)
+            z = qnorm_open(u)
             z += 0.0  # qnorm5 returns mu + sigma * val: -0 becomes +0
             out[start:start + m] = z
         return out

@@ -26,7 +26,7 @@ from ..nmath._chain import run_blocks
 from ..nmath._cursor import UnifCursor
 from ..bitgen._mt import _INT_MAX
 from ..nmath._rbinom import _BinomSetup
-from ..nmath._qdiscrete import qbinom_upper, qhyper_upper
+from ...rstats import qbinom_upper, qhyper_upper
 
 
 def _loop(stream, count, one):

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 
-from ...rbase import _warn
+from ..rbase import _warn
 from ._gamma_base import (DBL_EPSILON, DBL_MIN, INF, M_LN2, NAN, _SCALEFACTOR, c_exp, c_expm1,
                           c_floor, c_log, c_log1p, c_pow, dnorm, dpois_raw, dt_qiv, lgammafn,
                           log1_exp, log1pmx, logcf, pnorm, qnorm)

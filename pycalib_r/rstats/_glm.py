@@ -16,8 +16,10 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
+from ..rbase._format import as_character
+from ..rbase._rarith import r_exp, r_log, r_sum
 from ..rbase._rlist import RList
-from ._base import _warn, as_character, r_exp, r_log, r_sum
+from ..rbase._warn import r_warning as _warn
 from ._linpack import (
     _DBL_EPS,
     _EPSILON,

@@ -24,7 +24,8 @@ weights times the prior weights, columns equilibrated, LINPACK's ``dqrdc``
 (no pivoting) and ``dqrsl``, then ``dsvdc`` of the triangle and its
 pseudo-inverse with R's tolerance. The BLAS calls (``ddot``, ``dnrm2``,
 ``drotg``) are reference BLAS 3.11's, the library Debian's R links: the
-fitted values are R's bit for bit (tests/test_loess.py compares them live).
+fitted values are R's bit for bit (tests/test_val_probg.py compares them with R's, live and
+stored: ``test_live_loess_cases``, ``test_stored_loess_fixtures_match``).
 
 R's warnings from the Fortran (``loesswarn``, ``ehg183``, ``ehg184``) are
 issued with R's texts, those of the statistics included: the trace of the
@@ -46,8 +47,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..calibrators._linpack import _axpy, _ddot, _dnrm2, _reflect
-from ..inputs._checks import ProbcalError
+from ..rbase._errors import ProbcalError
+from ._linpack import _axpy, _ddot, _dnrm2, _reflect
 from ..rbase._rarith import quiet_fp, r_sum, seq_sum
 from ..rbase._warn import r_warning
 

@@ -41,9 +41,8 @@ from ..rbase import _warn
 from .. import _native
 from ..rbase._errors import ProbcalError
 from ..rbase._rarith import quiet_fp
-from ._base import softmax
 
-__all__ = ["vmmin", "SoftmaxCache", "brent_fmin", "optim_brent", "seq_colsums"]
+__all__ = ["vmmin", "brent_fmin", "optim_brent", "seq_colsums"]
 
 _DBL_EPS = 2.220446049250313e-16
 _DBL_MAX = 1.7976931348623157e308
@@ -231,26 +230,6 @@ def vmmin(par, fn, gr, maxit: int = _MAXIT, reltol: float = _RELTOL, abstol: flo
             break
     convergence = 0 if iteration < maxit else 1
     return b, fmin, convergence, funcount, gradcount
-
-
-class SoftmaxCache:
-    """Remembers the last softmax so the gradient at an accepted point reuses the objective's.
-
-    ``vmmin`` always asks for the gradient at the point whose objective it
-    has just computed; the cached matrix is the one R would recompute.
-    """
-
-    def __init__(self, logits_of):
-        self._logits_of = logits_of
-        self._key = None
-        self._prob = None
-
-    def __call__(self, par: np.ndarray) -> np.ndarray:
-        key = par.tobytes()
-        if key != self._key:
-            self._prob = softmax(self._logits_of(par))
-            self._key = key
-        return self._prob
 
 
 # ---------------------------------------------------------------------------

@@ -17,7 +17,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..inputs._checks import ProbcalError, as_numeric_vector
+from ..inputs._checks import as_numeric_vector
+from ..rbase._errors import ProbcalError
 from ..rbase._rarith import seq_sum
 
 __all__ = ["lowess", "Lowess"]

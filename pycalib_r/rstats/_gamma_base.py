@@ -4,7 +4,7 @@
 ``dpois_raw``, ``lgammafn``, and the normal ``dnorm``, ``pnorm`` and ``qnorm``
 with ``lower_tail`` and ``log_p``, as scalar functions (``pnorm`` on
 :func:`pycalib_r.rbase._rarith.pnorm_both`, ``qnorm`` on
-:func:`._dists.qnorm_open1`, ``lgammafn_small`` and ``lgammacor`` from
+:func:`._qnorm.qnorm_open1`, ``lgammafn_small`` and ``lgammacor`` from
 :mod:`._qdiscrete`).
 
 Each is R 4.2.2's C code operation for operation (C's operand order, the
@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import math
 
-from ...rbase._rarith import pnorm_both
+from ..rbase._rarith import pnorm_both
 from ._qdiscrete import lgammacor, lgammafn_small
-from ._dists import qnorm_open1
+from ._qnorm import qnorm_open1
 
 __all__ = []
 

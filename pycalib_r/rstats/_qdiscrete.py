@@ -40,9 +40,9 @@ import math
 
 import numpy as np
 
-from ...rbase import _warn
-from ...rbase._rarith import r_exp, r_log, special as _special
-from ._dists import qnorm_open1
+from ..rbase import _warn
+from ..rbase._rarith import r_exp, r_log, special as _special
+from ._qnorm import qnorm_open1
 
 _DBL_EPSILON = 2.220446049250313e-16
 _M_LN_SQRT_2PI = 0.918938533204672741780329736406

@@ -9,7 +9,7 @@ from typing import List, Optional
 
 import numpy as np
 
-from ._base import r_log, r_sum, seq_sum
+from ..rbase._rarith import r_log, r_sum, seq_sum
 from ._glm import _dev_resids, _exp_eta, _glm_irls, _linkinv, _mu_eta
 from ._linpack import _EPSILON, _MAXIT, _QR_TOL, _TBIG, _TSML, _dnrm2
 

@@ -17,11 +17,13 @@ distribution. Applied Statistics 37, 477-484.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from ...rbase._rarith import r_log as _libm_log
+from ..rbase._rarith import r_log as _libm_log
 
-__all__ = []
+__all__ = ["qnorm_open1"]
 
 
 # --- R's AS 241 qnorm -----------------------------------------------------------
@@ -120,3 +122,49 @@ def _qnorm_std(p):
     # mu + sigma * val with mu = 0, sigma = 1 (turns -0 into +0, as R).
     out[ok] = 0.0 + 1.0 * _qnorm_open(p[ok])
     return out
+
+
+# --- the same algorithm on one value, with lower_tail and log_p ------------------
+
+def _horner1(r, coef):
+    acc = r * coef[0]
+    for c in coef[1:-1]:
+        acc += c
+        acc *= r
+    return acc + coef[-1]
+
+
+def qnorm_open1(p, lower_tail=True, log_p=False):
+    """Scalar AS 241, ``qnorm(p, 0, 1, lower_tail, log_p)`` for ``p`` inside
+    (0, 1) (``log_p``: inside (-Inf, 0)) (see ``_qnorm._qnorm_open``), with
+    nmath's roundings: the upper tail works on ``p_ = 0.5 - p + 0.5`` but
+    takes the logarithm of ``p`` itself (``R_DT_CIv``), which is not ``1 - p_``;
+    on the log scale the tail's ``r`` is ``p`` itself where ``p`` is that tail."""
+    if log_p:
+        p_ = math.exp(p) if lower_tail else -math.expm1(p)
+    else:
+        p_ = p if lower_tail else 0.5 - p + 0.5
+    q = p_ - 0.5
+    if abs(q) <= 0.425:
+        r = 0.180625 - q * q
+        val = q * _horner1(r, _A_NUM) / _horner1(r, _A_DEN)
+    else:
+        if log_p and ((lower_tail and q <= 0) or (not lower_tail and q > 0)):
+            r = math.sqrt(-p)
+        else:
+            if log_p:
+                other = -math.expm1(p) if lower_tail else math.exp(p)
+            else:
+                other = 0.5 - p + 0.5 if lower_tail else p
+            r = math.sqrt(-math.log(other if q > 0 else p_))
+        if r <= 5.0:
+            rr = r + -1.6
+            val = _horner1(rr, _B_NUM) / _horner1(rr, _B_DEN)
+        elif r >= 816:
+            val = r * 1.41421356237309504880
+        else:
+            rr = r + -5.0
+            val = _horner1(rr, _C_NUM) / _horner1(rr, _C_DEN)
+        if q < 0.0:
+            val = -val
+    return 0.0 + 1.0 * val

@@ -18,8 +18,7 @@ import math
 import numpy as np
 
 from .. import _native
-from ..rbase._rarith import quiet_fp
-from ._base import seq_sum
+from ..rbase._rarith import quiet_fp, seq_sum
 
 _DBL_EPS = 2.220446049250313e-16
 _THRESH = 30.0
