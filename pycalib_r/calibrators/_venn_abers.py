@@ -19,7 +19,6 @@ import numpy as np
 from ..binned._calibration_error import resolve_named_rng
 from ..inputs._checks import (
     ProbcalError,
-    _as_matrix,
     add_note,
     check_binary_y,
     check_folds,
@@ -30,6 +29,7 @@ from ..inputs._checks import (
     match_arg,
     multiclass_labels,
 )
+from ..inputs import as_matrix as _as_matrix
 from ..inputs._hints import python_face
 from ..rbase._rlist import RList
 from ._base import MULTICLASS, Calibrator, as_character, format_call, new_calibrator
