@@ -32,10 +32,8 @@ from ..inputs._hints import python_face
 
 __all__ = ["reliability_table", "reliability_diagram"]
 
-_MATPLOTLIB_MESSAGE = (
-    "reliability_diagram() needs matplotlib: pip install matplotlib "
-    "(or, from a pycalib_r checkout, pip install '.[plot]')"
-)
+_MATPLOTLIB_MESSAGE = ("reliability_diagram() needs matplotlib: pip install matplotlib "
+                       "(or, from a pycalib_r checkout, pip install '.[plot]')")
 
 # ggplot2's unit conversions: sizes are in mm (`.pt` points per mm) and
 # point strokes in 1/96 inch (`.stroke`).
