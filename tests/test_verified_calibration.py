@@ -73,7 +73,7 @@ def test_marginal_weights_and_top(multi):
     per = [pc.calibration_error(P[:, k], (Y == k + 1).astype(int), norm=2, debiased=False)
            for k in range(3)]
     w = np.array([0.5, 0.3, 0.2])
-    got = pc.calibration_error(P, Y, debiased=False, weights=w)
+    got = pc.calibration_error(P, Y, debiased=False, class_weights=w)
     assert got == pytest.approx(math.sqrt(np.sum(w * np.square(per))), rel=1e-12)
     assert pc.calibration_error(P, Y, debiased=False) == pytest.approx(
         math.sqrt(np.mean(np.square(per))), rel=1e-12)
@@ -115,7 +115,7 @@ def test_calibration_error_refusals(binary, multi):
     with pytest.raises(ProbcalError, match="weights"):
         pc.calibration_error(p, y, weights=[1])
     with pytest.raises(ProbcalError, match="3 non-negative"):
-        pc.calibration_error(P, Y, weights=[1, 2])
+        pc.calibration_error(P, Y, class_weights=[1, 2])
     with pytest.raises(ProbcalError, match="at least 2"):
         pc.calibration_error(p, y, norm=1, bins="unique")
     with pytest.raises(ProbcalError, match="should be one of"):

@@ -36,12 +36,14 @@ BAD = {
 ACCEPTED = {
     ("calibration_error", "norm"): {"inf", "1e12", "1e300", "2.5"},
     ("calibration_error", "weights"): {"None"},
+    ("calibration_error", "class_weights"): {"None"},
     ("calibration_error", "strategy"): {"None"},
     ("calibration_error", "type"): {"None"},
     ("calibration_error", "debiased"): {"true"},
     ("calibration_error", "squared"): {"true"},
     ("calibration_error", "rng"): {"None", "-1", "0"},     # int seeds
     ("brier_score", "type"): {"None"},
+    ("brier_score", "weights"): {"None"},
     ("brier_score", "strategy"): {"None"},
     ("cal_scaling_binning", "type"): {"None"},
     ("cal_scaling_binning", "scaling"): {"None"},
@@ -54,8 +56,8 @@ ACCEPTED = {
 }
 ARGS = {
     "calibration_error": ["norm", "bins", "strategy", "debiased", "type", "weights", "squared",
-                          "resamples", "rng"],
-    "brier_score": ["type", "bins", "strategy"],
+                          "resamples", "rng", "class_weights"],
+    "brier_score": ["type", "bins", "strategy", "weights"],
     "cal_scaling_binning": ["bins", "type", "scaling", "split", "renormalize", "seed", "rng"],
     "ece_ci": ["bins", "conf_level", "type", "top_k", "edges"],
 }

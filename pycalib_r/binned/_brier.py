@@ -13,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._calibration_error import check_ce_bins, input_problems, problem_bins
+from ._weighted import positive_rows, weighted_problem_bins
 from ..inputs._checks import match_arg
 from ..inputs._hints import python_face
 
@@ -55,7 +56,8 @@ class BrierScore(NamedTuple):
 
 
 @python_face
-def brier_score(p, y, type="marginal", bins="auto", strategy="equal_mass") -> BrierScore:
+def brier_score(p, y, type="marginal", bins="auto", strategy="equal_mass",
+                weights=None) -> BrierScore:
     r"""Brier score (mean-squared error) with the decomposition Kumar et al. use.
 
     Python-only: probcal has no counterpart.
@@ -138,10 +140,15 @@ def brier_score(p, y, type="marginal", bins="auto", strategy="equal_mass") -> Br
     """
     type = match_arg(type, BRIER_TYPES, arg="type")
     bins, strategy = check_ce_bins(bins, strategy)
-    _, problems, _, bins = input_problems(p, y, type, bins=bins)
     total = np.zeros(6)
-    for r, c in problems:
-        total += _one(r, c, bins, strategy)
+    if weights is not None:
+        _, problems, _, bins, w = input_problems(p, y, type, bins=bins, weights=weights)
+        for r, c in problems:
+            total += _one_weighted(r, c, w, bins, strategy)
+    else:
+        _, problems, _, bins = input_problems(p, y, type, bins=bins)
+        for r, c in problems:
+            total += _one(r, c, bins, strategy)
     brier, cal, sharp, res, unc = total[0], total[1], total[2], total[3], total[4]
     return BrierScore(float(brier), float(cal), float(sharp), float(brier - cal - sharp),
                       float(res), float(unc))
@@ -156,6 +163,23 @@ def _one(r, c, bins, strategy):
         float(np.sum(w * (conf - acc) ** 2)),
         float(np.sum(w * acc * (1 - acc))),
         float(np.sum(w * (acc - ybar) ** 2)),
+        ybar * (1 - ybar),
+        0.0,
+    ])
+
+
+def _one_weighted(r, c, w, bins, strategy):
+    """:func:`_one` with observation weights (rows of weight 0 dropped first)."""
+    counts, conf, acc = weighted_problem_bins(r, c, w, bins, strategy)
+    w, r, c = positive_rows(w, r, c)
+    total = float(np.sum(w))
+    share = counts / counts.sum()
+    ybar = float(np.sum(w * c) / total)
+    return np.array([
+        float(np.sum(w * (r - c) ** 2) / total),
+        float(np.sum(share * (conf - acc) ** 2)),
+        float(np.sum(share * acc * (1 - acc))),
+        float(np.sum(share * (acc - ybar) ** 2)),
         ybar * (1 - ybar),
         0.0,
     ])

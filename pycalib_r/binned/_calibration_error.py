@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 
 import numpy as np
 
@@ -23,6 +24,8 @@ from ..rbase._errors import ProbcalError
 from ..inputs._forms import confidence_pair
 from ._metrics import binned_error
 from ._rbins import bin_means
+from ._weighted import weighted_auto_bins, weighted_problem_bins
+from ..inputs._weights import check_weights
 from ..inputs._hints import python_face
 
 __all__ = ["calibration_error", "CE_TYPES", "problem_bins", "lp_terms", "check_ce_bins",
@@ -193,6 +196,7 @@ def _check_flag(x, arg):
 
 
 def _check_weights(weights, k):
+    """Kumar's class weights ``w_k`` (``class_weights``)."""
     if weights is None:
         return np.full(k, 1.0 / k)
     try:
@@ -200,13 +204,13 @@ def _check_weights(weights, k):
     except (TypeError, ValueError):
         w = None
     if w is None or w.size != k or not np.all(np.isfinite(w)) or np.any(w < 0):
-        err = ProbcalError(f"Argument `weights` must hold {k} non-negative class weights.")
+        err = ProbcalError(f"Argument `class_weights` must hold {k} non-negative class weights.")
         add_note(err, f"One weight per column of `p`; equal weights 1/{k} are the default.")
         raise err
     return w
 
 
-def input_problems(p, y, type, require_both: bool = False, bins=None):
+def input_problems(p, y, type, require_both: bool = False, bins=None, weights=None):
     """``(kind, problems, labels)``: the checked binary problems ``(r, c)``.
 
     A vector ``p`` is one binary problem (``kind`` None, ``labels`` None;
@@ -215,34 +219,74 @@ def input_problems(p, y, type, require_both: bool = False, bins=None):
     (``type`` marginal or classwise) or the top-label one (``"top"``).
     Given ``bins``, returns ``(kind, problems, labels, bins)`` with
     ``bins="auto"`` resolved on the input's columns (:func:`auto_bins`).
+    Given ``weights`` too (observation weights, checked after the data),
+    returns ``(kind, problems, labels, bins, w)``, ``"auto"`` resolved on the
+    replicated sample (:func:`~pycalib_r.binned._weighted.weighted_auto_bins`).
     """
+    out, columns = _problems_and_columns(p, y, type, require_both)
+    if bins is None:
+        return out
+    w = None if weights is None else check_weights(weights, columns[0].size)
+    if isinstance(bins, str) and bins == "auto":
+        bins = (auto_bins(columns, columns[0].size) if w is None
+                else weighted_auto_bins(columns, w, AUTO_BINS))
+    return out + (bins,) if weights is None else out + (bins, w)
+
+
+def _problems_and_columns(p, y, type, require_both: bool = False):
     if not is_matrix(p):
         r = check_probability(p, arg="p").ravel()
         c = check_binary_y(y, arg="y", require_both=require_both)
         check_same_length(r, c, x_arg="p", y_arg="y")
-        out, columns = (None, [(r, c)], None), [r]
+        return (None, [(r, c)], None), [r]
+    mat = _as_matrix(p, "p", _MATRIX_MESSAGE)
+    if mat.shape[1] < 2:
+        raise ProbcalError(_MATRIX_MESSAGE)
+    check_probability(mat, arg="p")
+    labels = multiclass_labels(mat, y, x_arg="p")
+    if type == "top":
+        out = (type, [confidence_pair(mat, y)], labels)
     else:
-        mat = _as_matrix(p, "p", _MATRIX_MESSAGE)
-        if mat.shape[1] < 2:
-            raise ProbcalError(_MATRIX_MESSAGE)
-        check_probability(mat, arg="p")
-        labels = multiclass_labels(mat, y, x_arg="p")
-        if type == "top":
-            out = (type, [confidence_pair(mat, y)], labels)
-        else:
-            out = (type, [(mat[:, j], (labels.codes == j + 1).astype(np.int64))
-                          for j in range(labels.k)], labels)
-        columns = [mat[:, j] for j in range(mat.shape[1])]
-    if bins is None:
-        return out
-    if isinstance(bins, str) and bins == "auto":
-        bins = auto_bins(columns, columns[0].size)
-    return out + (bins,)
+        out = (type, [(mat[:, j], (labels.codes == j + 1).astype(np.int64))
+                      for j in range(labels.k)], labels)
+    return out, [mat[:, j] for j in range(mat.shape[1])]
+
+
+def _class_weights_transition(weights, class_weights, p, y, type):
+    """``(weights, class_weights)`` after the one-release transition of the old
+    ``weights=`` (Kumar's class weights ``w_k``) to ``class_weights=``.
+
+    The rule (stated in :func:`calibration_error` and the migration guide):
+    ``weights`` is read as class weights, with a ``FutureWarning``, only when
+    ``class_weights`` is not given, the form is marginal or classwise (a
+    matrix ``p`` with K columns), ``weights`` has K values and the data do not
+    have K rows; with K rows it is read as observation weights, also with a
+    ``FutureWarning`` saying so. Every other ``weights`` is observation weights.
+    """
+    if weights is None or class_weights is not None or not is_matrix(p) or type == "top":
+        return weights, class_weights
+    k = np.shape(p)[1] if len(np.shape(p)) == 2 else None
+    size = np.size(weights) if not isinstance(weights, (str, bytes)) else -1
+    if k is None or size != k:
+        return weights, class_weights
+    n = np.shape(p)[0]
+    if n != k:
+        warnings.warn(
+            "calibration_error(weights=) with one value per class is deprecated: `weights` now "
+            "means observation weights (one per row, as R's glm); pass Kumar's class weights as "
+            "`class_weights=` (read as such for this release).", FutureWarning, stacklevel=3)
+        return None, weights
+    warnings.warn(
+        f"calibration_error(weights=) has {k} values and the data {n} rows: they are read as "
+        "observation weights (one per row), no longer as class weights; pass "
+        "`class_weights=` for Kumar's class weights w_k.", FutureWarning, stacklevel=3)
+    return weights, class_weights
 
 
 @python_face
 def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=True,
-                      type="marginal", weights=None, squared=False, resamples=1000, rng=None):
+                      type="marginal", weights=None, squared=False, resamples=1000, rng=None,
+                      class_weights=None):
     r"""The l_p calibration error (Kumar, Liang & Ma 2019), plug-in or debiased.
 
     Python-only: probcal has no counterpart (its ``ece(debiased = TRUE)`` is
@@ -287,7 +331,7 @@ def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=Tru
     - ``type="marginal"``: the paper's marginal error
       :math:`\big(\sum_k w_k \mathrm{CE}_{p,k}^p\big)^{1/p}` over the
       one-vs-rest problems (column :math:`k` against :math:`y = k`),
-      :math:`w_k = 1/K` by default (``weights``). The debiased l2 sums the
+      :math:`w_k = 1/K` by default (``class_weights``). The debiased l2 sums the
       classes' unbiased squares before the root (the authors' package clips
       each class at 0 first: the two agree when no class is negative).
       For another debiased norm a negative class estimate counts with its
@@ -342,6 +386,21 @@ def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=Tru
     type : {"marginal", "top", "classwise"}
         Multiclass form; ignored for a vector ``p``.
     weights : array_like, optional
+        Observation weights, one per row (R's ``glm`` prior weights),
+        finite and non-negative with a positive sum (else a ``ProbcalError``
+        naming ``weights``): a bin's count becomes its total weight, its
+        means weighted means; a row of weight 0 changes nothing and a row of
+        whole weight k counts as k copies (uniform-mass and equal-frequency
+        edges, and ``"auto"``'s count of distinct values against ``W / 4``,
+        are those of the copies). None (the default) is the unweighted code,
+        bit for bit. **Changed in 0.3**: this argument was Kumar's class
+        weights, now ``class_weights``. For one release a ``weights`` with
+        one value per class (K of them, a matrix ``p`` of K columns, the
+        marginal or classwise form, and ``class_weights`` not given) is still
+        read as class weights, with a ``FutureWarning``, unless the data have
+        exactly K rows: then it is read as observation weights, with a
+        ``FutureWarning`` saying so.
+    class_weights : array_like, optional
         Class weights :math:`w_k` (non-negative, one per column), used as
         given; default :math:`1/K`.
     squared : bool, default False
@@ -398,26 +457,36 @@ def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=Tru
         raise ProbcalError("Argument `squared` can be `TRUE` only with `norm = 2`.")
     bins, strategy = check_ce_bins(bins, strategy)
     resamples = check_bins(resamples, arg="resamples", python_only=True)
-    kind, problems, labels, bins = input_problems(p, y, type, bins=bins)
+    weights, class_weights = _class_weights_transition(weights, class_weights, p, y, type)
+    if weights is None:
+        kind, problems, labels, bins = input_problems(p, y, type, bins=bins)
+        obs = None
+    else:
+        kind, problems, labels, bins, obs = input_problems(p, y, type, bins=bins, weights=weights)
     k = labels.k if kind in ("marginal", "classwise") else 0
-    if k == 0 and weights is not None:
-        err = ProbcalError("Argument `weights` applies only to the marginal and classwise forms.")
-        add_note(err, "Drop `weights`, or pass the probability matrix with type=\"marginal\".")
+    if k == 0 and class_weights is not None:
+        err = ProbcalError("Argument `class_weights` applies only to the marginal and classwise forms.")
+        add_note(err, "Drop `class_weights`, or pass the probability matrix with type=\"marginal\".")
         raise err
-    w = _check_weights(weights, k) if k else np.ones(1)
+    w = _check_weights(class_weights, k) if k else np.ones(1)
+
+    def bins_of(r, c):
+        if obs is None:
+            return problem_bins(r, c, bins, strategy)
+        return weighted_problem_bins(r, c, obs, bins, strategy)
+
     if rng is not None and not (debiased and norm != 2):
         resolve_named_rng(rng)  # not drawn from here, but a bad `rng` is not ignored
     if debiased and norm != 2:
         from .._rng.stream._locking import holding  # noqa: PLC0415
 
-        binned = [problem_bins(r, c, bins, strategy) for r, c in problems]
+        binned = [bins_of(r, c) for r, c in problems]
         _check_draws(resamples, sum(b[0].size for b in binned))
         stream = resolve_named_rng(rng)
         with holding(stream):
             terms = np.array([lp_terms(*b, norm, True, stream, resamples) for b in binned])
     else:
-        terms = np.array([lp_terms(*problem_bins(r, c, bins, strategy), norm, debiased)
-                          for r, c in problems])
+        terms = np.array([lp_terms(*bins_of(r, c), norm, debiased) for r, c in problems])
     return _aggregate(terms, w, norm, type if k else "binary", squared)
 
 

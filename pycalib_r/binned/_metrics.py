@@ -44,6 +44,8 @@ from ..kernel._skce import scalar_kernel_sum
 from ..rbase._rarith import quiet_fp, r_exp, r_log, seq_sum
 from ..rbase._rarith import special as _special
 from ._rbins import WIDTH_KERNEL_MAX, bin_means, edge_means, width_means, width_means_cols
+from ._weighted import weighted_bin_table, weighted_problem_values
+from ..inputs._weights import check_weights
 
 __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table", "python_bins",
            "binned_error", "bin_frame", "BinnedMetric", "bind_metric", "bind_mmce", "mmce_value", "r_sums", "r_means", "r_means_masked",
@@ -366,13 +368,25 @@ def _scan_in_kernel(p, y, bins, form_type, strategy) -> bool:
             and 1 <= bins <= WIDTH_KERNEL_MAX)
 
 
+def weighted_metric(kind, p, y, bins, type, debiased, strategy, weights) -> float:
+    """``ece``/``mce``/``ace`` with observation weights: R's checks in R's
+    order (:func:`bind_metric`, no deferred check), then the weights', then
+    the weighted bins (:mod:`pycalib_r.binned._weighted`, numpy: the C
+    kernels serve the unweighted path)."""
+    metric = bind_metric(kind, p, y, bins, type, debiased, strategy)
+    w = check_weights(weights, metric.form.n)
+    per = [float(binned_error(*sums, kind, metric.debiased))
+           for sums in weighted_problem_values(metric, w)]
+    return float(metric.combine(np.array(per)))
+
+
 def python_bins(bins):
     """The Python-only ``bins``: ``"unique"``, or checked edges as an array."""
     return bins if isinstance(bins, str) else check_edges(bins, np.empty(0))
 
 
 @python_face
-def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width"):
+def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width", weights=None):
     r"""Expected calibration error.
 
     R equivalent: ``probcal::ece(p, y, bins = 10, type = c("classwise",
@@ -423,6 +437,15 @@ def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width")
         If True, the debiased squared estimate above.
     strategy : {"equal_width", "equal_freq"}
         Equal-width bins, or the equal-frequency bins of ``cal_histogram()``.
+    weights : array_like, optional
+        Python-only: observation weights, one per row (R's ``glm`` prior
+        weights), finite and non-negative with a positive sum (else a
+        ``ProbcalError`` naming ``weights``). A bin's count becomes its
+        total weight and its means weighted means; a row of weight 0 changes
+        nothing and a row of whole weight k counts as k copies of it
+        (equal-frequency edges are the quantiles of those copies). None
+        (the default) is the unweighted code, bit for bit. See the guide's
+        "Weights" page.
 
     Returns
     -------
@@ -518,11 +541,13 @@ def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width")
     "first")``, then ``ece(prob, labels)`` and ``ece(prob, labels, type =
     "confidence")`` give 0.1532737 and 0.2425456.
     """
+    if weights is not None:
+        return weighted_metric("ece", p, y, bins, type, debiased, strategy, weights)
     return bind_metric("ece", p, y, bins, type, debiased, strategy, defer=True).value()
 
 
 @python_face
-def mce(p, y, bins=10, type="classwise"):
+def mce(p, y, bins=10, type="classwise", weights=None):
     """Maximum calibration error over non-empty equal-width bins.
 
     R equivalent: ``probcal::mce(p, y, bins = 10, type = c("classwise", "confidence"))``.
@@ -540,6 +565,15 @@ def mce(p, y, bins=10, type="classwise"):
         per distinct prediction), as in :func:`ece`.
     type : {"classwise", "confidence"}
         Multiclass form; ignored for binary input.
+    weights : array_like, optional
+        Python-only: observation weights, one per row (R's ``glm`` prior
+        weights), finite and non-negative with a positive sum (else a
+        ``ProbcalError`` naming ``weights``). A bin's count becomes its
+        total weight and its means weighted means; a row of weight 0 changes
+        nothing and a row of whole weight k counts as k copies of it
+        (equal-frequency edges are the quantiles of those copies). None
+        (the default) is the unweighted code, bit for bit. See the guide's
+        "Weights" page.
 
     Returns
     -------
@@ -581,11 +615,13 @@ def mce(p, y, bins=10, type="classwise"):
     R: ``set.seed(31); p <- runif(200); y <- rbinom(200, 1, p); mce(p, y)``
     prints ``[1] 0.3526747``.
     """
+    if weights is not None:
+        return weighted_metric("mce", p, y, bins, type, False, "equal_width", weights)
     return bind_metric("mce", p, y, bins, type, defer=True).value()
 
 
 @python_face
-def ace(p, y, bins=10, type="classwise"):
+def ace(p, y, bins=10, type="classwise", weights=None):
     """Average (unweighted) calibration error over non-empty equal-width bins.
 
     R equivalent: ``probcal::ace(p, y, bins = 10, type = c("classwise", "confidence"))``.
@@ -603,6 +639,15 @@ def ace(p, y, bins=10, type="classwise"):
         per distinct prediction), as in :func:`ece`.
     type : {"classwise", "confidence"}
         Multiclass form; ignored for binary input.
+    weights : array_like, optional
+        Python-only: observation weights, one per row (R's ``glm`` prior
+        weights), finite and non-negative with a positive sum (else a
+        ``ProbcalError`` naming ``weights``). A bin's count becomes its
+        total weight and its means weighted means; a row of weight 0 changes
+        nothing and a row of whole weight k counts as k copies of it
+        (equal-frequency edges are the quantiles of those copies). None
+        (the default) is the unweighted code, bit for bit. See the guide's
+        "Weights" page.
 
     Returns
     -------
@@ -648,17 +693,29 @@ def ace(p, y, bins=10, type="classwise"):
     R: ``set.seed(31); p <- runif(200); y <- rbinom(200, 1, p); ace(p, y)``
     prints ``[1] 0.09681073``.
     """
+    if weights is not None:
+        return weighted_metric("ace", p, y, bins, type, False, "equal_width", weights)
     return bind_metric("ace", p, y, bins, type, defer=True).value()
 
 
-def bin_table(p, y, bins=10, strategy="equal_width"):
+def bin_table(p, y, bins=10, strategy="equal_width", weights=None):
     """probcal's per-bin table (``bin_stats``): bin, lower, upper, n, confidence, accuracy, gap.
 
     R equivalent: probcal's internal ``bin_stats(p, y, bins)``. With
     ``strategy="equal_freq"`` the bins are those of ``ece(strategy =
     "equal_freq")`` (tied quantiles merge, so there may be fewer rows).
+    With ``weights`` (Python-only) ``n`` is each bin's total weight (a float)
+    and the means are weighted (:mod:`pycalib_r.binned._weighted`).
     """
     p_arr, y_arr = binary_inputs(p, y)
+    if weights is not None:
+        w = check_weights(weights, p_arr.size)
+        if is_python_bins(bins):
+            if not isinstance(bins, str):
+                bins = check_edges(python_bins(bins), p_arr)
+        else:
+            bins = check_bin_edges(check_bins(bins))
+        return _table(*weighted_bin_table(p_arr, y_arr, w, bins, strategy), float_n=True)
     if is_python_bins(bins):
         if isinstance(bins, str):
             ids, n_ids, edges = bin_groups(p_arr, bins, occupied=False)
@@ -682,7 +739,7 @@ def bin_frame(bin_no, lower, upper, counts, sum_p, sum_y):
                   np.where(nonempty, sum_y / safe, np.nan))
 
 
-def _table(bin_no, lower, upper, counts, conf, acc):
+def _table(bin_no, lower, upper, counts, conf, acc, float_n=False):
     import pandas as pd
 
     counts = np.asarray(counts)
@@ -690,7 +747,7 @@ def _table(bin_no, lower, upper, counts, conf, acc):
         "bin": np.asarray(bin_no),
         "lower": lower,
         "upper": upper,
-        "n": counts.astype(np.int64),
+        "n": counts.astype(np.float64 if float_n else np.int64),
         "confidence": conf,
         "accuracy": acc,
         "gap": np.abs(acc - conf),

@@ -13,7 +13,7 @@ import json
 import sys
 
 from ._args import add_bins, add_data, bandwidth, choice, data_name, json_number, subparser
-from ._data import read_csv
+from ._data import read_csv, read_weighted
 from ._faults import PROG, one_line, printable, say
 
 
@@ -36,12 +36,20 @@ def add(sub) -> None:
                    help="mmce's bandwidth when it differs (R's mmce takes no median)")
     m.add_argument("--estimator", type=choice("uq", "ul", "biased"), default="uq",
                    help="skce estimator (default uq)")
+    m.add_argument("--weights", default=None, metavar="COL",
+                   help="column of observation weights (Python-only; R's glm prior weights: "
+                        "finite, non-negative, positive sum): ece, mce and ace are weighted; "
+                        "mmce and skce, which have no weighted estimator, are left out")
     m.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _metric_calls(args):
-    """(name, R-style arguments, thunk) for each metric of ``metrics``."""
+def _metric_calls(args, w=None):
+    """(name, R-style arguments, thunk) for each metric of ``metrics``; with
+    observation weights ``w``, the three binned ones, weighted."""
     import pycalib_r as pc
+
+    if w is not None:
+        return _weighted_calls(args, w)
 
     t = args.type
     skce_type = "confidence" if t == "confidence" else "canonical"
@@ -67,13 +75,34 @@ def _metric_calls(args):
     ]
 
 
+def _weighted_calls(args, w):
+    import pycalib_r as pc
+
+    t = args.type
+    extra = f", weights = {args.weights}"
+    return [
+        ("ece", f'bins = {args.bins}, type = "{t}", debiased = {str(args.debiased).upper()}, '
+                f'strategy = "{args.strategy}"' + extra,
+         lambda p, y: pc.ece(p, y, bins=args.bins, type=t, debiased=args.debiased,
+                             strategy=args.strategy, weights=w)),
+        ("mce", f'bins = {args.bins}, type = "{t}"' + extra,
+         lambda p, y: pc.mce(p, y, bins=args.bins, type=t, weights=w)),
+        ("ace", f'bins = {args.bins}, type = "{t}"' + extra,
+         lambda p, y: pc.ace(p, y, bins=args.bins, type=t, weights=w)),
+    ]
+
+
 def run(args) -> int:
     from ..rbase._errors import ProbcalError
     from ..rbase._format import format_r
     from ._app import flag_message
 
-    p, y = read_csv(args.csv, args.p, args.y, args.sep, args.pos_label)
-    calls = _metric_calls(args)
+    w = None
+    if args.weights is None:
+        p, y = read_csv(args.csv, args.p, args.y, args.sep, args.pos_label)
+    else:
+        p, y, w = read_weighted(args.csv, args.p, args.y, args.weights, args.sep, args.pos_label)
+    calls = _metric_calls(args, w)
     values, failed = [], {}
     for name, arguments, fn in calls:
         try:
@@ -88,6 +117,7 @@ def run(args) -> int:
     if args.json:
         out = {
             "data": data_name(args), "n": int(len(y)),
+            **({} if w is None else {"weights": args.weights}),
             "metrics": {name: None if v is None else json_number(v) for name, _, v in values},
             "arguments": {name: arguments for name, arguments, _ in values},
         }

@@ -40,6 +40,17 @@ def read_csv(path: str, p_cols: Sequence[str], y_col: Optional[str], sep: Option
     return p, y
 
 
+def read_weighted(path: str, p_cols: Sequence[str], y_col: str, w_col: str,
+                  sep: Optional[str] = None, pos_label: Optional[str] = None):
+    """:func:`read_csv` plus a numeric column of observation weights: ``(p, y, w)``
+    (the weights' rule is the core's ``check_weights``, applied by the metric)."""
+    p_names = list(dict.fromkeys(p_cols))
+    wanted = list(dict.fromkeys(p_names + [y_col, w_col]))
+    table = read_table(path, wanted, sep=sep, numeric=list(dict.fromkeys(p_names + [w_col])))
+    (p, *_), y = models_and_labels(table, [p_cols], y_col, pos_label)
+    return p, y, np.asarray(table.columns[w_col].values, dtype=np.float64)
+
+
 def read_models(path: str, groups: Sequence[Sequence[str]], y_col: Optional[str],
                 sep: Optional[str] = None, pos_label: Optional[str] = None):
     """Several sets of probability columns and the labels, from one reading of the file.

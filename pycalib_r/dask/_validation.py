@@ -22,7 +22,9 @@ import numpy as np
 from ..diagnostics._hoslem import check_groups, group_codes, hoslem_breaks, hoslem_ranks, hoslem_result
 from ..rbase._rarith import pnorm_upper
 from ._collect import map_reduce, pair_inputs
-from ._metrics import _select_chunk
+from ._metrics import _bin_chunk, _select_chunk, _wselect_chunk, weight_blocks, weights_verdict
+from ._collect import to_array
+from ._wselect import weighted_order_statistics
 from ._pass import checked_chunk, spec_for, unpaired, verdict
 from ._select import order_statistics
 
@@ -108,7 +110,7 @@ def _groups_chunk(pc, yc, spec, qq):
     return ans
 
 
-def hoslem_test(x, y, g=10, *, data_name="x, y"):
+def hoslem_test(x, y, g=10, *, data_name="x, y", weights=None):
     """Hosmer-Lemeshow test of Dask collections (:func:`pycalib_r.hoslem_test`'s value).
 
     R equivalent: ``ResourceSelection::hoslem.test(x, y, g = 10)``, ``x`` the
@@ -118,6 +120,10 @@ def hoslem_test(x, y, g=10, *, data_name="x, y"):
     The group breaks are R's type-7 quantiles of ``y`` computed from exact
     order statistics (counting passes, no sort or gather of the data); one
     more pass sums the observed and expected counts per group.
+
+    ``weights`` (Python-only): a Dask column of observation weights, as in
+    :func:`pycalib_r.hoslem_test` (the replicated sample's percentiles, found
+    by weighted counting passes, and weighted counts per group).
 
     Examples
     --------
@@ -133,6 +139,8 @@ def hoslem_test(x, y, g=10, *, data_name="x, y"):
     R: ``hoslem.test(y, p, g = 10)`` on the same data prints the same line.
     """
     g = check_groups(g)
+    if weights is not None:
+        return _weighted_hoslem(x, y, g, data_name, weights)
     pairs, spec, _, n = _checked(y, x, _sums_chunk)
     ranks = hoslem_ranks(n, g)
     stats = order_statistics(pairs, _select_chunk, spec, 1, [n], [ranks])[0]
@@ -141,3 +149,42 @@ def hoslem_test(x, y, g=10, *, data_name="x, y"):
     counts = np.asarray(ans["count"])
     return hoslem_result(qq, *(np.asarray(ans[k], dtype=np.float64) for k in ("o0", "o1", "e0", "e1")),
                          int(np.count_nonzero(counts)), g, data_name)
+
+
+def _wgroups_chunk(pc, yc, spec, qq, wc):
+    p, y, ans = checked_chunk(pc, yc, spec)
+    if p is None or y is None:
+        return ans
+    w = to_array(wc).reshape(-1).astype(np.float64)
+    keep = w > 0
+    p, y, w = p[keep], y[keep].astype(np.float64), w[keep]
+    code = group_codes(qq, p) - 1
+    m = qq.size
+    ans["count"] = ("sum", np.bincount(code, minlength=m))
+    for key, v in (("o1", w * y), ("o0", w * (1 - y)), ("e1", w * p), ("e0", w * (1 - p))):
+        ans[key] = ("sum", np.bincount(code, weights=v, minlength=m))
+    return ans
+
+
+def _weighted_hoslem(x, y, g, data_name, weights):
+    """:func:`hoslem_test` with a weights column: the in-memory weighted test's
+    groups (:func:`pycalib_r.diagnostics._hoslem._weighted_hoslem`) from
+    weighted order statistics, its weighted counts from one more pass."""
+    pairs = pair_inputs(y, x, matrix_ok=False)
+    spec = spec_for(pairs, "binary")
+    if not pairs.chunks:
+        unpaired(pairs, spec)
+    blocks = weight_blocks(weights, pairs)
+    ans = map_reduce(_bin_chunk, pairs, spec, None, per_chunk=blocks)
+    n = verdict(ans, spec, pairs)
+    weights_verdict(ans, n)
+    total = float(ans["wsum"])
+    ranks = hoslem_ranks(total, g).astype(np.float64)
+    stats = weighted_order_statistics(pairs, _wselect_chunk, spec, blocks, 1,
+                                      [int(ans["npos"])], [ranks])[0]
+    qq = hoslem_breaks(lambda k: stats[float(k)], total, g)
+    ans = map_reduce(_wgroups_chunk, pairs, spec, qq, per_chunk=blocks)
+    k = qq.size - 1
+    counts = np.asarray(ans["count"])  # group k + 1: above the last cut (R's NA group)
+    sums = [np.asarray(ans[key], dtype=np.float64)[:k] for key in ("o0", "o1", "e0", "e1")]
+    return hoslem_result(qq, *sums, int(np.count_nonzero(counts)), g, data_name)

@@ -28,12 +28,16 @@ from ..rbase._errors import ProbcalError
 from ..rbase._format import format_r_vec
 from ..inputs._forms import input_form
 from ..binned._metrics import bin_table, ece
+from ..inputs._weights import check_weights
+from ._ticks import _extended_breaks, _r_seq_by  # noqa: F401 - their old home
 from ..inputs._hints import python_face
 
 __all__ = ["reliability_table", "reliability_diagram"]
 
-_MATPLOTLIB_MESSAGE = ("reliability_diagram() needs matplotlib: pip install matplotlib "
-                       "(or, from a pycalib_r checkout, pip install '.[plot]')")
+_MATPLOTLIB_MESSAGE = (
+    "reliability_diagram() needs matplotlib: pip install matplotlib "
+    "(or, from a pycalib_r checkout, pip install '.[plot]')"
+)
 
 # ggplot2's unit conversions: sizes are in mm (`.pt` points per mm) and
 # point strokes in 1/96 inch (`.stroke`).
@@ -67,7 +71,7 @@ def _nonempty(table):
 nonempty = _nonempty  # the name other rooms import (public inside the package)
 
 
-def _diagram_data(p, y, bins, type, strategy="equal_width"):
+def _diagram_data(p, y, bins, type, strategy="equal_width", weights=None):
     """The plotted table and the diagram kind, with R's checks in R's order.
 
     Returns ``(kind, table)`` where ``kind`` is ``"binary"``, ``"classwise"``
@@ -77,9 +81,11 @@ def _diagram_data(p, y, bins, type, strategy="equal_width"):
     # R never evaluates `type` for a vector, and checks a matrix before
     # match.arg(type) is forced: input_form's order.
     form = input_form(p, y, type)
+    w = check_weights(weights, form.n)  # None stays None: the unweighted table
     if form.scalar:
-        return form.kind, _nonempty(bin_table(form.r, form.c, bins, strategy))
-    tables = [bin_table(column, one_vs_rest, bins, strategy) for column, one_vs_rest in form.problems()]
+        return form.kind, _nonempty(bin_table(form.r, form.c, bins, strategy, weights=w))
+    tables = [bin_table(column, one_vs_rest, bins, strategy, weights=w)
+              for column, one_vs_rest in form.problems()]
     return "classwise", classwise_panels(tables, form.labels.levels)
 
 
@@ -134,7 +140,8 @@ def wilson_interval(successes, n, conf_level=0.95):
 
 
 @python_face
-def reliability_table(p, y, bins=10, type="classwise", strategy="equal_width", conf_level=None):
+def reliability_table(p, y, bins=10, type="classwise", strategy="equal_width", conf_level=None,
+                      weights=None):
     """The binned table a reliability diagram plots.
 
     One row per non-empty bin: mean predicted probability
@@ -168,6 +175,15 @@ def reliability_table(p, y, bins=10, type="classwise", strategy="equal_width", c
     conf_level : float, optional
         If given, columns ``accuracy_lower`` and ``accuracy_upper`` hold the
         Wilson interval (:func:`wilson_interval`) of each bin's ``accuracy``.
+    weights : array_like, optional
+        Python-only: observation weights, one per row (R's ``glm`` prior
+        weights), finite and non-negative with a positive sum (else a
+        ``ProbcalError`` naming ``weights``). ``n`` is then each bin's total
+        weight (a float), ``confidence`` and ``accuracy`` weighted means, and
+        the Wilson interval treats ``n`` as a count. A row of weight 0
+        changes nothing, a row of whole weight k counts as k copies
+        (equal-frequency edges are the copies' quantiles). None: the
+        unweighted table, bit for bit.
 
     Returns
     -------
@@ -184,7 +200,7 @@ def reliability_table(p, y, bins=10, type="classwise", strategy="equal_width", c
     1    2    0.5    1.0  2        0.85       1.0  0.15
     """
     strategy = _check_strategy(strategy)
-    table = _diagram_data(p, y, bins, type, strategy)[1]
+    table = _diagram_data(p, y, bins, type, strategy, weights)[1]
     return with_interval(table, conf_level)
 
 
@@ -245,88 +261,6 @@ def wrap_dims(n):
                 rc = candidate
         rows_cols = rc
     return rows_cols[1], rows_cols[0]
-
-
-def _r_seq_by(start, stop, step):
-    """R's ``seq(from, to, by)`` for an increasing sequence."""
-    count = int((stop - start) / step + 1e-10)
-    return np.minimum(start + np.arange(count + 1) * step, stop)
-
-
-def _extended_breaks(dmin, dmax, m=5, Q=(1, 5, 2, 2.5, 4, 3),
-                     w=(0.25, 0.2, 0.5, 0.05)):
-    """Talbot, Lin & Hanrahan's extended tick search (``labeling::extended``).
-
-    This is what ggplot2's continuous scales use for default breaks; the
-    legend of the count scale shows these values.
-    """
-    eps = np.finfo(float).eps * 100
-    dmin, dmax = min(dmin, dmax), max(dmin, dmax)
-    if dmax - dmin < eps or dmax - dmin > math.sqrt(np.finfo(float).max):
-        return np.linspace(dmin, dmax, m)
-    n_q = len(Q)
-
-    def simplicity(i, j, lmin, lmax, lstep):
-        rem = lmin % lstep
-        zero_is_label = (rem < 1e-10 or lstep - rem < 1e-10) and lmin <= 0 <= lmax
-        return 1 - i / (n_q - 1) - j + (1 if zero_is_label else 0)
-
-    def coverage(lmin, lmax):
-        span = dmax - dmin
-        return 1 - 0.5 * ((dmax - lmax) ** 2 + (dmin - lmin) ** 2) / (0.1 * span) ** 2
-
-    def coverage_max(span_labels):
-        span = dmax - dmin
-        if span_labels > span:
-            half = (span_labels - span) / 2
-            return 1 - 0.5 * (2 * half ** 2) / (0.1 * span) ** 2
-        return 1.0
-
-    def density(k, lmin, lmax):
-        r = (k - 1) / (lmax - lmin)
-        rt = (m - 1) / (max(lmax, dmax) - min(dmin, lmin))
-        return 2 - max(r / rt, rt / r)
-
-    def density_max(k):
-        return 2 - (k - 1) / (m - 1) if k >= m else 1.0
-
-    best_score, best = -2.0, None
-    j = 1
-    searching = True
-    while searching:
-        for i, q in enumerate(Q):
-            sm = 1 - i / (n_q - 1) - j + 1
-            if w[0] * sm + w[1] + w[2] + w[3] < best_score:
-                searching = False
-                break
-            k = 2
-            while True:
-                dm = density_max(k)
-                if w[0] * sm + w[1] + w[2] * dm + w[3] < best_score:
-                    break
-                delta = (dmax - dmin) / (k + 1) / j / q
-                z = math.ceil(math.log10(delta))
-                while True:
-                    step = j * q * 10.0 ** z
-                    cm = coverage_max(step * (k - 1))
-                    if w[0] * sm + w[1] * cm + w[2] * dm + w[3] < best_score:
-                        break
-                    min_start = math.floor(dmax / step) * j - (k - 1) * j
-                    max_start = math.ceil(dmin / step) * j
-                    if min_start <= max_start:
-                        for start in range(min_start, max_start + 1):
-                            lmin = start * (step / j)
-                            lmax = lmin + step * (k - 1)
-                            score = (w[0] * simplicity(i, j, lmin, lmax, step)
-                                     + w[1] * coverage(lmin, lmax)
-                                     + w[2] * density(k, lmin, lmax)
-                                     + w[3])
-                            if score > best_score:
-                                best_score, best = score, (lmin, lmax, step)
-                    z += 1
-                k += 1
-        j += 1
-    return _r_seq_by(*best)
 
 
 def _size_breaks(limits):
@@ -459,7 +393,7 @@ def _n_rows(x):
     return shape[0] if shape else 1
 
 
-def _model_tables(models, y, bins, type, strategy, conf_level):
+def _model_tables(models, y, bins, type, strategy, conf_level, weights=None):
     """The table of each model; every model must predict the rows of ``y``."""
     if len(models) > 1:
         n_y = _n_rows(y)
@@ -474,7 +408,7 @@ def _model_tables(models, y, bins, type, strategy, conf_level):
     kinds, tables = [], []
     for name, pm in models:
         try:
-            kind, table = _diagram_data(pm, y, bins, type, strategy)
+            kind, table = _diagram_data(pm, y, bins, type, strategy, weights)
         except ProbcalError as exc:
             if name is not None:
                 _add_note(exc, f"(in model {name!r} of `p`)")
@@ -755,7 +689,7 @@ def _layout_engine(layout):
 @python_face
 def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
                         type="classwise", *, strategy="equal_width", intervals=False,
-                        conf_level=0.95, ax=None, figsize=None):
+                        conf_level=0.95, ax=None, figsize=None, weights=None):
     """Reliability diagram of binned confidence against observed frequency.
 
     Points are the non-empty bins of :func:`reliability_table` (mean
@@ -804,6 +738,10 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
         observed frequency (:func:`wilson_interval`).
     conf_level : float
         Level of those intervals.
+    weights : array_like, optional
+        Observation weights: the points are :func:`reliability_table`'s
+        weighted bins (area by total weight) and the subtitle's ECE is
+        ``ece(..., weights=)``.
     ax : matplotlib.axes.Axes or sequence of Axes, optional
         Draw into existing Axes (one, or one per class for the classwise
         panels) instead of a new figure. The Axes' titles stay the caller's
@@ -859,7 +797,7 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
     models = _models(p)
     overlay = len(models) > 1 or models[0][0] is not None
     kind, tables = _model_tables(models, y, bins, type,
-                                 strategy, conf_level if _is_true(intervals) else None)
+                                 strategy, conf_level if _is_true(intervals) else None, weights)
     try:
         from matplotlib.lines import Line2D
     except ImportError as exc:
@@ -878,7 +816,7 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
     subtitle = None
     if _is_true(show_ece):
         metric_type = "classwise" if kind == "classwise" else "confidence"
-        values = [ece._plain(pm, y, bins=bins, type=metric_type, strategy=strategy)
+        values = [ece._plain(pm, y, bins=bins, type=metric_type, strategy=strategy, weights=weights)
                   for _, pm in models]
         prefix = "Classwise ECE" if kind == "classwise" else "ECE"
         if overlay:

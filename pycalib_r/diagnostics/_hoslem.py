@@ -45,6 +45,7 @@ import numpy as np
 
 from ..rstats import pchisq
 from ..inputs._checks import ProbcalError, add_note, as_numeric_vector
+from ..inputs._weights import check_weights
 from ..rbase._format import format_pval, format_r, strwrap
 from ..rbase._rarith import r_sum
 from ..rbase._rlist import NamedNumber, RList
@@ -351,7 +352,7 @@ def _data_name(x, y) -> str:
 # ---------------------------------------------------------------------------
 
 @python_face
-def hoslem_test(x, y, g=10, *, data_name=None) -> HoslemTest:
+def hoslem_test(x, y, g=10, *, data_name=None, weights=None) -> HoslemTest:
     """Hosmer-Lemeshow goodness-of-fit test of a binary outcome's fitted probabilities.
 
     R equivalent: ``ResourceSelection::hoslem.test(x, y, g = 10)`` (0.3-6),
@@ -379,6 +380,17 @@ def hoslem_test(x, y, g=10, *, data_name=None) -> HoslemTest:
     data_name : str, optional
         R's ``data.name`` (R deparses the call: ``"y, p"`` for
         ``hoslem.test(y, p)``); default the pandas names, else ``"x, y"``.
+    weights : array_like, optional
+        Python-only: observation weights, one per observation (R's ``glm``
+        prior weights), finite and non-negative with a positive sum (else a
+        ``ProbcalError`` naming ``weights``). The groups are cut at the
+        type-7 percentiles of the replicated fitted values (``n`` becomes
+        the total weight ``W``; the order statistic of rank ``t`` is the
+        first sorted fitted value whose cumulative weight reaches ``t``),
+        and ``O_kj``, ``E_kj`` are weighted counts (``sum w x``, ``sum w
+        (1 - x)``, ``sum w y``, ``sum w (1 - y)``). A row of weight 0
+        changes nothing, a row of whole weight k counts as k copies. None:
+        R's test, bit for bit. ResourceSelection has no weights.
 
     Returns
     -------
@@ -431,6 +443,9 @@ def hoslem_test(x, y, g=10, *, data_name=None) -> HoslemTest:
         raise ProbcalError("Argument `data_name` must be a string.")
     groups = check_groups(g)
     outcome, fitted = _data(x, y)
+    if weights is not None:
+        return _weighted_hoslem(outcome, fitted, check_weights(weights, fitted.size), groups,
+                                data_name)
     ordered = np.sort(fitted)
     cuts = hoslem_breaks(lambda rank: ordered[rank - 1], fitted.size, groups)
     code = group_codes(cuts, fitted)
@@ -445,3 +460,23 @@ def hoslem_test(x, y, g=10, *, data_name=None) -> HoslemTest:
             sums[:, j] = (r_sum(1 - o), r_sum(o), r_sum(1 - e), r_sum(e))
     occupied = int(np.unique(code).size)  # a value above the last cut counts, as R's NA
     return hoslem_result(cuts, sums[0], sums[1], sums[2], sums[3], occupied, groups, data_name)
+
+
+def _weighted_hoslem(outcome, fitted, w, groups, data_name) -> HoslemTest:
+    """:func:`hoslem_test` with observation weights: the replicated sample's
+    percentiles (:func:`~pycalib_r.binned._weighted.weighted_order_stat`)
+    and weighted counts per group (rows of weight 0 dropped first)."""
+    from ..binned._weighted import positive_rows, weighted_order_stat  # noqa: PLC0415
+
+    w, outcome, fitted = positive_rows(w, outcome, fitted)
+    order_stat, total = weighted_order_stat(fitted, w)
+    cuts = hoslem_breaks(order_stat, total, groups)
+    code = group_codes(cuts, fitted)
+    k = cuts.size - 1
+    sums = np.zeros((4, k + 1))
+    with np.errstate(all="ignore"):
+        for row, v in enumerate((w * (1 - outcome), w * outcome, w * (1 - fitted), w * fitted)):
+            sums[row] = np.bincount(code - 1, weights=v, minlength=k + 1)[:k + 1]
+    occupied = int(np.unique(code).size)
+    return hoslem_result(cuts, sums[0, :k], sums[1, :k], sums[2, :k], sums[3, :k], occupied,
+                         groups, data_name)

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..rbase._errors import ProbcalError
 from ..inputs._forms import input_form
+from ..inputs._weights import check_weights
 from ..inputs._hints import python_face
 
 __all__ = ["smece", "smooth_reliability_diagram", "SmoothReliability"]
@@ -68,10 +69,11 @@ def _kernel(m, sigma):
     return kt, a, b
 
 
-def _bin_linear(f, y, m, index=None):
+def _bin_linear(f, y, m, index=None, obs=None):
     """Linear binning onto ``m`` grid points ``j / (m - 1)`` of the weights ``f - y``, 1 and
     ``y`` (rows of the result), read in chunks of ``_CHUNK`` rows (bounded memory);
-    ``index`` selects (with repeats) a resample."""
+    ``index`` selects (with repeats) a resample. ``obs``: observation weights, which
+    multiply each row's three (a row of whole weight k bins as k copies of it)."""
     n = f.size if index is None else index.size
     out = np.zeros((3, m))
     for s in range(0, n, _CHUNK):
@@ -84,7 +86,11 @@ def _bin_linear(f, y, m, index=None):
         pos = fc * (m - 1)
         left = np.clip(pos.astype(np.int64), 0, m - 2)
         frac = pos - left
-        for k, w in enumerate((fc - yc, None, yc)):
+        rows = (fc - yc, None, yc)
+        if obs is not None:
+            oc = obs[s:s + _CHUNK]
+            rows = (oc * (fc - yc), oc, oc * yc)
+        for k, w in enumerate(rows):
             lw = 1 - frac if w is None else (1 - frac) * w
             rw = frac if w is None else frac * w
             out[k] += np.bincount(left, lw, minlength=m)
@@ -142,13 +148,13 @@ def _smooth_at(values, sigma, t):
 class _Smoother:
     """The binned residuals and counts of one problem, cached per grid size."""
 
-    def __init__(self, f, y, index=None):
-        self.f, self.y, self.index = f, y, index
+    def __init__(self, f, y, index=None, obs=None):
+        self.f, self.y, self.index, self.obs = f, y, index, obs
         self._binned = {}
 
     def binned(self, m):
         if m not in self._binned:
-            self._binned[m] = _bin_linear(self.f, self.y, m, self.index)
+            self._binned[m] = _bin_linear(self.f, self.y, m, self.index, self.obs)
         return self._binned[m]
 
     def smooth(self, sigma, t):
@@ -185,6 +191,12 @@ class _Smoother:
             else:
                 hi = mid
         return hi
+
+
+def _positive(f, c, obs):
+    """``(f, c, None, obs)`` on the rows of positive weight (a row of weight 0 is no row)."""
+    keep = obs > 0
+    return f[keep], c[keep], None, obs[keep]
 
 
 def _problems(p, y, type):
@@ -253,7 +265,7 @@ def _check_n_boot(n_boot, n_points):
 
 
 @python_face
-def smece(p, y, type="classwise", *, sigma=None, return_sigma=False):
+def smece(p, y, type="classwise", *, sigma=None, return_sigma=False, weights=None):
     """Smooth ECE: the kernel-smoothed calibration error with its fixed-point bandwidth.
 
     Python-only (R has no smooth ECE; peer: ``relplot.smECE(f, y)``).
@@ -275,6 +287,17 @@ def smece(p, y, type="classwise", *, sigma=None, return_sigma=False):
         100,001 (relplot has no bound).
     return_sigma : bool
         Also return the bandwidth (per class for classwise).
+    weights : array_like, optional
+        Observation weights, one per row (R's ``glm`` prior weights), finite
+        and non-negative with a positive sum (else a ``ProbcalError`` naming
+        ``weights``). Each row's residual and its unit of density are
+        multiplied by its weight before the linear binning onto the grid,
+        so a row of weight 0 changes nothing and a row of whole weight k
+        counts as k copies of it (the fixed point included). relplot 1.0.3
+        has no weights: this is its definition applied to the copies
+        (``tests/test_weights_metrics.py`` compares with relplot on
+        ``np.repeat``-ed data). None (the default) is the unweighted code,
+        bit for bit.
 
     Returns
     -------
@@ -323,9 +346,10 @@ def smece(p, y, type="classwise", *, sigma=None, return_sigma=False):
     sigma = _check_sigma(sigma)
     return_sigma = _check_flag(return_sigma, "return_sigma")
     kind, problems = _problems(p, y, type)
+    obs = None if weights is None else check_weights(weights, problems[0][1].size)
     values, sigmas = [], []
     for _, f, c in problems:
-        sm = _Smoother(f, c)
+        sm = _Smoother(f, c) if obs is None else _Smoother(*_positive(f, c, obs))
         s = sm.fixed_point() if sigma is None else sigma
         values.append(sm.ece(s))
         sigmas.append(s)

@@ -909,12 +909,12 @@ def _metric_args(metric: str) -> tuple:
           "skce": _kernel.skce, "mmce": _metrics.mmce}[metric]
     # progress is cal_ci's own (a Python-only keyword of skce too).
     return tuple(k for k in inspect.signature(fn).parameters
-                 if k not in ("p", "y", "bins", "progress"))
+                 if k not in ("p", "y", "bins", "progress", "weights"))  # cal_ci: unweighted
 
 
 def _check_dots(metric: str, kwargs: dict) -> None:
     """R's "unused argument" error for ``...`` that the metric does not take."""
-    check_unused_arguments(kwargs, _metric_args(metric))
+    check_unused_arguments(kwargs, _metric_args(metric), caller="cal_ci")
 
 
 class _Bound(NamedTuple):

@@ -358,10 +358,18 @@ def warn_unused_dots(function: str, method: str, kwargs: Dict[str, Any],
         f"help({function}).", UserWarning)
 
 
-def check_unused_arguments(kwargs: Dict[str, Any], allowed) -> None:
+def check_unused_arguments(kwargs: Dict[str, Any], allowed, caller: str = "") -> None:
     """R's "unused argument" error for names in ``kwargs`` that the R function
     reached through ``...`` does not take (R's text: ``unused arguments
     (a = 1, b = "x")``, in the order given)."""
     unused = [k for k in kwargs if k not in allowed]
     if unused:
-        raise ProbcalError(unused_arguments_text(kwargs, unused))
+        err = ProbcalError(unused_arguments_text(kwargs, unused))
+        if "weights" in unused and caller == "cal_ci":
+            # The metrics take Python-only observation weights; cal_ci's
+            # bootstrap does not (R's message stays; the reason is a note).
+            add_note(err, "cal_ci() takes no `weights`: its percentile bootstrap resamples rows "
+                          "with equal probability, and a weighted bootstrap interval has no "
+                          "accepted definition here. The metrics themselves (ece, mce, ace) "
+                          "take weights=.")
+        raise err

@@ -69,6 +69,10 @@ class _Spec:
     python_only: Tuple[str, ...] = ()     # Python arguments that do not change the result
 
 
+# probcal's functions whose Python twins take Python-only observation weights.
+_UNWEIGHTED_IN_R = ("ece", "mce", "ace", "reliability_diagram")
+
+
 def _specs():
     import pycalib_r as pc
 
@@ -404,6 +408,9 @@ def same_as_r(fn, *args, **kwargs) -> ParityReport:
     except TypeError as exc:
         raise TypeError(f"{spec.r_name}(): {exc}") from None
 
+    if spec.r_name in _UNWEIGHTED_IN_R and bound.arguments.get("weights") is not None:
+        raise NotExpressibleInR(f"weights= is Python-only: probcal's {spec.r_name}() takes no "
+                                "observation weights; compare the call without them.")
     renames = dict(spec.r_names)
     data: Dict[str, object] = {}
     named: Dict[str, object] = {}

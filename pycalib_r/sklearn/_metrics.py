@@ -13,6 +13,7 @@ from ..kernel import _skce as _kernel
 from ..binned import _metrics
 from ..rbase._errors import ProbcalError
 from ..inputs._hints import add_note
+from ..inputs._weights import check_weights, refuse_weights
 from ._validation import _labels_to_index
 
 __all__ = [
@@ -112,8 +113,21 @@ def _metric_inputs(y_true, y_prob, pos_label, labels):
 _STRATEGY = {"uniform": "equal_width", "quantile": "equal_freq"}
 
 
+def _sample_weight(sample_weight, p):
+    """scikit-learn's ``sample_weight`` through the core's one check (the
+    message names ``sample_weight``); None stays None (the unweighted path)."""
+    return check_weights(sample_weight, np.shape(p)[0], arg="sample_weight")
+
+
+def _refuse_sample_weight(fname, sample_weight):
+    if sample_weight is not None:
+        refuse_weights(fname, {"sample_weight": sample_weight},
+                       "the kernel calibration errors have no accepted weighted estimator.")
+
+
 def expected_calibration_error(y_true, y_prob, *, n_bins=10, type="classwise", debiased=False,
-                               strategy="equal_width", pos_label=None, labels=None):
+                               strategy="equal_width", pos_label=None, labels=None,
+                               sample_weight=None):
     """Expected calibration error, in scikit-learn's argument order (classwise for K > 2 classes).
 
     Given a K-class ``predict_proba`` this is R's default, the **classwise**
@@ -149,6 +163,10 @@ def expected_calibration_error(y_true, y_prob, *, n_bins=10, type="classwise", d
     labels : array_like, optional
         The classes in ``y_prob``'s column order (``estimator.classes_``),
         when ``y_true`` may not show them all.
+    sample_weight : array_like of shape (n,), optional
+        Observation weights: :func:`pycalib_r.ece`'s ``weights`` (checked by
+        the core's ``check_weights``, the message naming ``sample_weight``);
+        a scorer made with ``make_scorer`` passes its ``sample_weight`` here.
 
     Returns
     -------
@@ -178,11 +196,12 @@ def expected_calibration_error(y_true, y_prob, *, n_bins=10, type="classwise", d
     """
     p, y = _metric_inputs(y_true, y_prob, pos_label, labels)
     return _metrics.ece._plain(p, y, bins=n_bins, type=type, debiased=debiased,
-                               strategy=_STRATEGY.get(strategy, strategy))
+                               strategy=_STRATEGY.get(strategy, strategy),
+                               weights=_sample_weight(sample_weight, p))
 
 
 def maximum_calibration_error(y_true, y_prob, *, n_bins=10, type="classwise", pos_label=None,
-                              labels=None):
+                              labels=None, sample_weight=None):
     """Maximum calibration error over non-empty equal-width bins.
 
     Parameters are those of :func:`expected_calibration_error`.
@@ -194,11 +213,11 @@ def maximum_calibration_error(y_true, y_prob, *, n_bins=10, type="classwise", po
     R equivalent: ``probcal::mce(p, y, bins = n_bins, type)``; equal to it exactly.
     """
     p, y = _metric_inputs(y_true, y_prob, pos_label, labels)
-    return _metrics.mce._plain(p, y, bins=n_bins, type=type)
+    return _metrics.mce._plain(p, y, bins=n_bins, type=type, weights=_sample_weight(sample_weight, p))
 
 
 def average_calibration_error(y_true, y_prob, *, n_bins=10, type="classwise", pos_label=None,
-                              labels=None):
+                              labels=None, sample_weight=None):
     """Average (unweighted) calibration error over non-empty equal-width bins.
 
     Parameters are those of :func:`expected_calibration_error`.
@@ -210,10 +229,11 @@ def average_calibration_error(y_true, y_prob, *, n_bins=10, type="classwise", po
     R equivalent: ``probcal::ace(p, y, bins = n_bins, type)``; equal to it exactly.
     """
     p, y = _metric_inputs(y_true, y_prob, pos_label, labels)
-    return _metrics.ace._plain(p, y, bins=n_bins, type=type)
+    return _metrics.ace._plain(p, y, bins=n_bins, type=type, weights=_sample_weight(sample_weight, p))
 
 
-def maximum_mean_calibration_error(y_true, y_prob, *, bandwidth=0.2, pos_label=None, labels=None):
+def maximum_mean_calibration_error(y_true, y_prob, *, bandwidth=0.2, pos_label=None, labels=None,
+                                   sample_weight=None):
     """Maximum mean calibration error (Laplacian kernel).
 
     Parameters
@@ -221,6 +241,9 @@ def maximum_mean_calibration_error(y_true, y_prob, *, bandwidth=0.2, pos_label=N
     y_true, y_prob, pos_label, labels
         As in :func:`expected_calibration_error`.
     bandwidth : float, default 0.2
+    sample_weight : None
+        Refused when given: the kernel estimators have no accepted weighted
+        form (a scorer called with ``sample_weight`` fails saying so).
 
     Returns
     -------
@@ -228,12 +251,14 @@ def maximum_mean_calibration_error(y_true, y_prob, *, bandwidth=0.2, pos_label=N
 
     R equivalent: ``probcal::mmce(p, y, bandwidth)``; equal to it exactly.
     """
+    _refuse_sample_weight("maximum_mean_calibration_error", sample_weight)
     p, y = _metric_inputs(y_true, y_prob, pos_label, labels)
     return _metrics.mmce._plain(p, y, bandwidth=bandwidth)
 
 
 def squared_kernel_calibration_error(y_true, y_prob, *, estimator="uq", bandwidth=0.2,
-                                     type="canonical", pos_label=None, labels=None):
+                                     type="canonical", pos_label=None, labels=None,
+                                     sample_weight=None):
     """Squared kernel calibration error (Widmann, Lindsten & Zachariah 2019).
 
     Parameters
@@ -244,6 +269,8 @@ def squared_kernel_calibration_error(y_true, y_prob, *, estimator="uq", bandwidt
         R's ``estimator``.
     bandwidth : float, default 0.2
     type : {"canonical", "confidence", "classwise"}
+    sample_weight : None
+        Refused when given, as for :func:`maximum_mean_calibration_error`.
 
     Returns
     -------
@@ -251,6 +278,7 @@ def squared_kernel_calibration_error(y_true, y_prob, *, estimator="uq", bandwidt
 
     R equivalent: ``probcal::skce(p, y, estimator, bandwidth, type)``; equal to it exactly.
     """
+    _refuse_sample_weight("squared_kernel_calibration_error", sample_weight)
     p, y = _metric_inputs(y_true, y_prob, pos_label, labels)
     return _kernel.skce._plain(p, y, estimator=estimator, bandwidth=bandwidth, type=type)
 

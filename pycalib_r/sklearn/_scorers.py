@@ -55,9 +55,17 @@ def _binary_inputs(y_true, y_prob, pos_label, labels):
 
 
 def _statistic(name: str, r_name: str, better: str):
-    def score(y_true, y_prob, *, pos_label=None, labels=None):
+    def score(y_true, y_prob, *, pos_label=None, labels=None, sample_weight=None):
         from .. import val_prob
 
+        if sample_weight is not None:
+            # rms::val.prob uses its weights only for grouped statistics: these
+            # scores have none, and ignoring sample_weight would misreport.
+            from ..inputs._weights import refuse_weights
+
+            refuse_weights(f"{name}_score", {"sample_weight": sample_weight},
+                           f"rms::val.prob's {r_name} takes no observation weights (val.prob "
+                           "uses its weights only with `group`).")
         p, y = _binary_inputs(y_true, y_prob, pos_label, labels)
         return float(val_prob(p, y)[r_name])
 
@@ -66,6 +74,8 @@ def _statistic(name: str, r_name: str, better: str):
 
     R equivalent: ``rms::val.prob(p, y)["{r_name}"]`` with ``p``/``y`` recoded
     from scikit-learn's labels (:func:`pycalib_r.val_prob`'s value exactly).
+    ``sample_weight`` is refused with a ``ProbcalError`` saying why (val.prob
+    weighs only its grouped statistics), rather than ignored.
 
     Examples
     --------
