@@ -22,6 +22,7 @@ from ._native import show_config
 from .diagnostics._smece import SmoothReliability, smece, smooth_reliability_diagram
 from .diagnostics._validation import CalInterceptSlope, ValProb, cal_intercept_slope, val_prob
 from .diagnostics._val_probg import ValProbG
+from .clinical import CalibrationCurve, val_prob_ci
 from ._rng import (
     RRandom,
     get_random_seed,
@@ -100,6 +101,9 @@ __all__ = [
     "HoslemTest",
     "cal_intercept_slope",
     "CalInterceptSlope",
+    # clinical calibration curves (CalibrationCurves::val.prob.ci.2)
+    "val_prob_ci",
+    "CalibrationCurve",
     # calibrators
     "Calibrator",
     "cal_beta",

@@ -69,6 +69,7 @@ def _calls():
         "cal_scaling_binning": lambda: pc.cal_scaling_binning(p, y, bins=4),
         "cal_venn_abers": lambda: pc.cal_venn_abers(p, y, type="cross", folds=3, rng=pc.RRandom(7)),
         "val_prob": lambda: pc.val_prob(p, y),
+        "val_prob_ci": lambda: pc.val_prob_ci(p, y),
         "hoslem_test": lambda: pc.hoslem_test(y, p),
         "cal_intercept_slope": lambda: pc.cal_intercept_slope(p, y),
         "cal_beta": lambda: pc.cal_beta(p, y),

@@ -36,7 +36,7 @@ FACE_ONLY = ("ace", "ece", "mce", "mmce", "logit", "inv_logit", "ece_ci", "calib
              "brier_score", "val_prob", "hoslem_test", "cal_intercept_slope",
              "reliability_diagram", "reliability_table", "reliabilitydiag", "smece",
              "smooth_reliability_diagram", "cal_ovr", "cal_cv", "predict",
-             "cal_scaling_binning", "cal_venn_abers",
+             "cal_scaling_binning", "cal_venn_abers", "val_prob_ci",
              # it takes `...` (**kwargs): r_arguments leaves it as it is
              "cal_dirichlet")
 EXPECTED_LAYERS = {

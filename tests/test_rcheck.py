@@ -215,7 +215,7 @@ METHODS = {"predict", "summary"}
 # Exports whose R counterpart is outside probcal (rms, ResourceSelection, MASS):
 # same_as_r refuses them; tests/test_validation.py checks them against R.
 OTHER_PACKAGES = {"val_prob", "ValProb", "ValProbG", "hoslem_test", "HoslemTest", "cal_intercept_slope",
-                  "CalInterceptSlope"}
+                  "CalInterceptSlope", "val_prob_ci", "CalibrationCurve"}
 
 
 def test_every_export_is_covered():

@@ -339,6 +339,8 @@ def main(argv=None) -> int:
                     help="only the reliabilitydiag()/smece() targets at 10^7 rows")
     ap.add_argument("--only-venn", action="store_true",
                     help="run only the cal_venn_abers targets (10^6 rows; against the venn-abers package at 10^5)")
+    ap.add_argument("--only-val-prob-ci", action="store_true",
+                    help="run only the val_prob_ci() lines (CalibrationCurves::val.prob.ci.2)")
     ap.add_argument("--only-csv", action="store_true",
                     help="run only the command line's CSV reader target (against pandas.read_csv)")
     ap.add_argument("--only-first-call", action="store_true",
@@ -386,6 +388,10 @@ def main(argv=None) -> int:
         return 1 if rep.failed else 0
     if args.only_stream:
         stream_draw_target(rep, rr, repeat)
+        return 1 if rep.failed else 0
+    if args.only_val_prob_ci:
+        val_prob_ci_targets(rep, rr, repeat)
+        rep.line("all targets met" if rep.failed == 0 else f"{rep.failed} target(s) missed")
         return 1 if rep.failed else 0
     if args.only_corp or args.only_csv:
         if args.only_corp:
@@ -504,6 +510,7 @@ def main(argv=None) -> int:
     corp_targets(rep, repeat)
     venn_abers_targets(rep, repeat)
     csv_reader_target(rep, repeat)
+    val_prob_ci_targets(rep, rr, repeat)
 
     # -- first calls in new processes (tools/bench_first_call.py) -----------------------------
     from bench_first_call import first_call_targets
@@ -542,6 +549,52 @@ def peers_section(rep, args):
         machine = (f"load average {load0:.2f} at the section's start and {os.getloadavg()[0]:.2f} at its end,"
                    f" on {os.cpu_count()} cores")
         write_peers(rows, cold_rows, command, machine, args.peer_rounds)
+
+
+def val_prob_ci_targets(rep, rr, repeat):
+    """val_prob_ci against CalibrationCurves 2.0.0's val.prob.ci.2 (plot on a null device).
+
+    R's call forms every event x non-event pair for the c-statistic's interval
+    (``expand.grid``) and, for the loess limits, the n x n operator: at 10^5
+    rows it cannot allocate them (tens of GB), so R is timed at 10^4 and the
+    10^5 line holds Python to R's 10^4 time."""
+    import warnings
+
+    rep.line("val_prob_ci() (CalibrationCurves::val.prob.ci.2)")
+    has_cc = False
+    if rr is not None:
+        rr.ro.r('lib <- Sys.getenv("PYCALIB_R_RLIB"); if (nzchar(lib)) .libPaths(c(lib, .libPaths()))')
+        has_cc = rr.ro.r('as.character(suppressMessages(suppressWarnings(requireNamespace('
+                         '"CalibrationCurves", quietly = TRUE))))')[0] == "TRUE"
+        if has_cc:
+            rr.ro.r("suppressMessages(library(CalibrationCurves)); pdf(NULL)")
+
+    def ours(p, y, smooth):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return pc.val_prob_ci(p, y, smooth=smooth)
+
+    r_times = {}
+    for smooth in ("loess", "rcs"):
+        p, y = binary_data(10_000, 11)
+        t = best_time(lambda: ours(p, y, smooth), repeat)
+        t_r = None
+        if has_cc:
+            rr.put("pp", p)
+            rr.put("yy", y)
+            t_r = rr.once(f'suppressWarnings(val.prob.ci.2(pp, yy, smooth = "{smooth}"))')
+            r_times[smooth] = t_r
+        note = f"{t_r:.2f} s: {t_r / t:.1f}x" if t_r else "CalibrationCurves 2.0.0 not installed"
+        rep.target(f"`val_prob_ci`, 10,000 rows, smooth = \"{smooth}\"", f"{t:.2f} s", note,
+                   "target: no slower than R", t_r is None or t <= t_r)
+    p, y = binary_data(100_000, 12)
+    for smooth in ("loess", "rcs"):
+        t = best_time(lambda: ours(p, y, smooth), repeat)
+        t_r = r_times.get(smooth)
+        rep.target(f"`val_prob_ci`, 100,000 rows, smooth = \"{smooth}\"", f"{t:.2f} s",
+                   "cannot run in R (ci.auc's 2.5e9 pairs" + (", loess's 10^10-cell L" if smooth == "loess" else "")
+                   + ")" + (f"; R at 10,000 rows {t_r:.2f} s" if t_r else ""),
+                   "target: below R's time at 10,000 rows", t_r is None or t <= t_r)
 
 
 def corp_targets(rep, repeat):

@@ -122,4 +122,6 @@ KERNELS = (
      "cal_dirichlet, cal_vector_scaling (optim BFGS)", "-"),
     ("venn", "venn_bridge", "src/venn.c", "pycalib_r.calibrators._venn_abers._bridge_twin",
      "cal_venn_abers (F0, F1 at every distinct calibration score)", "-"),
+    ("weighted", "weighted_pav", "src/weighted.c", "pycalib_r.calibrators._weighted.weighted_pav",
+     "cal_isotonic(weights=), and cal_ovr/cal_cv over it", "-"),
 )

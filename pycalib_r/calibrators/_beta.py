@@ -18,6 +18,7 @@ from ._base import (
     r_log1p,
     rounded,
 )
+from ..inputs._weights import check_weights
 from ._platt import design_matrix, glm_binomial
 from ..inputs._hints import python_face
 from ..rbase._rcalls import r_arguments
@@ -54,7 +55,7 @@ class CalBeta(Calibrator):
 
 @python_face
 @r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
-def cal_beta(p, y, eps=1e-15) -> CalBeta:
+def cal_beta(p, y, eps=1e-15, weights=None) -> CalBeta:
     """Beta calibration: ``inv_logit(a * log(p) - b * log(1 - p) + c)``.
 
     R equivalent: ``probcal::cal_beta(p, y, eps = 1e-15)``.
@@ -67,6 +68,16 @@ def cal_beta(p, y, eps=1e-15) -> CalBeta:
         Binary labels coded 0/1 (or bools); both classes must occur.
     eps : float
         Clipping constant in ``(0, 0.5)``.
+    weights : array_like, optional
+        Python-only. Observation weights, R's ``glm(weights = )`` prior
+        weights: finite, non-negative, positive sum, both classes keeping a
+        positive total (else a ``ProbcalError`` naming ``weights``). A row
+        of weight 0 changes nothing, a row of integer weight ``k`` counts as
+        ``k`` copies of it (the same optimum; R's IRLS starts from
+        ``(w y + 0.5) / (w + 1)``, so the two fits agree to its stop rule,
+        not bit for bit); ``None`` (the default) is the unweighted fit, bit
+        for bit. The weighted fit is R's ``glm(y ~ log_p + log_1mp, family =
+        binomial(), weights = weights)``.
 
     Returns
     -------
@@ -153,13 +164,18 @@ def cal_beta(p, y, eps=1e-15) -> CalBeta:
     y_arr = check_binary_y(y, arg="y", require_both=True)
     check_same_length(p_arr, y_arr, x_arg="p", y_arg="y")
     eps = check_eps(eps)
+    w = check_weights(weights, y_arr.size)
+    if w is not None:
+        from ._weighted import require_weighted_classes  # noqa: PLC0415
+        require_weighted_classes(y_arr, w, (0, 1))
     p_clip = clip_eps(p_arr, eps)
     design = design_matrix([r_log(p_clip), r_log1p(-p_clip)])
-    fit = glm_binomial(design, y_arr.astype(np.float64), ["(Intercept)", "log_p", "log_1mp"], warn=True)
-    return beta_calibrator(fit, y_arr.size, eps)
+    fit = glm_binomial(design, y_arr.astype(np.float64), ["(Intercept)", "log_p", "log_1mp"], warn=True,
+                       weights=w)
+    return beta_calibrator(fit, y_arr.size, eps, weighted=w is not None)
 
 
-def beta_calibrator(fit, n: int, eps: float) -> CalBeta:
+def beta_calibrator(fit, n: int, eps: float, weighted: bool = False) -> CalBeta:
     """The fitted ``cal_beta`` object from its glm fit (also the Dask face's)."""
     coefs = dict(fit.coefficients)
     return new_calibrator(
@@ -173,5 +189,6 @@ def beta_calibrator(fit, n: int, eps: float) -> CalBeta:
         c=coefs["(Intercept)"],
         eps=eps,
         fit=fit,
-        call=format_call("cal_beta", ("p", "y"), eps=None if eps == 1e-15 else eps),
+        call=format_call("cal_beta", ("p", "y", "weights") if weighted else ("p", "y"),
+                         eps=None if eps == 1e-15 else eps),
     )

@@ -26,6 +26,7 @@ from ..inputs._checks import (
 )
 from ..inputs import as_matrix as _as_matrix
 from ..inputs._hints import check_unused_arguments, warn_unused_dots
+from ..inputs._weights import check_weights
 from ..rbase._format import cli_abort_message
 from ._base import MULTICLASS, Calibrator, _wrap_output, format_call, new_calibrator
 from ..inputs._logit_input import once_per_call
@@ -42,18 +43,20 @@ _VECTOR_ONLY = ("platt", "beta", "isotonic", "histogram")
 
 
 def _cross_fit(fit_one, x: np.ndarray, y: np.ndarray, fold_id: np.ndarray, folds: int,
-               oof: np.ndarray) -> list:
+               oof: np.ndarray, weights=None) -> list:
     """R's fold loop: for each fold, fit on the other folds and predict the held-out rows.
 
     ``fit_one(x, y)`` fits one calibrator; the held-out predictions fill the
     rows of ``oof`` (an array the caller has just made) in place. Returns the fold
-    calibrators in fold order.
+    calibrators in fold order. With ``weights`` (Python-only) the fits are
+    ``fit_one(x, y, w)``, each row's weight following it into the fold.
     """
     fold_calibrators = []
     for fold in range(1, folds + 1):
         analysis = fold_id != fold
         assessment = np.flatnonzero(~analysis)  # rows in order, as the mask takes them
-        fitted = fit_one(x[analysis], y[analysis])
+        fitted = (fit_one(x[analysis], y[analysis]) if weights is None
+                  else fit_one(x[analysis], y[analysis], weights[analysis]))
         fold_calibrators.append(fitted)
         oof[assessment] = fitted.predict(x[assessment])
     return fold_calibrators
@@ -85,7 +88,7 @@ class CalCv(Calibrator):
         return {"CalibrationMethod": self.calibration_method, "Folds": int(self.folds)}
 
 
-def _fit_calibrator_mc(method: str, x, y, **kwargs) -> Calibrator:
+def _fit_calibrator_mc(method: str, x, y, weights=None, **kwargs) -> Calibrator:
     """R ``fit_calibrator_mc()``: the multiclass calibrator by name.
 
     ``...`` reaches ``cal_dirichlet`` (``lambda``, ``eps``) and ``cal_ovr``
@@ -94,14 +97,14 @@ def _fit_calibrator_mc(method: str, x, y, **kwargs) -> Calibrator:
     """
     if method == "temperature":
         from ._temperature import cal_temperature
-        return cal_temperature._plain(x, y)
+        return cal_temperature._plain(x, y, weights=weights)
     if method == "vector":
         from ._vector_scaling import cal_vector_scaling
-        return cal_vector_scaling._plain(x, y)
+        return cal_vector_scaling._plain(x, y, weights=weights)
     if method == "dirichlet":
         from ._dirichlet import cal_dirichlet
         check_unused_arguments(kwargs, ("lambda", "lambda_", "eps"))
-        return cal_dirichlet._plain(x, y, **kwargs)
+        return cal_dirichlet._plain(x, y, weights=weights, **kwargs)
     if method == "scaling_binning":  # Python-only: the marginal form (an n x K output)
         from ._methods import SCALING_BINNING_ARGS
         from ._scaling_binning import cal_scaling_binning
@@ -109,23 +112,26 @@ def _fit_calibrator_mc(method: str, x, y, **kwargs) -> Calibrator:
         if kwargs.get("type", "marginal") != "marginal":
             raise ProbcalError('cal_cv() takes cal_scaling_binning(type = "marginal") only: '
                                "its out-of-fold predictions are an n x K matrix.")
-        return cal_scaling_binning._plain(x, y, **kwargs)
+        return cal_scaling_binning._plain(x, y, weights=weights, **kwargs)
     if method == "venn_abers":  # Python-only: one-vs-one or one-vs-rest (an n x K output)
         from ._methods import VENN_ABERS_ARGS
         from ._venn_abers import cal_venn_abers
         check_unused_arguments(kwargs, VENN_ABERS_ARGS)
+        if weights is not None:
+            raise ProbcalError("Venn-ABERS takes no `weights`: its validity guarantee is for "
+                               "exchangeable, unweighted observations.")
         return cal_venn_abers._plain(x, y, **kwargs)
     from ._ovr import _cal_ovr
     dots = dict(kwargs)
     base_method = dots.pop("base_method", None)
     # cal_cv() has already warned about the arguments cal_ovr() ignores.
     return _cal_ovr(x, y, "platt" if base_method is None else base_method, dots,
-                    check_dots=False)
+                    check_dots=False, weights=weights)
 
 
 @python_face
 @once_per_call
-def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> CalCv:
+def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, weights=None, **kwargs) -> CalCv:
     """Cross-validated calibration with stratified folds.
 
     R equivalent: ``probcal::cal_cv(x, y, method = c("platt", "temperature",
@@ -163,6 +169,18 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
         Seed for the fold assignment only.
     rng : None, RRandom or numpy.random.Generator, optional
         Stream for the fold assignment when ``seed`` is None (not in R).
+    weights : array_like, optional
+        Python-only. Observation weights (finite, non-negative, positive
+        sum; else a ``ProbcalError`` naming ``weights``). The folds are drawn
+        over rows exactly as without weights (the same ``fold_id``), and each
+        row's weight follows it: every fold calibrator is fitted with the
+        weights of its training rows, the final one with all of them (see
+        each method's ``weights``). A fold whose training rows leave a class
+        with total weight 0 is refused. Because folds are drawn over rows,
+        a zero-weight row or a row of weight ``k`` still takes its place in
+        the draw: the k-copies rule holds fold by fold and for the final
+        calibrator, not for the fold assignment. ``None`` (the default) is
+        R's fit, bit for bit.
     **kwargs
         Passed on as R's ``...``: ``bins``/``strategy`` (histogram), ``eps``
         (beta, dirichlet), ``lambda``/``lambda_`` (dirichlet),
@@ -258,7 +276,7 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
     ``fit$oof_predictions[1:4]`` and ``ece(fit$oof_predictions, y, bins =
     5)`` are the same values.
     """
-    call = format_call("cal_cv", ("x", "y"),
+    call = format_call("cal_cv", ("x", "y") if weights is None else ("x", "y", "weights"),
                        method=method if isinstance(method, str) else None,
                        folds=None if (not isinstance(folds, (list, tuple, np.ndarray))
                                       and folds == 5) else folds,
@@ -267,7 +285,7 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
         method = match_arg(method, CV_METHODS, arg="method")
     warn_unused_dots("cal_cv", method, kwargs, multiclass=is_matrix(x))
     if is_matrix(x):
-        return _cal_cv_multiclass(x, y, method, folds, seed, rng, call, **kwargs)
+        return _cal_cv_multiclass(x, y, method, folds, seed, rng, call, weights=weights, **kwargs)
     if method in _MATRIX_ONLY:
         raise ProbcalError(cli_abort_message(
             f'Method "{method}" requires a matrix `x` with one column per class.'))
@@ -277,12 +295,13 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
     yv = check_binary_y(y, arg="y", require_both=True)
     check_same_length(xv, yv, x_arg="x", y_arg="y")
     folds = check_folds(folds, yv)
+    w = check_weights(weights, yv.size)
 
     fold_id = stratified_folds(yv, folds, seed=seed, rng=rng)
     oof = np.zeros(yv.size)
-    fold_calibrators = _cross_fit(lambda xa, ya: fit_calibrator(method, xa, ya, **kwargs),
-                                  xv, yv, fold_id, folds, oof)
-    final = fit_calibrator(method, xv, yv, **kwargs)
+    fold_calibrators = _cross_fit(lambda xa, ya, wa=None: fit_calibrator(method, xa, ya, weights=wa, **kwargs),
+                                  xv, yv, fold_id, folds, oof, w)
+    final = fit_calibrator(method, xv, yv, weights=w, **kwargs)
     return new_calibrator(
         CalCv,
         method="cross-validated " + final.method,
@@ -298,7 +317,7 @@ def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, **kwargs) -> C
     )
 
 
-def _cal_cv_multiclass(x, y, method, folds, seed, rng, call, **kwargs) -> CalCv:
+def _cal_cv_multiclass(x, y, method, folds, seed, rng, call, weights=None, **kwargs) -> CalCv:
     if method in _VECTOR_ONLY:
         raise ProbcalError(cli_abort_message(
             f'Method "{method}" expects a vector `x`. Use "ovr" for multiclass binning.'))
@@ -312,14 +331,15 @@ def _cal_cv_multiclass(x, y, method, folds, seed, rng, call, **kwargs) -> CalCv:
             raise ProbcalError("Argument `x` must be a finite numeric matrix.")
     labels = multiclass_labels(mat, y, x_arg="x")
     folds = check_folds(folds, labels.codes)
+    w = check_weights(weights, mat.shape[0])
 
     fold_id = stratified_folds(labels.codes, folds, seed=seed, rng=rng)
     oof = np.full(mat.shape, np.nan)
     # As in R, the fold calibrators see integer codes (levels "1".."K").
-    fold_calibrators = _cross_fit(lambda xa, ya: _fit_calibrator_mc(method, xa, ya, **kwargs),
-                                  mat, labels.codes, fold_id, folds, oof)
+    fold_calibrators = _cross_fit(lambda xa, ya, wa=None: _fit_calibrator_mc(method, xa, ya, weights=wa, **kwargs),
+                                  mat, labels.codes, fold_id, folds, oof, w)
     # As in R, the final calibrator sees the caller's x and y (factor levels kept).
-    final = _fit_calibrator_mc(method, x, y, **kwargs)
+    final = _fit_calibrator_mc(method, x, y, weights=w, **kwargs)
     return new_calibrator(
         CalCv,
         method="cross-validated " + final.method,

@@ -24,6 +24,7 @@ from ..inputs._checks import (
     check_prob_matrix,
     multiclass_labels,
 )
+from ..inputs._weights import check_weights
 from ._base import (
     MULTICLASS,
     Calibrator,
@@ -75,7 +76,8 @@ def _crossprod_seq(resid: np.ndarray, features: np.ndarray) -> np.ndarray:
     return seq_colsums(resid[:, :, np.newaxis] * features[:, np.newaxis, :])
 
 
-def fit_multinomial(features: np.ndarray, codes: np.ndarray, k: int, lambda_: float = 0.0):
+def fit_multinomial(features: np.ndarray, codes: np.ndarray, k: int, lambda_: float = 0.0,
+                    weights=None):
     """Softmax regression of 1-based ``codes`` on ``features`` with the ODIR penalty.
 
     R equivalent: probcal's internal ``fit_multinomial(features, codes, k, lambda)``.
@@ -84,7 +86,8 @@ def fit_multinomial(features: np.ndarray, codes: np.ndarray, k: int, lambda_: fl
     ``lambda_ > 0``, ``lambda_`` times the sum of squared off-diagonal
     weights (all weights if ``features`` is not ``k`` columns wide) and
     squared biases. It is minimised by R's BFGS from ``W = I`` (zeros if not
-    square) and ``b = 0`` with ``maxit = 500``.
+    square) and ``b = 0`` with ``maxit = 500``. ``weights`` (Python-only;
+    checked by the caller) makes the likelihood term the weighted mean.
 
     Returns
     -------
@@ -129,6 +132,32 @@ def fit_multinomial(features: np.ndarray, codes: np.ndarray, k: int, lambda_: fl
             grad_bias = grad_bias + two_lambda * bias
         return np.concatenate([grad_weight.ravel(order="F"), grad_bias])
 
+    if weights is not None:
+        # The weighted mean negative log-likelihood: each row's residual
+        # scaled by w_i / sum(w) instead of 1 / n; the penalty as before.
+        from ._weighted import weighted_multiclass_log_loss  # noqa: PLC0415
+
+        share = (weights / r_sum(weights))[:, np.newaxis]
+
+        def objective(par):  # noqa: F811
+            value = weighted_multiclass_log_loss(prob_of(par), codes, weights)
+            if penalise:
+                weight, bias = unpack(par)
+                penalized = weight if mask is None else weight * mask
+                value = value + lambda_ * (r_sum(penalized.ravel(order="F") ** 2) + r_sum(bias ** 2))
+            return value
+
+        def gradient(par):  # noqa: F811
+            resid = (prob_of(par) - targets) * share
+            grad_weight = _crossprod_seq(resid, features)
+            grad_bias = col_sums(resid)
+            if penalise:
+                weight, bias = unpack(par)
+                penalized = weight if mask is None else weight * mask
+                grad_weight = grad_weight + two_lambda * penalized
+                grad_bias = grad_bias + two_lambda * bias
+            return np.concatenate([grad_weight.ravel(order="F"), grad_bias])
+
     start_weight = np.eye(k) if p == k else np.zeros((k, p))
     start = np.concatenate([start_weight.ravel(order="F"), np.zeros(k)])
     par, value, convergence, _, _ = vmmin(start, objective, gradient)
@@ -136,7 +165,7 @@ def fit_multinomial(features: np.ndarray, codes: np.ndarray, k: int, lambda_: fl
     return weight.copy(), bias.copy(), value, convergence
 
 
-def _select_lambda(features: np.ndarray, codes: np.ndarray, k: int) -> float:
+def _select_lambda(features: np.ndarray, codes: np.ndarray, k: int, weights=None) -> float:
     """R ``select_dirichlet_lambda()``: the grid value with the smallest held-out log-loss.
 
     Folds: ``min(3, smallest class count)``; within each class the rows are
@@ -144,6 +173,11 @@ def _select_lambda(features: np.ndarray, codes: np.ndarray, k: int) -> float:
     numbers are drawn. The score of a grid value is the unweighted mean over
     folds of the held-out mean negative log-likelihood; ties go to the first.
     """
+    if weights is not None:
+        # Rows of weight 0 take no part: folds are dealt among the others,
+        # which keep their weights in the fits and the held-out losses.
+        keep = weights > 0
+        features, codes, weights = features[keep], codes[keep], weights[keep]
     classes, counts = np.unique(codes, return_counts=True)
     folds = min(3, int(counts.min()))
     if folds < 2:
@@ -158,9 +192,14 @@ def _select_lambda(features: np.ndarray, codes: np.ndarray, k: int) -> float:
         for fold in range(1, folds + 1):
             train = fold_id != fold
             test = ~train
-            weight, bias, _, _ = fit_multinomial(features[train], codes[train], k, lambda_=lam)
+            weight, bias, _, _ = fit_multinomial(features[train], codes[train], k, lambda_=lam,
+                                                 weights=None if weights is None else weights[train])
             logits = matprod_t(features[test], weight) + bias[np.newaxis, :]
-            total = total + multiclass_log_loss(softmax(logits), codes[test])
+            if weights is None:
+                total = total + multiclass_log_loss(softmax(logits), codes[test])
+            else:
+                from ._weighted import weighted_multiclass_log_loss  # noqa: PLC0415
+                total = total + weighted_multiclass_log_loss(softmax(logits), codes[test], weights[test])
         scores.append(total / folds)
     # which.min(): the first minimum wins.
     return _LAMBDA_GRID[int(np.argmin(scores))]
@@ -216,7 +255,7 @@ class CalDirichlet(Calibrator):
 
 @python_face
 @r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
-def cal_dirichlet(p, y, lambda_=None, eps=1e-12, **kwargs) -> CalDirichlet:
+def cal_dirichlet(p, y, lambda_=None, eps=1e-12, weights=None, **kwargs) -> CalDirichlet:
     """Dirichlet calibration: a linear map of log-probabilities followed by the softmax.
 
     R equivalent: ``probcal::cal_dirichlet(p, y, lambda = NULL, eps = 1e-12)``.
@@ -235,6 +274,18 @@ def cal_dirichlet(p, y, lambda_=None, eps=1e-12, **kwargs) -> CalDirichlet:
         (see Notes).
     eps : float, default 1e-12
         Clipping constant in ``(0, 0.5)`` applied before the logarithm.
+    weights : array_like, optional
+        Python-only. Observation weights (finite, non-negative, positive sum;
+        else a ``ProbcalError`` naming ``weights``): the likelihood term is
+        the weighted mean ``-sum_i w_i log q_(i, y_i) / sum_i w_i`` (the
+        penalty unchanged). With ``lambda_=None`` the folds of the selection
+        are dealt among the rows of positive weight, each keeping its weight
+        in the fits and the held-out losses. A row of weight 0 changes
+        nothing; a row of integer weight ``k`` counts as ``k`` copies for a
+        given ``lambda_`` (agreeing to BFGS's ``reltol``, 1.5e-8 on the
+        objective, not bit for bit), while the selection deals its folds
+        over rows, not copies. ``None`` (the default) is R's fit, bit for
+        bit.
 
     Returns
     -------
@@ -352,10 +403,11 @@ def cal_dirichlet(p, y, lambda_=None, eps=1e-12, **kwargs) -> CalDirichlet:
     labels = multiclass_labels(mat, y, x_arg="p")
     lam_given = _check_lambda(lambda_)
     eps_value = check_eps(eps)
+    w = check_weights(weights, mat.shape[0])
     k = mat.shape[1]
     features = r_log(clip_eps(mat, eps_value))
-    lam = _select_lambda(features, labels.codes, k) if lam_given is None else lam_given
-    weight, bias, value, convergence = fit_multinomial(features, labels.codes, k, lambda_=lam)
+    lam = _select_lambda(features, labels.codes, k, w) if lam_given is None else lam_given
+    weight, bias, value, convergence = fit_multinomial(features, labels.codes, k, lambda_=lam, weights=w)
     return new_calibrator(
         CalDirichlet,
         method="Dirichlet calibration",
@@ -369,7 +421,8 @@ def cal_dirichlet(p, y, lambda_=None, eps=1e-12, **kwargs) -> CalDirichlet:
         convergence=convergence,
         k=k,
         levels=list(labels.levels),
-        call=format_call("cal_dirichlet", ("p", "y"), **{"lambda": lam_given},
+        call=format_call("cal_dirichlet", ("p", "y", "weights") if w is not None else ("p", "y"),
+                         **{"lambda": lam_given},
                          eps=None if eps_value == 1e-12 else eps_value),
         _r_classes=("cal_dirichlet",) + MULTICLASS,
     )

@@ -9,6 +9,7 @@ import numpy as np
 from ..binned._binning import STRATEGIES, find_bins, histogram_breaks
 from ..inputs._checks import (check_bin_edges, check_binary_y, check_bins, check_probability,
                        check_same_length, match_arg)
+from ..inputs._weights import check_weights
 from ._base import Calibrator, as_character, format_call, new_calibrator, r_int_mean
 from ..inputs._hints import python_face
 from ..rbase._rcalls import r_arguments
@@ -97,7 +98,7 @@ def _fit_bins(p: np.ndarray, breaks: np.ndarray) -> np.ndarray:
 
 @python_face
 @r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
-def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")) -> CalHistogram:
+def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq"), weights=None) -> CalHistogram:
     """Histogram binning: each probability is replaced by its bin's event rate.
 
     R equivalent: ``probcal::cal_histogram(p, y, bins = 10,
@@ -117,6 +118,18 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")) -> CalH
         ``bins``.
     strategy : {"equal_width", "equal_freq"}
         Unique prefixes are accepted, as R's ``match.arg`` does.
+    weights : array_like, optional
+        Python-only. Observation weights (finite, non-negative, positive sum,
+        both classes keeping a positive total; else a ``ProbcalError``
+        naming ``weights``). A bin's value is its weighted event rate
+        ``sum(w y) / sum(w)``, ``counts`` are the bins' total weights (float),
+        ``global_rate`` the weighted mean of ``y``, a bin of total weight 0
+        is empty, and ``"equal_freq"`` takes R's type-8 quantiles of the
+        sample holding ``w_i`` copies of ``p_i`` (``n`` becomes ``sum(w)``,
+        the order statistics read from the cumulative weights). So a row of
+        weight 0 changes nothing and a row of integer weight ``k`` counts as
+        ``k`` copies (breaks, values and counts equal to the copies' bit for
+        bit); ``None`` (the default) is R's fit, bit for bit.
 
     Returns
     -------
@@ -210,6 +223,9 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")) -> CalH
     strategy_given = strategy
     strategy = match_arg(strategy, STRATEGIES)
     check_bin_edges(bins)
+    w = check_weights(weights, y_arr.size)
+    if w is not None:
+        return _cal_histogram_weighted(p_arr, y_arr, w, bins, strategy, bins_given, strategy_given)
     breaks = histogram_breaks(p_arr, bins, strategy)
     bin_idx = _fit_bins(p_arr, breaks)
     n_bins = breaks.size - 1
@@ -232,8 +248,30 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")) -> CalH
                          bins_given, strategy_given)
 
 
+def _cal_histogram_weighted(p_arr, y_arr, w, bins, strategy, bins_given, strategy_given):
+    """``cal_histogram(..., weights = w)``: weighted breaks, bin totals and event rates."""
+    from ._base import r_sum  # noqa: PLC0415
+    from ._weighted import require_weighted_classes, weighted_histogram_breaks  # noqa: PLC0415
+
+    require_weighted_classes(y_arr, w, (0, 1))
+    breaks = weighted_histogram_breaks(p_arr, w, bins, strategy)
+    bin_idx = _fit_bins(p_arr, breaks)
+    n_bins = breaks.size - 1
+    # Rows of weight 0 add 0 to both sums; a bin with no weight is empty.
+    totals = np.bincount(bin_idx, weights=w, minlength=n_bins)
+    positives = np.bincount(bin_idx, weights=w * y_arr, minlength=n_bins)
+    occupied = np.flatnonzero(totals > 0)
+    values = np.full(n_bins, np.nan)
+    # The unweighted fit's long-double division (whole-number sums: the copies' bits).
+    values[occupied] = (positives[occupied].astype(_LD) / totals[occupied].astype(_LD)).astype(np.float64)
+    global_rate = float(_LD(r_sum(w * y_arr)) / _LD(r_sum(w)))
+    _fill_empty_bins(values, totals)
+    return histogram_fit(y_arr.size, bins, n_bins, strategy, breaks, values, totals, global_rate,
+                         bins_given, strategy_given, weighted=True)
+
+
 def histogram_fit(n, bins, n_bins, strategy, breaks, values, counts, global_rate, bins_given,
-                  strategy_given):
+                  strategy_given, weighted=False):
     """The fitted ``cal_histogram`` object from its per-bin results (the
     in-memory and the Dask fits both end here)."""
     return new_calibrator(
@@ -249,7 +287,7 @@ def histogram_fit(n, bins, n_bins, strategy, breaks, values, counts, global_rate
         counts=counts,
         global_rate=global_rate,
         call=format_call(
-            "cal_histogram", ("p", "y"),
+            "cal_histogram", ("p", "y", "weights") if weighted else ("p", "y"),
             bins=None if bins_given == 10 else bins_given,
             strategy=None if isinstance(strategy_given, tuple) else strategy_given,
         ),

@@ -14,6 +14,8 @@ from ..rstats import approx_linear as _approx_linear
 from ..rstats import isoreg_kernels as _fill_kernels
 from ..rstats import order_keys as _order_keys
 from ..rstats import sorted_pairs as _sorted_pairs
+from ..rbase._rlist import RList
+from ..inputs._weights import check_weights
 from ._base import Calibrator, as_character, format_call, new_calibrator, r_mean
 from ..inputs._hints import python_face
 from ..rbase._rcalls import r_arguments
@@ -81,7 +83,7 @@ class CalIsotonic(Calibrator):
 
 @python_face
 @r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
-def cal_isotonic(p, y) -> CalIsotonic:
+def cal_isotonic(p, y, weights=None) -> CalIsotonic:
     """Isotonic-regression calibration with linear interpolation between thresholds.
 
     R equivalent: ``probcal::cal_isotonic(p, y)``.
@@ -92,6 +94,20 @@ def cal_isotonic(p, y) -> CalIsotonic:
         Uncalibrated probabilities in ``[0, 1]``.
     y : array_like
         Binary labels coded 0/1 (or bools); both classes must occur.
+    weights : array_like, optional
+        Python-only. Observation weights (finite, non-negative, positive sum;
+        else a ``ProbcalError`` naming ``weights``): the fit minimises
+        ``sum_i w_i (y_i - m_i)^2`` by weighted pool-adjacent-violators, tied
+        probabilities pooled first (weighted mean of their labels). A row of
+        weight 0 changes nothing (its probability is no threshold), a row of
+        integer weight ``k`` counts as ``k`` copies of it (the same fitted
+        values, bit for bit); ``None`` (the default) is R's fit, bit for bit.
+        It equals scikit-learn's ``IsotonicRegression(sample_weight=)``
+        (tests/test_weights_calibrators.py). Base R has no weighted PAV
+        (``isoreg`` takes none); ``fit`` is then an ``IsoregFit`` of the
+        pooled data (``x`` the thresholds, ``y`` their weighted label means,
+        ``yf`` the fitted values, ``yc`` the cumulative weighted label sums,
+        ``iKnots`` the block ends) with ``call`` saying so.
 
     Returns
     -------
@@ -164,6 +180,9 @@ def cal_isotonic(p, y) -> CalIsotonic:
     p_arr = check_probability(p, arg="p").ravel()
     y_arr = check_binary_y(y, arg="y", require_both=True)
     check_same_length(p_arr, y_arr, x_arg="p", y_arg="y")
+    w = check_weights(weights, y_arr.size)
+    if w is not None:
+        return _cal_isotonic_weighted(p_arr, y_arr, w)
     p_ord, y_ord = _ordered(p_arr, y_arr)
     fit = isoreg(p_ord, y_ord)
     # R's pmin(pmax(yf, 0), 1): each yf is sums / counts with 0 <= sums <= counts,
@@ -193,4 +212,26 @@ def cal_isotonic(p, y) -> CalIsotonic:
         y_calibrated=y_fitted,
         fit=fit,
         call=format_call("cal_isotonic", ("p", "y")),
+    )
+
+
+def _cal_isotonic_weighted(p_arr: np.ndarray, y_arr: np.ndarray, w: np.ndarray) -> CalIsotonic:
+    """``cal_isotonic(p, y, weights = w)``: weighted PAV on the tie-pooled probabilities."""
+    from ._weighted import require_weighted_classes, weighted_binary_isotonic  # noqa: PLC0415
+
+    require_weighted_classes(y_arr, w, (0, 1))
+    x, wy, wsum, fitted, ends = weighted_binary_isotonic(p_arr, y_arr.astype(np.float64), w)
+    # As R's pmin(pmax(yf, 0), 1): a weighted mean of 0/1 labels may round a hair outside.
+    fitted = np.minimum(np.maximum(fitted, 0.0), 1.0)
+    fit = IsoregFit(x=x, y=wy / wsum, yf=fitted, yc=np.concatenate(([0.0], np.cumsum(wy))),
+                    iKnots=ends, isOrd=True, ord=None, call="weighted PAV of the tie-pooled data (Python-only)")
+    return new_calibrator(
+        CalIsotonic,
+        method="isotonic regression",
+        n=y_arr.size,
+        input="probabilities",
+        x_thresholds=x,
+        y_calibrated=fitted.copy(),
+        fit=fit,
+        call=format_call("cal_isotonic", ("p", "y", "weights")),
     )

@@ -19,6 +19,7 @@ from ..inputs._checks import (
 )
 from ..inputs import as_matrix as _as_matrix
 from ..inputs._hints import check_unused_arguments, warn_unused_dots
+from ..inputs._weights import check_weights
 from ..inputs._logit_input import once_per_call
 from ._base import (  # noqa: F401 - renormalize_rows re-exported
     MULTICLASS,
@@ -39,42 +40,45 @@ _INPUT = {
 }
 
 
-def fit_calibrator(method: str, x, y, **kwargs) -> Calibrator:
+def fit_calibrator(method: str, x, y, weights=None, **kwargs) -> Calibrator:
     """Fit one binary calibrator by method name.
 
     R equivalent: probcal's internal ``fit_calibrator(method, x, y, ...)``.
     As in R, the extra arguments reach only ``cal_beta()`` (``eps``) and
     ``cal_histogram()`` (``bins``, ``strategy``); the other methods take none
-    and ignore them.
+    and ignore them. ``weights`` (Python-only) reaches every method.
     """
     # Imported here: the binary calibrators live in sibling modules that do
     # not depend on this one, and importing lazily keeps start-up cheap.
     # `._plain`: each without its export layers (the caller has them).
     if method == "platt":
         from ._platt import cal_platt
-        return cal_platt._plain(x=x, y=y)
+        return cal_platt._plain(x=x, y=y, weights=weights)
     if method == "temperature":
         from ._temperature import cal_temperature
-        return cal_temperature._plain(logits=x, y=y)
+        return cal_temperature._plain(logits=x, y=y, weights=weights)
     if method == "beta":
         from ._beta import cal_beta
         check_unused_arguments(kwargs, ("eps",))
-        return cal_beta._plain(p=x, y=y, **kwargs)
+        return cal_beta._plain(p=x, y=y, weights=weights, **kwargs)
     if method == "isotonic":
         from ._isotonic import cal_isotonic
-        return cal_isotonic._plain(p=x, y=y)
+        return cal_isotonic._plain(p=x, y=y, weights=weights)
     if method == "histogram":
         from ._histogram import cal_histogram
         check_unused_arguments(kwargs, ("bins", "strategy"))
-        return cal_histogram._plain(p=x, y=y, **kwargs)
+        return cal_histogram._plain(p=x, y=y, weights=weights, **kwargs)
     if method == "scaling_binning":  # Python-only (cal_cv)
         from ._methods import SCALING_BINNING_ARGS
         from ._scaling_binning import cal_scaling_binning
         check_unused_arguments(kwargs, SCALING_BINNING_ARGS)
-        return cal_scaling_binning._plain(p=x, y=y, **kwargs)
+        return cal_scaling_binning._plain(p=x, y=y, weights=weights, **kwargs)
     if method == "venn_abers":  # Python-only (cal_cv, cal_ovr)
         from ._venn_abers import cal_venn_abers
         check_unused_arguments(kwargs, ("type",))
+        if weights is not None:
+            raise ProbcalError("Venn-ABERS takes no `weights`: its validity guarantee is for "
+                               "exchangeable, unweighted observations.")
         return cal_venn_abers._plain(p=x, y=y, **kwargs)
     raise ValueError(f"unknown binary calibration method {method!r}")  # pragma: no cover
 
@@ -106,7 +110,7 @@ class CalOvr(Calibrator):
 
 @python_face
 @once_per_call
-def cal_ovr(x, y, method=OVR_METHODS, *, renormalize=True, **kwargs) -> CalOvr:
+def cal_ovr(x, y, method=OVR_METHODS, *, renormalize=True, weights=None, **kwargs) -> CalOvr:
     """One-vs-rest calibration: a binary calibrator per class, rows renormalised to sum to one.
 
     R equivalent: ``probcal::cal_ovr(x, y, method = c("platt", "beta",
@@ -139,6 +143,14 @@ def cal_ovr(x, y, method=OVR_METHODS, *, renormalize=True, **kwargs) -> CalOvr:
         (docs/verified_calibration.md measures both). Keyword only; stored
         as the component ``renormalize`` only when False, so R's components
         are unchanged.
+    weights : array_like, optional
+        Python-only, keyword only. Observation weights (finite,
+        non-negative, positive sum, every class and its rest keeping a
+        positive total; else a ``ProbcalError`` naming ``weights``), given
+        to each of the K binary fits (see their ``weights``): a row of
+        weight 0 changes nothing, a row of integer weight ``k`` counts as
+        ``k`` copies (to each binary method's tolerance); ``None`` (the
+        default) is R's fit, bit for bit.
     **kwargs
         Passed to the binary calibrator as R passes ``...``: ``eps`` to
         ``cal_beta``, ``bins``/``strategy`` to ``cal_histogram``; ignored by
@@ -223,10 +235,11 @@ def cal_ovr(x, y, method=OVR_METHODS, *, renormalize=True, **kwargs) -> CalOvr:
     """
     if not isinstance(renormalize, (bool, np.bool_)):
         raise ProbcalError("Argument `renormalize` must be `TRUE` or `FALSE`.")
-    return _cal_ovr(x, y, method, kwargs, check_dots=True, renormalize=bool(renormalize))
+    return _cal_ovr(x, y, method, kwargs, check_dots=True, renormalize=bool(renormalize),
+                    weights=weights)
 
 
-def _cal_ovr(x, y, method, kwargs, check_dots: bool, renormalize: bool = True) -> CalOvr:
+def _cal_ovr(x, y, method, kwargs, check_dots: bool, renormalize: bool = True, weights=None) -> CalOvr:
     """``cal_ovr()``'s body; ``cal_cv()`` calls it with its own check of ``...`` done."""
     method_given = method if isinstance(method, str) else None
     if not (isinstance(method, str) and method in PY_OVR_METHODS):
@@ -239,13 +252,14 @@ def _cal_ovr(x, y, method, kwargs, check_dots: bool, renormalize: bool = True) -
         raise ProbcalError(f'Argument `x` must contain probabilities in `[0, 1]` for "{method}".')
     if np.unique(labels.codes).size != labels.k:
         raise ProbcalError("Every class must appear in `y` for one-vs-rest calibration.")
+    w = check_weights(weights, mat.shape[0])
     calibrators = []
-    if method == "platt":
+    if method == "platt" and w is None:
         from ._platt import cal_platt_columns
         calibrators = cal_platt_columns(mat, labels.codes, labels.k)
     for j in range(len(calibrators) + 1, labels.k + 1):
         target = (labels.codes == j).astype(np.int64)
-        calibrators.append(fit_calibrator(method, mat[:, j - 1].copy(), target, **kwargs))
+        calibrators.append(fit_calibrator(method, mat[:, j - 1].copy(), target, weights=w, **kwargs))
     return new_calibrator(
         CalOvr,
         method="one-vs-rest " + calibrators[0].method,
@@ -256,7 +270,8 @@ def _cal_ovr(x, y, method, kwargs, check_dots: bool, renormalize: bool = True) -
         k=labels.k,
         levels=list(labels.levels),
         **({} if renormalize else {"renormalize": False}),
-        call=format_call("cal_ovr", ("x", "y"), method=method_given, **kwargs,
+        call=format_call("cal_ovr", ("x", "y", "weights") if w is not None else ("x", "y"),
+                         method=method_given, **kwargs,
                          **({} if renormalize else {"renormalize": False})),
         _r_classes=("cal_ovr",) + MULTICLASS,
     )

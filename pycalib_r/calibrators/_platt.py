@@ -17,7 +17,8 @@ from typing import List
 import numpy as np
 
 from ..inputs._checks import as_numeric_vector, check_binary_y, check_same_length
-from ._base import Calibrator, format_call, new_calibrator, plogis, rounded
+from ..inputs._weights import check_weights
+from ._base import Calibrator, format_call, new_calibrator, plogis, r_sum, rounded
 from ..rstats import GlmFit, design_matrix, glm_binomial  # noqa: F401 - re-exported
 from ..rstats import glm_finish as _glm_finish
 from ..rstats import glm_irls_columns as _glm_irls_columns
@@ -57,7 +58,7 @@ class CalPlatt(Calibrator):
 
 @python_face
 @r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
-def cal_platt(x, y) -> CalPlatt:
+def cal_platt(x, y, weights=None) -> CalPlatt:
     """Platt scaling: a logistic regression of Platt-corrected labels on a score.
 
     R equivalent: ``probcal::cal_platt(x, y)``.
@@ -70,6 +71,19 @@ def cal_platt(x, y) -> CalPlatt:
         are on.
     y : array_like
         Binary labels coded 0/1 (or bools); both classes must occur.
+    weights : array_like, optional
+        Python-only. Observation weights, R's ``glm(weights = )`` prior
+        weights: finite, non-negative, positive sum (else a ``ProbcalError``
+        naming ``weights``). A row with weight 0 changes nothing, a row with
+        integer weight ``k`` counts as ``k`` copies of it (Platt's counts
+        ``n_+``, ``n_-`` become the weighted counts, as with copies; the
+        same optimum, but R's IRLS starts from ``(w t + 0.5) / (w + 1)``, so
+        the two fits agree to its stop rule, not bit for bit); both classes
+        must keep a positive total weight. ``None`` (the default) is the
+        unweighted fit, bit for bit. The weighted fit is R's
+        ``glm(y_adj ~ x, family = binomial(), weights = weights)``.
+        scikit-learn's sigmoid calibration (1.9) weights the counts the same
+        way.
 
     Returns
     -------
@@ -150,6 +164,9 @@ def cal_platt(x, y) -> CalPlatt:
     x_arr = as_numeric_vector(x, arg="x").ravel()
     y_arr = check_binary_y(y, arg="y", require_both=True)
     check_same_length(x_arr, y_arr, x_arg="x", y_arg="y")
+    w = check_weights(weights, y_arr.size)
+    if w is not None:
+        return _cal_platt_weighted(x_arr, y_arr, w)
     n_pos = int((y_arr == 1).sum())
     n_neg = int((y_arr == 0).sum())
     target_pos = (n_pos + 1) / (n_pos + 2)
@@ -160,7 +177,24 @@ def cal_platt(x, y) -> CalPlatt:
     return _platt_calibrator(fit, y_arr.size, target_pos, target_neg)
 
 
-def _platt_calibrator(fit: GlmFit, n: int, target_pos: float, target_neg: float) -> CalPlatt:
+def _cal_platt_weighted(x_arr: np.ndarray, y_arr: np.ndarray, w: np.ndarray) -> CalPlatt:
+    """Platt scaling with prior weights: weighted counts in the targets, R's weighted glm."""
+    # Weighted counts (k copies of a row add k to its class's count); R's
+    # sum() order, so integer weights give the counts of the copies exactly.
+    from ._weighted import require_weighted_classes  # noqa: PLC0415
+
+    require_weighted_classes(y_arr, w, (0, 1))
+    n_pos = r_sum(w[y_arr == 1])
+    n_neg = r_sum(w[y_arr == 0])
+    target_pos = (n_pos + 1) / (n_pos + 2)
+    target_neg = 1 / (n_neg + 2)
+    y_adj = np.where(y_arr == 1, target_pos, target_neg)
+    fit = glm_binomial(design_matrix([x_arr]), y_adj, ["(Intercept)", "x"], warn=False, weights=w)
+    return _platt_calibrator(fit, y_arr.size, target_pos, target_neg, weighted=True)
+
+
+def _platt_calibrator(fit: GlmFit, n: int, target_pos: float, target_neg: float,
+                      weighted: bool = False) -> CalPlatt:
     return new_calibrator(
         CalPlatt,
         method="Platt scaling",
@@ -170,7 +204,7 @@ def _platt_calibrator(fit: GlmFit, n: int, target_pos: float, target_neg: float)
         fit=fit,
         target_pos=target_pos,
         target_neg=target_neg,
-        call=format_call("cal_platt", ("x", "y")),
+        call=format_call("cal_platt", ("x", "y", "weights") if weighted else ("x", "y")),
     )
 
 

@@ -29,6 +29,7 @@ from ..inputs import as_matrix as _as_matrix
 from ..binned._rbins import bin_means
 from ._base import MULTICLASS, Calibrator, as_character, format_call, new_calibrator, renormalize_rows
 from ._seeding import seeded_stream
+from ..inputs._weights import check_weights
 from ..inputs._hints import python_face
 
 __all__ = ["cal_scaling_binning", "CalScalingBinning", "SCALING_METHODS", "SB_TYPES"]
@@ -45,25 +46,29 @@ _SPLITS = {"none": None, "paper": (1 / 3, 1 / 3, 1 / 3)}
 _MATRIX_MESSAGE = "Argument `p` must be a numeric matrix with one column per class."
 
 
-def _fit_scaler(method, p, y):
-    """The scaling step fitted on probabilities ``p`` against 0/1 ``y`` (None: identity)."""
+def _fit_scaler(method, p, y, w=None):
+    """The scaling step fitted on probabilities ``p`` against 0/1 ``y`` (None:
+    identity), with observation weights ``w`` when given."""
     if method == "none":
         return None
     from ..binned._metrics import logit
 
     if method == "logistic":
         from ._platt import _platt_calibrator, design_matrix, glm_binomial
+        if w is not None:
+            from ._weighted import require_weighted_classes
+            require_weighted_classes(y, w, (0, 1))
         fit = glm_binomial(design_matrix([logit._plain(p, eps=_AUTHORS_EPS)]), y.astype(np.float64),
-                           ["(Intercept)", "x"], warn=False)
+                           ["(Intercept)", "x"], warn=False, weights=w)
         return _platt_calibrator(fit, y.size, 1.0, 0.0)
     if method == "platt":
         from ._platt import cal_platt
-        return cal_platt._plain(logit._plain(p), y)
+        return cal_platt._plain(logit._plain(p), y, weights=w)
     if method == "temperature":
         from ._temperature import cal_temperature
-        return cal_temperature._plain(logit._plain(p), y)
+        return cal_temperature._plain(logit._plain(p), y, weights=w)
     from ._beta import cal_beta
-    return cal_beta._plain(p, y)
+    return cal_beta._plain(p, y, weights=w)
 
 
 def _check_spread(method, r, column):
@@ -101,12 +106,26 @@ def _scale(scaler, method, p):
     return np.asarray(scaler._predict(p), dtype=np.float64)
 
 
-def _bin_step(z_edges, z_means, bins):
+def _bin_step(z_edges, z_means, bins, w_edges=None, w_means=None):
     """Uniform-mass edges of ``z_edges``; each bin's R mean of ``z_means`` in it.
 
     An empty bin (possible only when the two sets differ) takes the midpoint
-    of its edges, as the authors' ``get_discrete_calibrator`` does.
+    of its edges, as the authors' ``get_discrete_calibrator`` does. With
+    weights (both given): the weighted edges and weighted means of
+    :mod:`._weighted`, ``counts`` the bins' total weights.
     """
+    if w_edges is not None:
+        from ._weighted import weighted_equal_mass_edges
+        edges = weighted_equal_mass_edges(z_edges, w_edges, bins)
+        ids = find_bins(z_means, edges)
+        counts = np.bincount(ids, weights=w_means, minlength=edges.size - 1)
+        sums = np.bincount(ids, weights=w_means * z_means, minlength=edges.size - 1)
+        means = np.full(edges.size - 1, np.nan)
+        full = counts > 0
+        means[full] = sums[full] / counts[full]
+        empty = ~full
+        means[empty] = (edges[:-1][empty] + edges[1:][empty]) / 2.0
+        return edges, means, counts
     edges = equal_mass_edges(z_edges, bins)
     ids = find_bins(z_means, edges)
     counts, means, _ = bin_means(ids, z_means, np.zeros(z_means.size, dtype=np.int64),
@@ -210,7 +229,7 @@ def _problems(p, y, type):
 
 @python_face
 def cal_scaling_binning(p, y, bins=10, type=SB_TYPES, scaling=SCALING_METHODS, split="none",
-                        renormalize=False, seed=None, rng=None) -> CalScalingBinning:
+                        renormalize=False, seed=None, rng=None, weights=None) -> CalScalingBinning:
     r"""Scaling-binning calibration (Kumar, Liang & Ma 2019), binary or multiclass.
 
     Python-only: probcal has no counterpart.
@@ -273,6 +292,18 @@ def cal_scaling_binning(p, y, bins=10, type=SB_TYPES, scaling=SCALING_METHODS, s
         Marginal form only: divide each output row by its sum.
     seed, rng
         The permutation of a split, as ``cal_cv()``'s folds.
+    weights : array_like, optional
+        Observation weights (finite, non-negative, positive sum; else a
+        ``ProbcalError`` naming ``weights``), following each row into the
+        parts of a split: the scaling step is the weighted fit (see
+        ``scaling``'s calibrator), the uniform-mass edges are those of the
+        sample with ``w_i`` copies of each scaled output (order statistics
+        from the cumulative weights), each bin's value the weighted mean
+        ``sum(w z) / sum(w)`` and ``counts`` the bins' total weights. A row
+        of weight 0 changes nothing, a row of integer weight ``k`` counts as
+        ``k`` copies (edges exactly; values to the scaling fit's tolerance);
+        with a split the permutation is drawn over rows, as without weights.
+        ``None`` (the default) is the unweighted fit, bit for bit.
 
     Returns
     -------
@@ -343,14 +374,18 @@ def cal_scaling_binning(p, y, bins=10, type=SB_TYPES, scaling=SCALING_METHODS, s
         # Checked even when no split draws from it: a bad `rng` is not ignored.
         resolve_named_rng(rng)
     n = problems[0][0].size
+    w = check_weights(weights, n)
     fit_rows, edge_rows, mean_rows = _parts(n, split, seed, rng)
     scalers, breaks, values, counts = [], [], [], []
     for r, c in problems:
         if split is not None and c[fit_rows].min() == c[fit_rows].max():
             raise ProbcalError("The scaling part of the split holds one class only; "
                                "use more rows or split=\"none\".")
-        _check_spread(scaling, r[fit_rows], None if kind != "marginal" else len(scalers) + 1)
-        scaler = _fit_scaler(scaling, r[fit_rows], c[fit_rows])
+        w_fit = None if w is None else w[fit_rows]
+        # Rows of weight 0 take no part in the spread check either.
+        _check_spread(scaling, r[fit_rows] if w is None else r[fit_rows][w_fit > 0],
+                      None if kind != "marginal" else len(scalers) + 1)
+        scaler = _fit_scaler(scaling, r[fit_rows], c[fit_rows], w_fit)
         try:
             z = _scale(scaler, scaling, r)
         except ProbcalError as e:
@@ -364,7 +399,10 @@ def cal_scaling_binning(p, y, bins=10, type=SB_TYPES, scaling=SCALING_METHODS, s
             add_note(err, 'Its predictions hardly vary once clipped: pass predictions that vary, '
                           'or scaling="none" (the binning step alone).')
             raise err
-        edges, means, cnt = _bin_step(z[edge_rows], z[mean_rows], bins)
+        if w is None:
+            edges, means, cnt = _bin_step(z[edge_rows], z[mean_rows], bins)
+        else:
+            edges, means, cnt = _bin_step(z[edge_rows], z[mean_rows], bins, w[edge_rows], w[mean_rows])
         scalers.append(scaler)
         breaks.append(edges)
         values.append(means)
@@ -390,7 +428,7 @@ def cal_scaling_binning(p, y, bins=10, type=SB_TYPES, scaling=SCALING_METHODS, s
         counts=counts,
         renormalize=bool(renormalize),
         **extra,
-        call=format_call("cal_scaling_binning", ("p", "y"),
+        call=format_call("cal_scaling_binning", ("p", "y") if w is None else ("p", "y", "weights"),
                          bins=None if bins_given == 10 else bins_given,
                          type=kind if kind is not None and not isinstance(type, tuple) else None,
                          scaling=scaling_given if isinstance(scaling_given, str) else None,

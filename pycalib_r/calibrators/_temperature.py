@@ -37,6 +37,7 @@ from ._base import (
     rounded,
     softmax,
 )
+from ..inputs._weights import check_weights
 from ..rstats import optim_brent
 from ..inputs._hints import python_face
 from ..rbase._rcalls import r_arguments
@@ -116,7 +117,7 @@ fit_temperature = _fit_temperature  # the name other rooms import (public inside
 
 @python_face
 @r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
-def cal_temperature(logits, y) -> CalTemperature:
+def cal_temperature(logits, y, weights=None) -> CalTemperature:
     """Temperature scaling: one positive temperature fitted by maximum likelihood.
 
     R equivalent: ``probcal::cal_temperature(logits, y)``.
@@ -134,6 +135,16 @@ def cal_temperature(logits, y) -> CalTemperature:
     y : array_like
         Binary: labels 0/1. Multiclass: integer codes 1..K or a pandas
         Categorical (column k is category k).
+    weights : array_like, optional
+        Python-only. Observation weights (finite, non-negative, positive sum,
+        and for binary ``y`` both classes keeping a positive total; else a
+        ``ProbcalError`` naming ``weights``): the binary objective becomes the weighted sum
+        ``-sum_i w_i [...]``, the multiclass one the weighted mean
+        ``-sum_i w_i log q_(i, y_i)(T) / sum_i w_i``. A row of weight 0
+        changes nothing, a row of integer weight ``k`` counts as ``k`` copies
+        (the same objective up to the rounding of its sum, so ``T`` agrees
+        to Brent's tolerance, about 1.5e-8 relative, not bit for bit);
+        ``None`` (the default) is R's fit, bit for bit.
 
     Returns
     -------
@@ -241,13 +252,17 @@ def cal_temperature(logits, y) -> CalTemperature:
     ``mc$temperature`` 0.9227503 and the same ``predict(mc, z[1:2, ])``.
     """
     if is_matrix(logits):
-        return _cal_temperature_multiclass(logits, y)
+        return _cal_temperature_multiclass(logits, y, weights)
     z = as_numeric_vector(logits, arg="logits").ravel()
     y_arr = check_binary_y(y, arg="y", require_both=True)
     check_same_length(z, y_arr, x_arg="logits", y_arg="y")
+    w = check_weights(weights, y_arr.size)
+    if w is not None:
+        from ._weighted import require_weighted_classes  # noqa: PLC0415
+        require_weighted_classes(y_arr, w, (0, 1))
     warn_if_probabilities(z, "cal_temperature")
 
-    objective = _binary_objective(z, y_arr)
+    objective = _binary_objective(z, y_arr) if w is None else _binary_objective_weighted(z, y_arr, w)
     temperature, value, convergence = _fit_temperature(objective)
     return new_calibrator(
         CalTemperature,
@@ -257,8 +272,24 @@ def cal_temperature(logits, y) -> CalTemperature:
         temperature=temperature,
         value=value,
         convergence=convergence,
-        call=format_call("cal_temperature", ("logits", "y")),
+        call=format_call("cal_temperature", ("logits", "y", "weights") if w is not None else ("logits", "y")),
     )
+
+
+def _binary_objective_weighted(z: np.ndarray, y_arr: np.ndarray, w: np.ndarray):
+    """``T -> -sum(w * log-likelihood terms)``: :func:`_binary_objective`'s
+    numpy terms, each multiplied by its row's weight before R's sum."""
+    ones = np.flatnonzero(y_arr == 1)
+    zeros = np.flatnonzero(y_arr != 1)
+    z_ones, z_zeros = z[ones], z[zeros]
+    terms = np.empty(z.size)
+
+    def objective(temperature: float) -> float:
+        terms[ones] = r_log(clip_eps(plogis(z_ones / temperature), _LOSS_EPS))
+        terms[zeros] = r_log1p(-clip_eps(plogis(z_zeros / temperature), _LOSS_EPS))
+        return -r_sum(w * terms)
+
+    return objective
 
 
 def _binary_objective(z: np.ndarray, y_arr: np.ndarray, jit=None):
@@ -349,13 +380,21 @@ def _multiclass_objective(mat: np.ndarray, codes: np.ndarray, jit=None):
     return objective
 
 
-def _cal_temperature_multiclass(logits, y) -> CalTemperature:
+def _cal_temperature_multiclass(logits, y, weights=None) -> CalTemperature:
     mat = check_logit_matrix(logits, arg="logits")
     labels = multiclass_labels(mat, y, x_arg="logits")
     codes = labels.codes
+    w = check_weights(weights, mat.shape[0])
     warn_if_probabilities(mat, "cal_temperature", matrix=True)
 
-    temperature, value, convergence = _fit_temperature(_multiclass_objective(mat, codes))
+    if w is None:
+        objective = _multiclass_objective(mat, codes)
+    else:
+        from ._weighted import weighted_multiclass_log_loss  # noqa: PLC0415
+
+        def objective(temperature: float) -> float:
+            return weighted_multiclass_log_loss(softmax(mat / temperature), codes, w)
+    temperature, value, convergence = _fit_temperature(objective)
     return new_calibrator(
         CalTemperature,
         method="multiclass temperature scaling",
@@ -366,6 +405,6 @@ def _cal_temperature_multiclass(logits, y) -> CalTemperature:
         convergence=convergence,
         k=labels.k,
         levels=list(labels.levels),
-        call=format_call("cal_temperature", ("logits", "y")),
+        call=format_call("cal_temperature", ("logits", "y", "weights") if w is not None else ("logits", "y")),
         _r_classes=("cal_temperature",) + MULTICLASS,
     )

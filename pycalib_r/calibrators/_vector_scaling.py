@@ -25,6 +25,7 @@ from ._base import (
     r_round,
     softmax,
 )
+from ..inputs._weights import check_weights
 from ..rstats import vmmin
 from ._base import SoftmaxCache
 from ..inputs._hints import python_face
@@ -33,7 +34,7 @@ from ..rbase._rcalls import r_arguments
 __all__ = ["cal_vector_scaling", "CalVectorScaling"]
 
 
-def _fit_vector_scaling(logits: np.ndarray, codes: np.ndarray, k: int):
+def _fit_vector_scaling(logits: np.ndarray, codes: np.ndarray, k: int, w=None):
     """The ``optim()`` call of R's ``cal_vector_scaling()``: BFGS from scales 1, biases 0."""
     n = logits.shape[0]
     targets = one_hot(codes, k)
@@ -45,6 +46,21 @@ def _fit_vector_scaling(logits: np.ndarray, codes: np.ndarray, k: int):
     def gradient(par):
         resid = (prob_of(par) - targets) / n
         return np.concatenate([col_sums(resid * logits), col_sums(resid)])
+
+    if w is not None:
+        # The weighted mean log-likelihood and its gradient: each row's
+        # residual scaled by w_i / sum(w) instead of 1 / n.
+        from ._base import r_sum  # noqa: PLC0415
+        from ._weighted import weighted_multiclass_log_loss  # noqa: PLC0415
+
+        share = (w / r_sum(w))[:, np.newaxis]
+
+        def objective(par):  # noqa: F811
+            return weighted_multiclass_log_loss(prob_of(par), codes, w)
+
+        def gradient(par):  # noqa: F811
+            resid = (prob_of(par) - targets) * share
+            return np.concatenate([col_sums(resid * logits), col_sums(resid)])
 
     start = np.concatenate([np.ones(k), np.zeros(k)])
     return vmmin(start, objective, gradient)
@@ -78,7 +94,7 @@ class CalVectorScaling(Calibrator):
 
 @python_face
 @r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
-def cal_vector_scaling(logits, y) -> CalVectorScaling:
+def cal_vector_scaling(logits, y, weights=None) -> CalVectorScaling:
     """Vector scaling: a scale and a bias per class on the logits, then the softmax.
 
     R equivalent: ``probcal::cal_vector_scaling(logits, y)``.
@@ -91,6 +107,16 @@ def cal_vector_scaling(logits, y) -> CalVectorScaling:
         Integer class codes ``1..K`` (R's coding) or a pandas Categorical /
         categorical Series; column ``k`` of ``logits`` is code ``k`` or the
         ``k``-th category.
+    weights : array_like, optional
+        Python-only. Observation weights (finite, non-negative, positive sum;
+        else a ``ProbcalError`` naming ``weights``): BFGS minimises the
+        weighted mean negative log-likelihood
+        ``-sum_i w_i log q_(i, y_i) / sum_i w_i`` (gradient likewise). A row
+        of weight 0 changes nothing, a row of integer weight ``k`` counts as
+        ``k`` copies (the same objective up to the rounding of its sums, so
+        the parameters agree to BFGS's ``reltol`` of 1.5e-8 on the
+        objective, not bit for bit); ``None`` (the default) is R's fit, bit
+        for bit.
 
     Returns
     -------
@@ -182,7 +208,8 @@ def cal_vector_scaling(logits, y) -> CalVectorScaling:
     labels = multiclass_labels(mat, y, x_arg="logits")
     warn_if_probabilities(mat, "cal_vector_scaling", matrix=True)
     n, k = mat.shape
-    par, value, convergence, _, _ = _fit_vector_scaling(mat, labels.codes, k)
+    w = check_weights(weights, n)
+    par, value, convergence, _, _ = _fit_vector_scaling(mat, labels.codes, k, w)
     return new_calibrator(
         CalVectorScaling,
         method="vector scaling",
@@ -194,6 +221,6 @@ def cal_vector_scaling(logits, y) -> CalVectorScaling:
         convergence=convergence,
         k=k,
         levels=list(labels.levels),
-        call=format_call("cal_vector_scaling", ("logits", "y")),
+        call=format_call("cal_vector_scaling", ("logits", "y", "weights") if w is not None else ("logits", "y")),
         _r_classes=("cal_vector_scaling",) + MULTICLASS,
     )

@@ -67,13 +67,20 @@ def add(sub) -> None:
                    help="cv: the calibrator to cross-validate (default platt)")
     c.add_argument("--folds", type=r_int, default=None, help="cv: number of folds (default 5)")
     c.add_argument("--seed", type=r_int, default=None, help="cv: seed of the fold assignment")
+    c.add_argument("--weights", default=None, metavar="COL",
+                   help="column of FIT.csv with observation weights (R's glm prior weights: "
+                        "finite, non-negative, positive sum), given to the calibrator as "
+                        "weights= (Python-only)")
 
 
-def _fit_calibrator(args, x, y):
+def _fit_calibrator(args, x, y, w=None):
     import pycalib_r as pc
 
     m = args.method
     kwargs = {}
+    if w is not None:
+        # The core checks the weights (check_weights), as for a Python call.
+        kwargs["weights"] = w
     for name, key in (("bins", "bins"), ("strategy", "strategy"), ("eps", "eps"),
                       ("lambda_", "lambda_")):
         if getattr(args, name) is not None:
@@ -86,7 +93,7 @@ def _fit_calibrator(args, x, y):
         extra = {} if args.folds is None else {"folds": args.folds}
         return pc.cal_cv(x, y, method=args.cv_method or "platt", seed=args.seed, **extra, **kwargs)
     accepted = {"histogram": ("bins", "strategy"), "beta": ("eps",),
-                "dirichlet": ("eps", "lambda_")}.get(m, ())
+                "dirichlet": ("eps", "lambda_")}.get(m, ()) + ("weights",)
     unused = [k for k in kwargs if k not in accepted]
     if unused:
         args._parser.error(f"argument --{unused[0].rstrip('_')}: not used by --method {m}")
@@ -143,10 +150,18 @@ def run(args) -> int:
     if args.fit == "-" and args.apply == "-":
         args._parser.error("argument --apply: standard input is already --fit; give a file "
                            "for one of them")
-    x, y = read_csv(args.fit, args.p, args.y, args.sep, args.pos_label)
+    w = None
+    if args.weights is None:
+        x, y = read_csv(args.fit, args.p, args.y, args.sep, args.pos_label)
+    else:
+        from ._data import read_models
+
+        # One reading of FIT.csv; class names in --y still match the --p columns.
+        (x, w), y = read_models(args.fit, [args.p, [args.weights]], args.y, args.sep,
+                                args.pos_label)
     if args.method in _LOGIT_METHODS and np.all((x >= 0) & (x <= 1)):
         probability_warning(args.p, args.method)
-    fit = _fit_calibrator(args, x, y)
+    fit = _fit_calibrator(args, x, y, w)
     shown = "<stdout>" if args.output == "-" else args.output
     with writing(shown), AtomicOutput(args.output) as out:
         _write_calibrated(args, fit, out.file)

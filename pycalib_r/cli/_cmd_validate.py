@@ -6,7 +6,8 @@ the calibration intercept and slope with their intervals.
 
 The command reads the CSV and prints
 :func:`pycalib_r.diagnostics._validation.validate_report` as JSON; nothing is computed
-here. With ``--group COL`` (and ``--weights COL``) the report gains
+here. ``--curve loess|rcs|none`` adds ``"val_prob_ci"``: CalibrationCurves'
+``val.prob.ci.2`` indices (:func:`pycalib_r.val_prob_ci`). With ``--group COL`` (and ``--weights COL``) the report gains
 ``"val_prob_grouped"``: ``val_prob(p, y, group=, weights=)``'s ``stats`` and
 ``quantiles`` (R's ``val.prob(p, y, group, weights)``); a numeric group
 column is cut into ``--g-group`` quantile groups as R's ``cut2`` does.
@@ -39,6 +40,10 @@ def add(sub) -> None:
                    help="column of groups: adds val.prob's grouped statistics (val.probg)")
     e.add_argument("--weights", default=None,
                    help="column of observation weights for the grouped statistics")
+    e.add_argument("--curve", choices=("loess", "rcs", "none"), default=None,
+                   help="add CalibrationCurves' val.prob.ci.2 indices (val_prob_ci) with this "
+                        "flexible curve: stats (Eavg, ECI with loess), intercept, slope and "
+                        "c-statistic with their intervals")
     e.add_argument("--g-group", type=r_int, default=4,
                    help="quantile groups for a numeric --group column "
                         "(val.prob's g.group; default 4)")
@@ -70,5 +75,23 @@ def run(args) -> int:
                                               g_group=args.g_group).to_dict()}
     report = validate_report(p, y, g=args.g, conf_level=args.conf_level, profile=not args.no_profile)
     report.update(extra)
+    if args.curve is not None:
+        report["val_prob_ci"] = _val_prob_ci(p, y, args.curve, args.conf_level)
     print(json.dumps(report))
     return 0
+
+
+def _val_prob_ci(p, y, curve: str, conf_level: float) -> dict:
+    """val_prob_ci()'s indices as JSON values (NaN as null); the curve itself is left out."""
+    import math
+
+    from .. import val_prob_ci
+
+    res = val_prob_ci(p, y, smooth=curve, cl_level=conf_level)
+
+    def clean(d):
+        return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in d.items()}
+
+    return {"smooth": curve, "cl_level": conf_level, "stats": clean(res.stats),
+            "Calibration": {k: clean(v) for k, v in res.Calibration.items()},
+            "Cindex": clean(res.Cindex)}

@@ -164,13 +164,16 @@ def _irls_chunk(pc, yc, spec, job):
     return ans
 
 
-def _glm_map_reduce(pairs, spec, kind, names, cols, targets, eps, wtdmu, n, warn):
-    """R's ``glm.fit`` loop with each iteration's sums from the chunks."""
+def _glm_map_reduce(pairs, spec, kind, names, cols, targets, eps, wtdmu, n, warn, chunk=None,
+                    nonint=False):
+    """R's ``glm.fit`` loop with each iteration's sums from the chunks
+    (``chunk``: the weighted pass of :mod:`._weighted`, ``n`` then R's ``n.ok``)."""
+    chunk = chunk or _irls_chunk
     messages = []
-    if kind == "platt":
+    if kind == "platt" or nonint:
         messages.append("non-integer #successes in a binomial glm!")
     job = (kind, cols, None, targets, eps, wtdmu)
-    st = map_reduce(_irls_chunk, pairs, spec, job)
+    st = map_reduce(chunk, pairs, spec, job)
     nulldev = float(st["nulldev"])
     devold = float(st["dev"])
     coefold = None
@@ -180,7 +183,7 @@ def _glm_map_reduce(pairs, spec, kind, names, cols, targets, eps, wtdmu, n, warn
     dev = devold
     def evaluate(coef):
         """One pass: the deviance and the next step's sums at ``coef``."""
-        return map_reduce(_irls_chunk, pairs, spec, (kind, cols, tuple(coef), targets, eps, None))
+        return map_reduce(chunk, pairs, spec, (kind, cols, tuple(coef), targets, eps, None))
 
     for iter_ in range(1, _MAXIT + 1):
         xwx = np.asarray(st["xwx"], dtype=np.float64)
@@ -235,7 +238,7 @@ def _glm_map_reduce(pairs, spec, kind, names, cols, targets, eps, wtdmu, n, warn
     )
 
 
-def cal_platt(x, y):
+def cal_platt(x, y, weights=None):
     """Platt scaling fitted on Dask collections (:func:`pycalib_r.cal_platt`).
 
     R equivalent: ``probcal::cal_platt(x, y)``.
@@ -263,8 +266,14 @@ def cal_platt(x, y):
 
     (``pycalib_r.cal_platt(score, y)`` gives the same coefficients; R's summary
     prints ``(Intercept): -0.142`` and ``x: 1.3406``.)
+
+    ``weights`` (Python-only): a Dask collection of observation weights (a
+    column of the same Dask DataFrame, or a Dask array), as the in-memory
+    ``weights=``: weighted Platt counts and R's weighted IRLS.
     """
     pairs, spec, n, ans = _first_pass(x, y, "x", "x", job=0.0)
+    if weights is not None:
+        return _platt_weighted(x, y, weights, n, ans)
     n_pos = int(ans["n_pos"])
     n_neg = n - n_pos
     target_pos = (n_pos + 1) / (n_pos + 2)
@@ -276,7 +285,7 @@ def cal_platt(x, y):
     return _platt_calibrator(fit, n, target_pos, target_neg)
 
 
-def cal_beta(p, y, eps=1e-15):
+def cal_beta(p, y, eps=1e-15, weights=None):
     """Beta calibration fitted on Dask collections (:func:`pycalib_r.cal_beta`).
 
     R equivalent: ``probcal::cal_beta(p, y, eps = 1e-15)``.
@@ -293,6 +302,8 @@ def cal_beta(p, y, eps=1e-15):
     -1.92146 1.590666 -2.010337
 
     R: ``coef(cal_beta(p, y)$fit)`` prints the same values.
+
+    ``weights`` (Python-only): as :func:`cal_platt`'s, R's weighted IRLS.
     """
     eps_value, eps_error = _try(check_eps, eps)
     pairs, spec, n, ans = _first_pass(p, y, "p", "prob", job=eps_value if eps_error is None else 1e-15,
@@ -301,9 +312,34 @@ def cal_beta(p, y, eps=1e-15):
     n_pos = int(ans["n_pos"])
     distinct = _n_distinct(ans)
     cols = (0, 1, 2) if distinct > 2 else (0, 1) if distinct == 2 else (0,)
+    if weights is not None:
+        from . import _weighted
+
+        wpairs, flags = _weighted.weighted_pairs(p, y, weights, n, "p")
+        wtdmu = float(_LD(flags["w_pos"]) / _LD(flags["total"]))
+        fit = _glm_map_reduce(wpairs, spec, "beta", ["(Intercept)", "log_p", "log_1mp"], cols, None, eps,
+                              wtdmu, n - int(flags["zero"]), warn=True, chunk=_weighted.irls_chunk,
+                              nonint=bool(flags["nonint"]))
+        return beta_calibrator(fit, n, eps, weighted=True)
     fit = _glm_map_reduce(pairs, spec, "beta", ["(Intercept)", "log_p", "log_1mp"], cols, None, eps,
                           n_pos / n, n, warn=True)
     return beta_calibrator(fit, n, eps)
+
+
+def _platt_weighted(x, y, weights, n, ans):
+    from ..rbase._rarith import r_sum
+    from . import _weighted
+
+    pairs, flags = _weighted.weighted_pairs(x, y, weights, n, "x")
+    spec = None
+    w_pos, w_neg = float(flags["w_pos"]), float(flags["w_neg"])
+    target_pos = (w_pos + 1) / (w_pos + 2)
+    target_neg = 1 / (w_neg + 2)
+    wtdmu = r_sum(np.array([w_pos * target_pos, w_neg * target_neg])) / float(flags["total"])
+    cols = (0, 1) if _n_distinct(ans) > 1 else (0,)
+    fit = _glm_map_reduce(pairs, spec, "platt", ["(Intercept)", "x"], cols, (target_pos, target_neg),
+                          None, wtdmu, n - int(flags["zero"]), warn=False, chunk=_weighted.irls_chunk)
+    return _platt_calibrator(fit, n, target_pos, target_neg, weighted=True)
 
 
 # ---------------------------------------------------------------------------
@@ -319,7 +355,7 @@ def _loss_chunk(pc, yc, spec, temperature):
     return {"sum": ("sum", _ld_seq_sum(terms) if z.size else _LD(0))}
 
 
-def cal_temperature(logits, y):
+def cal_temperature(logits, y, weights=None):
     """Binary temperature scaling fitted on Dask collections (:func:`pycalib_r.cal_temperature`).
 
     R equivalent: ``probcal::cal_temperature(logits, y)`` for a logit vector
@@ -339,8 +375,17 @@ def cal_temperature(logits, y):
     2.204673
 
     (as ``pycalib_r.cal_temperature(z, y)`` and R's ``fit$temperature``).
+
+    ``weights`` (Python-only): a Dask collection of observation weights, as
+    the in-memory ``weights=`` (the weighted summed log loss).
     """
     pairs, spec, n, ans = _first_pass(logits, y, "logits", "x")
+    chunk = _loss_chunk
+    if weights is not None:
+        from . import _weighted
+
+        pairs, _ = _weighted.weighted_pairs(logits, y, weights, n, "logits")
+        chunk = _weighted.loss_chunk
     # The in-memory warning for probabilities given as logits, on the range
     # the first pass found (every value lies in [0, 1] iff both ends do).
     warn_if_probabilities(np.array([ans["lo"], ans["hi"]]), "cal_temperature")
@@ -349,7 +394,7 @@ def cal_temperature(logits, y):
     def objective(temperature: float) -> float:
         t = float(temperature)
         if t not in seen:
-            seen[t] = -float(map_reduce(_loss_chunk, pairs, spec, t)["sum"])
+            seen[t] = -float(map_reduce(chunk, pairs, spec, t)["sum"])
         return seen[t]
 
     temperature, value, convergence = _fit_temperature(objective)
@@ -361,7 +406,7 @@ def cal_temperature(logits, y):
         temperature=temperature,
         value=value,
         convergence=convergence,
-        call=format_call("cal_temperature", ("logits", "y")),
+        call=format_call("cal_temperature", ("logits", "y") if weights is None else ("logits", "y", "weights")),
     )
 
 
@@ -395,7 +440,7 @@ def _select_hist_chunk(pc, yc, spec, plans):
     return {"counts0": ("sum", counts), "gathered0": ("cat", [gathered])}
 
 
-def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")):
+def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq"), weights=None):
     """Histogram binning fitted on Dask collections (:func:`pycalib_r.cal_histogram`).
 
     R equivalent: ``probcal::cal_histogram(p, y, bins = 10, strategy =
@@ -414,6 +459,11 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")):
     21 29 24 15 31
 
     R: ``cal_histogram(p, y, bins = 5)$counts`` is the same.
+
+    ``weights`` (Python-only): a Dask collection of observation weights, as
+    the in-memory ``weights=`` (weighted bin rates, ``counts`` the bin
+    weights), for ``strategy="equal_width"``; equal frequencies with weights
+    are refused (their weighted order statistics are not computed on Dask).
     """
     bins_given, strategy_given = bins, strategy
     bins_value, bins_error = _try(check_bins, bins)
@@ -424,6 +474,8 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")):
     job = seq01(bins_value + 1) if deferred is None and strategy_value == "equal_width" else None
     pairs, spec, n, ans = _first_pass(p, y, "p", "prob", _hist_chunk, job, deferred)
     bins, strategy = bins_value, strategy_value
+    if weights is not None:
+        return _histogram_weighted(p, y, weights, n, bins, strategy, bins_given, strategy_given)
     if strategy == "equal_freq":
         ranks = needed_ranks(n, bins)
         stats = order_statistics(pairs, _select_hist_chunk, spec, 1, [n], [ranks])
@@ -450,6 +502,28 @@ def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq")):
     _fill_empty_bins(values, counts)
     return histogram_fit(n, bins, n_bins, strategy, breaks, values, counts, global_rate,
                          bins_given, strategy_given)
+
+
+def _histogram_weighted(p, y, weights, n, bins, strategy, bins_given, strategy_given):
+    from . import _weighted
+
+    if strategy == "equal_freq":
+        raise refuse('cal_histogram(strategy = "equal_freq", weights=) is not computed on Dask '
+                     "(the weighted order statistics of its breaks); use strategy=\"equal_width\", "
+                     "or the in-memory pycalib_r.cal_histogram on the data.")
+    pairs, flags = _weighted.weighted_pairs(p, y, weights, n, "p")
+    breaks = seq01(bins + 1)
+    ans = map_reduce(_weighted.hist_chunk, pairs, None, breaks)
+    totals = np.asarray(ans["totals"], dtype=np.float64)
+    positives = np.asarray(ans["pos"], dtype=np.float64)
+    n_bins = breaks.size - 1
+    occupied = np.flatnonzero(totals > 0)
+    values = np.full(n_bins, np.nan)
+    values[occupied] = (positives[occupied].astype(_LD) / totals[occupied].astype(_LD)).astype(np.float64)
+    global_rate = float(_LD(float(flags["w_pos"])) / _LD(float(flags["total"])))
+    _fill_empty_bins(values, totals)
+    return histogram_fit(n, bins, n_bins, strategy, breaks, values, totals, global_rate,
+                         bins_given, strategy_given, weighted=True)
 
 
 # ---------------------------------------------------------------------------

@@ -819,3 +819,12 @@ def validate_report(p, y, g: int = 10, conf_level: float = 0.95, profile: bool =
     return {"val_prob": val_prob(p, y).to_dict(), "hoslem_test": hoslem,
             "cal_intercept_slope": jsonable(cal_intercept_slope(p, y, conf_level=conf_level,
                                                                 profile=profile).to_dict())}
+
+
+# The names other rooms import (public inside the package): val_prob_ci
+# (clinical/) rests on val.prob's inputs, lrm.fit and Wald factors.
+validation_inputs = _inputs
+l01 = _l01
+lprob = _lprob
+lrm_fit = _lrm_fit
+wald_factors = _wald_factors

@@ -66,11 +66,15 @@ def check_weights(weights, n: int, arg: str = "weights", *, positive_sum: bool =
     if isinstance(weights, np.ma.MaskedArray) and np.any(np.ma.getmaskarray(weights)):
         raise _fail(f"Argument `{arg}` must not contain missing or infinite values.",
                     WEIGHTS_RULE)
-    if isinstance(weights, (str, bytes)):
-        w = None
-    else:
+    w = None
+    if not isinstance(weights, (str, bytes)):
         try:
-            w = np.array(getattr(weights, "to_numpy", lambda: weights)(), dtype=np.float64)
+            raw = np.asarray(getattr(weights, "to_numpy", lambda: weights)())
+            # Numbers only: logical or text weights are refused, not coerced.
+            if raw.dtype.kind in "iuf" or (raw.dtype.kind == "O" and raw.size and all(
+                    isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+                    for v in raw.reshape(-1))):
+                w = np.array(raw, dtype=np.float64)
         except (TypeError, ValueError):
             w = None
     if w is None or w.dtype.kind != "f":
@@ -89,7 +93,9 @@ def check_weights(weights, n: int, arg: str = "weights", *, positive_sum: bool =
         raise _fail(f"Argument `{arg}` must be non-negative.",
                     f"{int(np.sum(w < 0))} weights are negative. " + WEIGHTS_RULE)
     if positive_sum:
-        err = weights_sum_error(float(np.sum(w)), arg)
+        with np.errstate(over="ignore"):  # an infinite sum is refused just below, by name
+            total = float(np.sum(w))
+        err = weights_sum_error(total, arg)
         if err is not None:
             raise err
     w[w == 0] = 0.0  # -0.0 is 0: a sign bit must not reach a product's sign
@@ -105,7 +111,7 @@ def weights_length_error(n: int, size: int, arg: str = "weights") -> ProbcalErro
 def weights_sum_error(total: float, arg: str = "weights"):
     """The error for a weights' sum that is not positive and finite, or None."""
     if not total > 0:
-        return _fail(f"Argument `{arg}` must have a positive sum.",
+        return _fail(f"Argument `{arg}` must have a positive sum (not all zero).",
                      "Every weight is 0, so no observation is left. " + WEIGHTS_RULE)
     if not np.isfinite(total):
         return _fail(f"Argument `{arg}` must have a finite sum.", WEIGHTS_RULE)

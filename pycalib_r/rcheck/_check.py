@@ -164,7 +164,9 @@ def _specs():
                            (pc.ValProb, "rms::val.prob's value"),
                            (pc.ValProbG, "rms::val.prob's grouped value (val.probg)"),
                            (pc.HoslemTest, "ResourceSelection::hoslem.test's value"),
-                           (pc.CalInterceptSlope, "glm()'s coefficients and intervals"))},
+                           (pc.CalInterceptSlope, "glm()'s coefficients and intervals"),
+                           (pc.val_prob_ci, "CalibrationCurves::val.prob.ci.2"),
+                           (pc.CalibrationCurve, "CalibrationCurves::val.prob.ci.2's value"))},
         pc.get_random_seed: ("get_random_seed() is R's .Random.seed: every report already "
                              "compares it after the call on both sides"),
         pc.set_random_seed: ("set_random_seed() assigns R's .Random.seed: check the draws that "
@@ -427,6 +429,13 @@ def same_as_r(fn, *args, **kwargs) -> ParityReport:
             data_name = value
         elif name in spec.python_only:
             continue
+        elif name == "weights" and spec.r_name.startswith("cal_"):
+            if value is None:  # the default: R's call as it is
+                continue
+            raise NotExpressibleInR(
+                f"{spec.r_name}(weights=) is Python-only: probcal's calibrators take no weights "
+                f"(the weighted Platt and beta fits are R's glm(..., weights = w); see "
+                f"docs/guide/weights-calibrators.md).")
         elif name in spec.data_args:
             data[renames.get(name, name)] = value
         else:

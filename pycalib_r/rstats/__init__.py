@@ -20,6 +20,7 @@ module                 R source
 ``_approx``            ``approx1`` (rule 1), ``regularize.values``, ``seq(from, to,
                        length.out)``, ``qlogis``, R's ``NA_real_``
 ``_lowess``            ``lowess`` (``clowess``)
+``_loess_se``          ``predict.loess(se = TRUE)``, one predictor
 ``_loess``             ``loess`` fitted values, one predictor (``dloess``; its
                        ``dqrdc``/``dqrsl``/``dsvdc`` and ``drotg``)
 ``_qnorm``             ``qnorm`` (AS 241), on arrays and on one value
@@ -51,6 +52,7 @@ from ._glm import _exp_eta as exp_eta
 from ._glm import _glm_finish as glm_finish
 from ._glm import _linkinv as linkinv
 from ._glm import _mu_eta as mu_eta
+from ._glm import _weighted_loglik as weighted_loglik
 from ._glm_lockstep import _glm_irls_columns as glm_irls_columns
 from ._isoreg import IsoregFit, isoreg
 from ._isoreg import _approx_linear as approx_linear
@@ -67,6 +69,7 @@ from ._linpack import _ddot as ddot
 from ._linpack import _dnrm2 as dnrm2
 from ._linpack import _dqrdc2 as dqrdc2
 from ._loess import loess_fitted
+from ._loess_se import loess_with_se
 from ._lowess import Lowess, lowess
 from ._optim import brent_fmin, optim_brent, seq_colsums, vmmin
 from ._qdiscrete import pbinom_upper, qbinom_upper, qhyper_upper
@@ -79,14 +82,14 @@ __all__ = [
     "DBL_EPS", "cdqrls", "daxpy", "ddot", "dnrm2", "dqrdc2",
     # glm.fit
     "GLM_EPSILON", "GLM_MAXIT", "GlmFit", "design_matrix", "dev_resids", "exp_eta", "glm_binomial",
-    "glm_finish", "glm_irls_columns", "halve_step", "linkinv", "mu_eta",
+    "glm_finish", "glm_irls_columns", "halve_step", "linkinv", "mu_eta", "weighted_loglik",
     # optim
     "brent_fmin", "optim_brent", "seq_colsums", "vmmin",
     # isoreg, approx, seq, qlogis
     "IsoregFit", "R_NA", "approx1", "approx_linear", "bracket", "isoreg", "isoreg_kernels", "order_keys",
     "pava_binary", "qlogis", "regularize", "seq_len_out", "sorted_pairs",
     # lowess, loess
-    "Lowess", "loess_fitted", "lowess",
+    "Lowess", "loess_fitted", "loess_with_se", "lowess",
     # distributions
     "dgamma", "dnorm", "pbinom_upper", "pchisq", "pgamma", "pnorm", "qbinom_upper", "qchisq", "qgamma",
     "qhyper_upper", "qnorm", "qnorm_open", "qnorm_open1", "qnorm_std",

@@ -192,8 +192,8 @@ def design_matrix(columns) -> np.ndarray:
 
 def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool = True,
                  offset: Optional[np.ndarray] = None, mustart: Optional[np.ndarray] = None,
-                 etastart: Optional[np.ndarray] = None) -> GlmFit:
-    """R ``glm.fit(x, y, family = binomial(), offset = offset)`` with unit prior weights.
+                 etastart: Optional[np.ndarray] = None, weights: Optional[np.ndarray] = None) -> GlmFit:
+    """R ``glm.fit(x, y, family = binomial(), offset = offset, weights = weights)``.
 
     ``x`` is the model matrix (first column the intercept), ``y`` the
     response in ``[0, 1]`` (fractional values allowed, as Platt's targets
@@ -202,13 +202,19 @@ def glm_binomial(x: np.ndarray, y: np.ndarray, names: Sequence[str], warn: bool 
     (default none) enters the linear predictor as in R; the fit's
     ``null_deviance`` is then glm.fit's (the intercept-only deviance without
     the offset), not the one ``glm()`` refits. ``mustart`` and ``etastart``
-    are R's starting values (``etastart`` wins, as in R).
+    are R's starting values (``etastart`` wins, as in R). ``weights`` are
+    R's prior weights (checked by the caller; ``None``: unit weights, the
+    unweighted code path); as R's ``binomial()$initialize`` does, ``y`` is
+    set to 0 where a weight is 0, and such rows leave the QR.
     """
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     if offset is not None:
         offset = np.asarray(offset, dtype=np.float64)
-    return _glm_finish(x, y, _glm_irls(x, y, offset, mustart, etastart), names, warn)
+    if weights is not None:
+        # binomial()$initialize: y[weights == 0] <- 0 (a copy: never the caller's y).
+        y = np.where(weights == 0, 0.0, y)
+    return _glm_finish(x, y, _glm_irls(x, y, offset, mustart, etastart, weights), names, warn)
 
 
 def halve_step(start, coefold, evaluate, ok, loop: int, messages: List[str], note: str):
@@ -245,13 +251,15 @@ def _eta_mu_dev(x, coef, deviance, offset=None):
 
 
 def _glm_irls(x: np.ndarray, y: np.ndarray, offset: Optional[np.ndarray] = None,
-              mustart: Optional[np.ndarray] = None, etastart: Optional[np.ndarray] = None) -> dict:
-    """``glm.fit``'s IRLS loop: the state :func:`_glm_finish` turns into a fit."""
+              mustart: Optional[np.ndarray] = None, etastart: Optional[np.ndarray] = None,
+              prior: Optional[np.ndarray] = None) -> dict:
+    """``glm.fit``'s IRLS loop: the state :func:`_glm_finish` turns into a fit
+    (``prior``: R's prior weights, unit when None)."""
     # Columns contiguous (the QR's layout): the weighted design and eta are
     # built column by column; same values.
     x = np.asfortranarray(x)
     nobs, nvars = x.shape
-    weights = np.ones(nobs)
+    weights = np.ones(nobs) if prior is None else prior
     messages: List[str] = []
     if bool(np.any(np.abs(weights * y - np.round(weights * y)) > 1e-3)):
         messages.append("non-integer #successes in a binomial glm!")
@@ -326,6 +334,25 @@ def _glm_irls(x: np.ndarray, y: np.ndarray, offset: Optional[np.ndarray] = None,
             "boundary": boundary, "exp_eta": e}
 
 
+def _weighted_loglik(y: np.ndarray, mu: np.ndarray, wt: np.ndarray) -> float:
+    """``sum(ifelse(m > 0, wt / m, 0) * dbinom(round(m * y), round(m), mu, log = TRUE))``
+    with ``m = wt``: binomial()$aic's log-likelihood under prior weights.
+
+    Each term is ``lchoose(size, k) + k log(mu) + (size - k) log(1 - mu)``
+    (lgamma for the binomial coefficient), equal to R's ``dbinom`` (which
+    uses Loader's saddle-point form) to rounding, not bit for bit.
+    """
+    size = np.round(wt)
+    k = np.round(wt * y)
+    lchoose = np.array([math.lgamma(s + 1) - math.lgamma(a + 1) - math.lgamma(s - a + 1)
+                        for s, a in zip(size.tolist(), k.tolist())])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = np.where(k > 0, k * r_log(mu), 0.0)
+        b = np.where(size - k > 0, (size - k) * r_log(1 - mu), 0.0)
+    terms = np.where(wt > 0, lchoose + a + b, 0.0)
+    return r_sum(terms)
+
+
 def _glm_finish(x: np.ndarray, y: np.ndarray, st: dict, names: Sequence[str], warn: bool) -> GlmFit:
     """The rest of ``glm.fit`` after the IRLS loop: warnings, deviances, aic, the fit object."""
     nobs, nvars = x.shape
@@ -357,14 +384,19 @@ def _glm_finish(x: np.ndarray, y: np.ndarray, st: dict, names: Sequence[str], wa
         nulldev = r_sum(_dev_resids(y, wtdmu, weights))
         # aic: -2 * sum(dbinom(round(y), 1, mu, log = TRUE)) + 2 * rank
         # Each row's one logarithm (np.where would take both for every row).
-        pos = np.round(y) == 1
-        loglik = np.empty(nobs)
-        with np.errstate(divide="ignore"):
-            loglik[pos] = r_log(mu[pos])
-            loglik[~pos] = r_log(1 - mu[~pos])
-        loglik_sum = r_sum(loglik)
-    nulldf = nobs - 1
-    resdf = nobs - rank
+        if np.all(weights == 1):
+            pos = np.round(y) == 1
+            loglik = np.empty(nobs)
+            with np.errstate(divide="ignore"):
+                loglik[pos] = r_log(mu[pos])
+                loglik[~pos] = r_log(1 - mu[~pos])
+            loglik_sum = r_sum(loglik)
+        else:
+            loglik_sum = _weighted_loglik(y, mu, weights)
+    # glm.fit: n.ok <- nobs - sum(weights == 0)
+    n_ok = nobs - int(np.count_nonzero(weights == 0))
+    nulldf = n_ok - 1
+    resdf = n_ok - rank
     aic = -2 * loglik_sum + 2 * rank
     xxnames = [names[i - 1] for i in pivot]
     qr_mat = fit["qr"] if fit is not None else None

@@ -186,7 +186,7 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
         return X
 
     # -- estimator API ----------------------------------------------------------
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit the calibrator.
 
         Parameters
@@ -197,6 +197,10 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
         y : array_like of shape (n,)
             Labels (ints, strings, bools); their sorted unique values become
             ``classes_``.
+        sample_weight : array_like of shape (n,), optional
+            Observation weights, given to the calibrator as its ``weights``
+            (Python-only; R's ``glm`` prior weights, checked by the core's
+            ``check_weights``). None: the unweighted fit, unchanged.
 
         Returns
         -------
@@ -216,14 +220,17 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
         Xf = self._form(X, method, args, classes.size)
         self.classes_ = classes
         # (The cal_* functions never write to their inputs: no copy of the codes.)
+        # The weights reach the cal_* function only when given, so None runs today's call.
+        wt = {} if sample_weight is None else {"weights": sample_weight}
         if classes.size == 2 and Xf.ndim == 1:
-            self.calibrator_ = self._call(method, args, Xf, codes.astype(np.int64, copy=False), k=2)
+            self.calibrator_ = self._call(method, args, Xf, codes.astype(np.int64, copy=False), k=2, **wt)
         else:
-            self.calibrator_ = self._call(method, args, Xf, codes.astype(np.int64) + 1, k=classes.size)
+            self.calibrator_ = self._call(method, args, Xf, codes.astype(np.int64) + 1, k=classes.size, **wt)
         return self
 
     @staticmethod
-    def _call(method, args, x, y, k):
+    def _call(method, args, x, y, k, **wt):
+        args = dict(args, **wt)
         if method in _VECTOR_METHODS and x.ndim == 2:
             return cal_ovr(x, y, method=method, **args)
         if method == "cv":

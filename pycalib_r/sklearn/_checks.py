@@ -35,6 +35,11 @@ _PROBCAL_CALIBRATOR_XFAIL = {name: _WIDTH for name in (
     "check_classifiers_train",
     "check_n_features_in_after_fitting",
     "check_positive_only_tag_during_fit",
+    # fit takes sample_weight (the calibrators' weights), so these run too, on
+    # feature matrices of another width:
+    "check_all_zero_sample_weights_error",
+    "check_sample_weight_equivalence_on_dense_data",
+    "check_classifiers_one_label_sample_weights",
 )}
 _CALIBRATED_CLASSIFIER_XFAIL = {
     "check_fit2d_1feature": (
@@ -42,10 +47,6 @@ _CALIBRATED_CLASSIFIER_XFAIL = {
         "probcal's calibrators need (R's cal_* stop when a class is absent); fit raises "
         "'Requesting 5-fold cross-validation but provided less than 5 examples for at least "
         "one class.' instead of fitting"),
-    "check_classifiers_one_label_sample_weights": (
-        "sample_weight reaches the classifier only: probcal's calibrators (as R's cal_* "
-        "functions) fit unweighted data, so rows of weight 0 still count in the calibration "
-        "fit and their class keeps a probability (fit warns that the calibrator is unweighted)"),
 }
 
 
@@ -55,10 +56,9 @@ def expected_failed_checks(estimator) -> dict:
     For ``sklearn.utils.estimator_checks.check_estimator(est,
     expected_failed_checks=expected_failed_checks(est))`` (and
     ``parametrize_with_checks``): every other check passes (or is skipped by
-    scikit-learn itself). ProbcalCalibrator: 12 checks that pass a feature
+    scikit-learn itself). ProbcalCalibrator: 15 checks that pass a feature
     matrix whose width is not one column per class. CalibratedClassifier:
-    ``check_fit2d_1feature`` (too few rows per class for 5 folds) and
-    ``check_classifiers_one_label_sample_weights`` (the calibrators are unweighted).
+    ``check_fit2d_1feature`` (too few rows per class for 5 folds).
 
     Returns
     -------

@@ -184,7 +184,7 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
     def _calibrator(self):
         return ProbcalCalibrator(method=self.method, **(self.method_args or {}))
 
-    def fit(self, X, y, **fit_params):
+    def fit(self, X, y, sample_weight=None, **fit_params):
         """Fit the classifier(s) and the calibrator(s).
 
         ``X`` reaches the classifier as given (a DataFrame keeps its column
@@ -197,14 +197,22 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
         X : array_like, DataFrame or sparse matrix of shape (n, n_features)
             Whatever the classifier's ``fit`` takes.
         y : array_like of shape (n,)
+        sample_weight : array_like of shape (n,), optional
+            Observation weights, as ``CalibratedClassifierCV`` takes them:
+            each calibrator is fitted with the weights of its rows (the
+            ``weights`` of the ``cal_*`` functions, Python-only; R's ``glm``
+            prior weights), and the classifier's ``fit`` gets them (its
+            training rows') where it takes ``sample_weight``; where it does
+            not, a UserWarning says the weights reach the calibration only.
+            With ``sklearn.set_config(enable_metadata_routing=True)`` the
+            classifier gets them as it requests them, the calibrators
+            always. Checked by the core's ``check_weights`` (finite,
+            non-negative, positive sum). None: today's fit, unchanged.
         **fit_params
             Passed to the classifier's ``fit`` (each split's training rows
-            of the per-row ones), ``sample_weight`` included. With
+            of the per-row ones). With
             ``sklearn.set_config(enable_metadata_routing=True)`` they are
-            routed as the classifier and the splitter request them. The
-            calibrators are fitted unweighted (R's ``cal_*`` take no
-            weights): a ``sample_weight`` reaches the classifier only, and a
-            UserWarning says so.
+            routed as the classifier and the splitter request them.
 
         Returns
         -------
@@ -228,16 +236,24 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
         if k < 2:
             raise ValueError(_one_class(self.classes_))
         base = self._base()
-        routed = self._routed(base, fit_params)
-        if "sample_weight" in routed["fit"]:
-            warnings.warn("CalibratedClassifier: sample_weight reached the classifier's fit only; "
-                          "probcal's calibrators (as R's cal_* functions) fit unweighted data.",
-                          UserWarning, stacklevel=2)
+        sw = None
+        if sample_weight is not None:
+            from ..inputs._weights import check_weights
+            sw = check_weights(sample_weight, _num_samples(X))
+        routed = self._routed(base, fit_params, sw)
+
+        def weighted(rows=None):
+            # The calibrator's sample_weight: its rows' weights (none when unweighted).
+            if sw is None:
+                return {}
+            return {"sample_weight": sw if rows is None else sw[rows]}
+
         pairs = []
         if isinstance(self.cv, str) and self.cv == "prefit":
             if fit_params:
                 raise ValueError(f'cv="prefit" fits no classifier, so {sorted(fit_params)!r} would '
                                  "be unused; pass them to the classifier's own fit.")
+            # (A sample_weight weights the calibrator: the only fit here.)
             try:
                 check_is_fitted(base)
             except NotFittedError as exc:
@@ -246,7 +262,7 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
                 ) from exc
             self._check_classes(base)
             pred = _response(base, X, method, args, k, self.logit_eps)
-            pairs.append(_Fitted(base, clone(template).fit(pred, labels)))
+            pairs.append(_Fitted(base, clone(template).fit(pred, labels, **weighted())))
         else:
             n_folds = self.cv if isinstance(self.cv, numbers.Integral) else getattr(self.cv, "n_splits", None)
             counts = np.unique(labels, return_counts=True)[1]
@@ -268,7 +284,7 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
                     est = clone(base).fit(_safe_indexing(X, train), _safe_indexing(y, train), **params)
                     self._check_classes(est)
                     pred = _response(est, _safe_indexing(X, test), method, args, k, self.logit_eps)
-                    pairs.append(_Fitted(est, clone(template).fit(pred, labels[test])))
+                    pairs.append(_Fitted(est, clone(template).fit(pred, labels[test], **weighted(test))))
             else:
                 response = self._response_name(base, method, args)
                 oof = cross_val_predict(clone(base), X, y, cv=splitter, method=response,
@@ -277,7 +293,7 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
                 self._check_classes(est)
                 pred = _ResponseArray(oof, response)
                 pred = _response(pred, None, method, args, k, self.logit_eps)
-                pairs.append(_Fitted(est, clone(template).fit(pred, labels)))
+                pairs.append(_Fitted(est, clone(template).fit(pred, labels, **weighted())))
         self.calibrated_classifiers_ = pairs
         # As CalibratedClassifierCV: the fitted classifier's bookkeeping, so
         # its own check refuses other columns (names, order, count).
@@ -289,24 +305,34 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
                 delattr(self, name)
         return self
 
-    def _routed(self, base, fit_params):
-        """``{"fit": params for the classifier's fit, "split": for the splitter's split}``."""
+    def _routed(self, base, fit_params, sw=None):
+        """``{"fit": params for the classifier's fit, "split": for the splitter's split}``.
+
+        As ``CalibratedClassifierCV``: without routing, ``sample_weight``
+        goes to the classifier's fit where it takes one (else a warning);
+        with routing, as the classifier requests it.
+        """
         if _routing_enabled():
-            routed = process_routing(self, "fit", **fit_params)
+            extra = {} if sw is None else {"sample_weight": sw}
+            routed = process_routing(self, "fit", **extra, **fit_params)
             return {"fit": dict(routed.estimator.fit), "split": dict(routed.splitter.split)}
-        if "sample_weight" in fit_params and not has_fit_parameter(base, "sample_weight"):
-            raise ValueError(f"{type(base).__name__}.fit does not take sample_weight, and probcal's "
-                             "calibrators fit unweighted data (as R's cal_* functions): the weights "
-                             "would reach nothing. Drop sample_weight, or use a classifier that "
-                             "takes it.")
-        return {"fit": dict(fit_params), "split": {}}
+        params = dict(fit_params)
+        if sw is not None:
+            if has_fit_parameter(base, "sample_weight"):
+                params["sample_weight"] = sw
+            else:
+                warnings.warn(f"Since {type(base).__name__} does not appear to accept sample_weight, "
+                              "sample weights will only be used for the calibration itself.",
+                              UserWarning, stacklevel=3)
+        return {"fit": params, "split": {}}
 
     def get_metadata_routing(self):
         """Metadata routing (scikit-learn's ``enable_metadata_routing``).
 
         ``fit``'s metadata go to the classifier's ``fit`` and the splitter's
-        ``split`` as they request them; this estimator consumes none itself
-        (probcal's calibrators take no weights).
+        ``split`` as they request them; this estimator consumes
+        ``sample_weight`` itself (its calibrators' weights), as
+        ``CalibratedClassifierCV`` does.
 
         Returns
         -------
@@ -314,6 +340,7 @@ class CalibratedClassifier(ClassifierMixin, BaseEstimator):
         """
         return (
             MetadataRouter(owner=self)
+            .add_self_request(self)
             .add(estimator=self._base(), method_mapping=MethodMapping().add(caller="fit", callee="fit"))
             .add(splitter=self.cv, method_mapping=MethodMapping().add(caller="fit", callee="split"))
         )
