@@ -23,6 +23,7 @@ from .diagnostics._smece import SmoothReliability, smece, smooth_reliability_dia
 from .diagnostics._validation import CalInterceptSlope, ValProb, cal_intercept_slope, val_prob
 from .diagnostics._val_probg import ValProbG
 from .clinical import CalibrationCurve, val_prob_ci
+from .clinical import PmCalibration, cal_metrics, pmcalibration
 from ._rng import (
     RRandom,
     get_random_seed,
@@ -104,6 +105,10 @@ __all__ = [
     # clinical calibration curves (CalibrationCurves::val.prob.ci.2)
     "val_prob_ci",
     "CalibrationCurve",
+    # clinical calibration curves (pmcalibration)
+    "pmcalibration",
+    "cal_metrics",
+    "PmCalibration",
     # calibrators
     "Calibrator",
     "cal_beta",

@@ -215,7 +215,8 @@ METHODS = {"predict", "summary"}
 # Exports whose R counterpart is outside probcal (rms, ResourceSelection, MASS):
 # same_as_r refuses them; tests/test_validation.py checks them against R.
 OTHER_PACKAGES = {"val_prob", "ValProb", "ValProbG", "hoslem_test", "HoslemTest", "cal_intercept_slope",
-                  "CalInterceptSlope", "val_prob_ci", "CalibrationCurve"}
+                  "CalInterceptSlope", "val_prob_ci", "CalibrationCurve",
+                  "pmcalibration", "cal_metrics", "PmCalibration"}
 
 
 def test_every_export_is_covered():

@@ -341,6 +341,9 @@ def main(argv=None) -> int:
                     help="run only the cal_venn_abers targets (10^6 rows; against the venn-abers package at 10^5)")
     ap.add_argument("--only-val-prob-ci", action="store_true",
                     help="run only the val_prob_ci() lines (CalibrationCurves::val.prob.ci.2)")
+    ap.add_argument("--only-pmcalibration", action="store_true",
+                    help="only the pmcalibration() targets (10^5 rows per smooth; ci='boot' 1,000"
+                         " resamples at 10^4 rows)")
     ap.add_argument("--only-csv", action="store_true",
                     help="run only the command line's CSV reader target (against pandas.read_csv)")
     ap.add_argument("--only-first-call", action="store_true",
@@ -391,6 +394,8 @@ def main(argv=None) -> int:
         return 1 if rep.failed else 0
     if args.only_val_prob_ci:
         val_prob_ci_targets(rep, rr, repeat)
+    if args.only_pmcalibration:
+        pmcalibration_targets(rep, rr, repeat)
         rep.line("all targets met" if rep.failed == 0 else f"{rep.failed} target(s) missed")
         return 1 if rep.failed else 0
     if args.only_corp or args.only_csv:
@@ -509,6 +514,7 @@ def main(argv=None) -> int:
 
     corp_targets(rep, repeat)
     venn_abers_targets(rep, repeat)
+    pmcalibration_targets(rep, rr, repeat)
     csv_reader_target(rep, repeat)
     val_prob_ci_targets(rep, rr, repeat)
 
@@ -595,6 +601,58 @@ def val_prob_ci_targets(rep, rr, repeat):
                    "cannot run in R (ci.auc's 2.5e9 pairs" + (", loess's 10^10-cell L" if smooth == "loess" else "")
                    + ")" + (f"; R at 10,000 rows {t_r:.2f} s" if t_r else ""),
                    "target: below R's time at 10,000 rows", t_r is None or t <= t_r)
+def pmcalibration_targets(rep, rr, repeat):
+    """pmcalibration() against R's pmcalibration 0.2.0 (same data, same call):
+    each R-exact smooth at 10^5 rows (ci = "none"), and ci = "boot" with 1,000
+    resamples at 10^4 rows (smooth = "ns"; R extrapolated from 50 and 100
+    resamples unless --direct-r). R's side needs pmcalibration installed
+    (R_LIBS_USER or /work/rlib); without it the lines say so and time Python alone."""
+    import warnings
+
+    rep.line("pmcalibration(): each smooth at 100,000 rows; ci='boot' 1,000 resamples at 10,000 rows")
+    has = False
+    if rr is not None:
+        rr.ro.r('.libPaths(c("/work/rlib", Sys.getenv("R_LIBS_USER"), .libPaths()))')
+        has = rr.ro.r('as.integer(suppressWarnings(requireNamespace("pmcalibration", quietly = TRUE)))')[0] == 1
+        if has:
+            rr.ro.r("suppressPackageStartupMessages(library(pmcalibration)); pbapply::pboptions(type = 'none')")
+    no_r = "R's pmcalibration not installed: Python alone"
+
+    def quiet(fn):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return fn()
+
+    def data(n, seed):
+        g = _rng.RRandom(seed)
+        p = g.runif(n, 0.02, 0.98)
+        return p, g.rbinom(n, 1, p)
+
+    p, y = data(100_000, 21)
+    if has:
+        rr.put("pp", p)
+        rr.put("yy", y)
+    for smooth in ("none", "ns", "bs", "lowess", "loess"):
+        t = best_time(lambda: quiet(lambda: pc.pmcalibration(y, p, smooth=smooth, ci="none")), repeat)
+        work = f"`pmcalibration(smooth='{smooth}')`, 100,000 rows"
+        if has:
+            t_r = rr.time(f"suppressMessages(pmcalibration(yy, pp, smooth = '{smooth}', ci = 'none', plot = FALSE))")
+            ratio_target(rep, work, t, t_r, " (pmcalibration 0.2.0)", 1.0)
+        else:
+            rep.target(work, f"{t:.3g} s", no_r, "no R figure", True)
+    p, y = data(10_000, 22)
+    t = best_time(lambda: quiet(lambda: pc.pmcalibration(y, p, smooth="ns", ci="boot", n=1000,
+                                                         rng=_rng.RRandom(3))), 1)
+    work = "`pmcalibration(smooth='ns', ci='boot', n=1000)`, 10,000 rows"
+    if has:
+        rr.put("pp", p)
+        rr.put("yy", y)
+        t_r, _, _ = rr.extrapolated(
+            "suppressMessages(pmcalibration(yy, pp, smooth = 'ns', ci = 'boot', n = {B}, plot = FALSE))",
+            50, 100, 1000)
+        ratio_target(rep, work, t, t_r, "" if rr.direct else " (extrapolated from 50 and 100 resamples)", 1.0)
+    else:
+        rep.target(work, f"{t:.3g} s", no_r, "no R figure", True)
 
 
 def corp_targets(rep, repeat):

@@ -16,7 +16,7 @@ import io
 
 import numpy as np
 
-from ..calibrators._methods import CV_METHODS, OVR_METHODS
+from ..calibrators._methods import CV_METHODS, OVR_METHODS, method as _entry, methods, resolve
 from ._args import add_data, choice, r_int, subparser
 from ._data import read_csv
 from ._faults import PROG, probability_warning, say, writing
@@ -24,14 +24,14 @@ from ._output import AtomicOutput
 from ._source import CsvError, open_source
 from ._table import CsvChunks, chunk_records
 
-CALIBRATORS = ("platt", "temperature", "beta", "isotonic", "histogram", "vector_scaling",
-               "dirichlet", "ovr", "cv")
 
-# The methods whose --p are logits; R fits probabilities as logits silently.
-_LOGIT_METHODS = ("temperature", "vector_scaling")
+def _calibrators() -> tuple:
+    """The --method choices: the calibrator registry's entries offered here."""
+    return tuple(e.name for e in methods() if e.cli)
 
 
 def add(sub) -> None:
+    calibrators = _calibrators()
     c = subparser(
         sub, "calibrate", "fit a calibrator on one CSV and apply it to another",
         f"{PROG} calibrate --method platt --fit valid.csv --apply test.csv -o calibrated.csv "
@@ -39,8 +39,8 @@ def add(sub) -> None:
         "Fits cal_METHOD(fit[--p], fit[--y]), prints it as R prints it, and writes the "
         "--apply file with the calibrated probabilities added beside its columns "
         "(PREFIX + each --p column). Temperature and vector scaling take logits in --p.")
-    c.add_argument("--method", type=choice(*CALIBRATORS), required=True,
-                   help=", ".join(CALIBRATORS))
+    c.add_argument("--method", type=choice(*calibrators), required=True,
+                   help=", ".join(calibrators))
     c.add_argument("--fit", required=True, metavar="FIT.csv",
                    help="CSV with the --p and --y columns to fit on ('-' for standard input)")
     c.add_argument("--apply", required=True, metavar="NEW.csv",
@@ -92,12 +92,11 @@ def _fit_calibrator(args, x, y, w=None):
             kwargs["base_method"] = args.base_method
         extra = {} if args.folds is None else {"folds": args.folds}
         return pc.cal_cv(x, y, method=args.cv_method or "platt", seed=args.seed, **extra, **kwargs)
-    accepted = {"histogram": ("bins", "strategy"), "beta": ("eps",),
-                "dirichlet": ("eps", "lambda_")}.get(m, ()) + ("weights",)
+    accepted = _entry(m).args + ("weights",)
     unused = [k for k in kwargs if k not in accepted]
     if unused:
         args._parser.error(f"argument --{unused[0].rstrip('_')}: not used by --method {m}")
-    return getattr(pc, f"cal_{m}")(x, y, **kwargs)
+    return resolve(_entry(m).function)(x, y, **kwargs)
 
 
 def _header_bytes(reader: CsvChunks, added) -> bytes:
@@ -159,7 +158,8 @@ def run(args) -> int:
         # One reading of FIT.csv; class names in --y still match the --p columns.
         (x, w), y = read_models(args.fit, [args.p, [args.weights]], args.y, args.sep,
                                 args.pos_label)
-    if args.method in _LOGIT_METHODS and np.all((x >= 0) & (x <= 1)):
+    # R fits probabilities as logits silently: a warning names the columns.
+    if _entry(args.method).input == "logits" and np.all((x >= 0) & (x <= 1)):
         probability_warning(args.p, args.method)
     fit = _fit_calibrator(args, x, y, w)
     shown = "<stdout>" if args.output == "-" else args.output

@@ -31,7 +31,7 @@ except ImportError as _err:  # pragma: no cover - exercised without dask
 import pycalib_r as _pc
 
 from ..calibrators._lazy_faces import register_lazy_predictor as _register
-from ._calibrators import cal_beta, cal_histogram, cal_platt, cal_temperature
+from ..calibrators._methods import methods as _methods, resolve as _resolve
 from ._calibrators import predict_lazy as _predict_lazy
 from ._face import dask_face as _dask_face
 from ._ece_ci import ece_ci
@@ -47,8 +47,11 @@ from ._refusals import DaskRefusal, refused as _refused
 ece, mce, ace, reliability_table, skce, cal_test, ece_ci = (
     _dask_face(f) for f in (ece, mce, ace, reliability_table, skce, cal_test, ece_ci))
 brier, spiegelhalter_z, hoslem_test = (_dask_face(f) for f in (brier, spiegelhalter_z, hoslem_test))
-cal_platt, cal_temperature, cal_beta, cal_histogram = (
-    _dask_face(f) for f in (cal_platt, cal_temperature, cal_beta, cal_histogram))
+# The calibrators with a Dask implementation: those the calibrator registry
+# names one for (cal_platt, cal_temperature, cal_beta, cal_histogram).
+_CALIBRATORS = {_e.function.rpartition(".")[2]: _dask_face(_resolve(_e.dask))
+                for _e in _methods() if _e.dask}
+globals().update(_CALIBRATORS)
 
 # Every public name of pycalib_r either has a Dask version above, is shared
 # as is (classes, predict() which maps Dask collections lazily, summary(),
@@ -66,9 +69,8 @@ for _name in _SHARED:
 for _name in _REFUSED:
     globals()[_name] = _refused(_name)
 
-__all__ = ["ece", "mce", "ace", "reliability_table", "ece_ci", "skce", "cal_test", "cal_platt",
-           "cal_temperature", "cal_beta", "cal_histogram", "brier", "spiegelhalter_z",
-           "hoslem_test", "DaskRefusal"]
+__all__ = ["ece", "mce", "ace", "reliability_table", "ece_ci", "skce", "cal_test",
+           *_CALIBRATORS, "brier", "spiegelhalter_z", "hoslem_test", "DaskRefusal"]
 __all__ += list(_REFUSED) + list(_SHARED)
 
 for _package in ("dask", "dask_expr"):

@@ -81,6 +81,14 @@ REFUSED: Dict[str, Tuple[str, str]] = {
     "cal_intercept_slope": ("its profile intervals refit the glm at each profile step",
                             "C" + _SAMPLE[1:].format(name="cal_intercept_slope")
                             + " The slope's fit alone is pycalib_r.dask.cal_platt on logits."),
+    "pmcalibration": ("its calibration curve (a glm on a spline basis whose knots are quantiles "
+                      "of all rows, lowess or loess) and its bootstrap need every row at once, "
+                      "and its E50/E90 are exact quantiles of all rows",
+                      "C" + _SAMPLE[1:].format(name="pmcalibration")
+                      + " (the curve and indices of a random sample estimate the population's, "
+                      "with the sample's own bootstrap interval)."),
+    "cal_metrics": ("its E50 and E90 are exact quantiles of |p - p_c| over all rows",
+                    "C" + _SAMPLE[1:].format(name="cal_metrics")),
     "reliability_diagram": ("it draws every row's bin from in-memory data",
                             "Draw pycalib_r.reliability_diagram on a sample, or plot the "
                             "columns of pycalib_r.dask.reliability_table(p, y) (one pass, "

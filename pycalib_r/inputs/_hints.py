@@ -309,11 +309,15 @@ def python_face(fn: Callable) -> Callable:
 # R's `...` swallowing arguments
 # ---------------------------------------------------------------------------
 
-# The binary methods whose calibrator takes no `...` argument: R's
-# fit_calibrator() drops every extra argument for them. (beta and histogram
-# receive the extras, and an unknown one is an error there, as in R.)
-_SWALLOWING_BINARY = ("platt", "temperature", "isotonic")
-_SWALLOWING_MULTICLASS = ("temperature", "vector")
+# The methods whose calibrator takes no `...` argument (no `args` in the
+# calibrator registry): R's fit_calibrator() and fit_calibrator_mc() drop
+# every extra argument for them. (beta and histogram receive the extras, and
+# an unknown one is an error there, as in R.) By R's choice names.
+def _swallowing(multiclass: bool) -> tuple:
+    from ..calibrators._methods import methods
+
+    return tuple(e.r_choice for e in methods() if not e.args and (
+        e.multiclass == "matrix" if multiclass else e.binary != "matrix"))
 
 
 def unused_dots(method: str, kwargs: Dict[str, Any], multiclass: bool = False) -> List[str]:
@@ -324,8 +328,8 @@ def unused_dots(method: str, kwargs: Dict[str, Any], multiclass: bool = False) -
     ``cal_histogram``, ``cal_dirichlet`` and ``cal_ovr``.
     """
     if not multiclass:
-        return list(kwargs) if method in _SWALLOWING_BINARY else []
-    if method in _SWALLOWING_MULTICLASS:
+        return list(kwargs) if method in _swallowing(multiclass=False) else []
+    if method in _swallowing(multiclass=True):
         return list(kwargs)
     if method == "ovr":
         from ._checks import match_arg

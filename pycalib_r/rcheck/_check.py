@@ -31,19 +31,36 @@ TOLERANCE: Dict[str, Tuple[float, float]] = {
     "exact": (0.0, 0.0),
 }
 
-_BFGS_METHODS = {"vector", "vector_scaling", "dirichlet"}
-_CLOSED_METHODS = {"isotonic", "histogram"}
-
 
 def _by_method(default: str) -> Callable[[dict, str], str]:
+    """cal_ovr's and cal_cv's tolerance: their method's (the calibrator registry's)."""
     def policy(kwargs: dict, component: str) -> str:
+        from ..calibrators._methods import methods
+
         method = kwargs.get("method", default)
-        if isinstance(method, str) and method in _BFGS_METHODS:
-            return "bfgs"
-        if isinstance(method, str) and method in _CLOSED_METHODS:
-            return "closed"
+        for entry in methods():
+            if isinstance(method, str) and method in (entry.name, entry.r_choice):
+                return entry.tolerance or "brent_glm"
         return "brent_glm"
     return policy
+
+
+def _calibrator_specs() -> dict:
+    """A spec per R calibrator of the calibrator registry, by its pycalib_r export."""
+    from ..calibrators._methods import methods, resolve
+    from ..rbase._rnames import PY_NAMES
+
+    r_name = {py: r for r, py in PY_NAMES.items()}
+    specs = {}
+    for entry in methods():
+        if entry.python_only:
+            continue
+        fn = resolve(entry.function)  # the object pycalib_r exports
+        params = list(inspect.signature(fn).parameters)
+        specs[fn] = _Spec(entry.r_name, entry.tolerance or _by_method("platt"),
+                          kind="calibrator", data_args=tuple(params[:2]),
+                          r_names=tuple((p, r_name[p]) for p in params if p in r_name))
+    return specs
 
 
 def _cal_test_policy(kwargs: dict, component: str) -> str:
@@ -77,7 +94,6 @@ def _specs():
     import pycalib_r as pc
 
     metric = dict(data_args=("p", "y"))
-    cal = dict(kind="calibrator")
     rng = dict(tolerance="exact", source="base")
     table = {
         pc.ece: _Spec("ece", _ece_policy, args_020=("debiased", "strategy"), **metric),
@@ -91,16 +107,7 @@ def _specs():
                            python_only=("progress",), **metric),
         pc.cal_ci: _Spec("cal_ci", "kernel", kind="test", new_in_020=True,
                          python_only=("progress",), **metric),
-        pc.cal_platt: _Spec("cal_platt", "brent_glm", data_args=("x", "y"), **cal),
-        pc.cal_temperature: _Spec("cal_temperature", "brent_glm", data_args=("logits", "y"), **cal),
-        pc.cal_beta: _Spec("cal_beta", "brent_glm", data_args=("p", "y"), **cal),
-        pc.cal_isotonic: _Spec("cal_isotonic", "closed", data_args=("p", "y"), **cal),
-        pc.cal_histogram: _Spec("cal_histogram", "closed", data_args=("p", "y"), **cal),
-        pc.cal_vector_scaling: _Spec("cal_vector_scaling", "bfgs", data_args=("logits", "y"), **cal),
-        pc.cal_dirichlet: _Spec("cal_dirichlet", "bfgs", data_args=("p", "y"),
-                                r_names=(("lambda_", "lambda"),), **cal),
-        pc.cal_ovr: _Spec("cal_ovr", _by_method("platt"), data_args=("x", "y"), **cal),
-        pc.cal_cv: _Spec("cal_cv", _by_method("platt"), data_args=("x", "y"), **cal),
+        **_calibrator_specs(),
         pc.predict: _Spec("predict", kind="predict", data_args=("fit", "newdata"),
                           r_names=(("fit", "object"),)),
         pc.summary: _Spec("summary", kind="summary", data_args=("fit",), r_names=(("fit", "object"),)),

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Derived from: R 4.2.2 src/library/stats/R/loess.R, src/library/stats/src/loessc.c (GPL-2.0-or-later), (c) The R Core Team; loessc.c in part (c) 1989, 1992 by AT&T (Cleveland, Grosse and Shyu)
-"""``predict(loess(y ~ x, degree = 2), se = TRUE)``: R's fitted values and
-their standard errors for one predictor (``se.fit``), from the same k-d tree
-and vertex fits as :func:`loess_fitted` (the band of CalibrationCurves'
-``val.prob.ci.2``)."""
+"""``predict.loess`` for one predictor: the fitted values with their standard
+errors (``se = TRUE``, the band of CalibrationCurves' ``val.prob.ci.2``) and
+the curve at new points (pmcalibration's loess smooth), from the same k-d
+tree and vertex fits as :func:`loess_fitted`."""
 
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ import math
 
 import numpy as np
 
+from ..rbase._errors import ProbcalError
 from ..rbase._rarith import r_sum
 from ..rbase._warn import r_warning
 from ._loess import (_LOESSWARN, _State, _cells, _ehg127, _ehg128, _ehg141, _hermite, _ifloor, _kd_tree,
                      _statistics_warnings)
 
-__all__ = ["loess_with_se"]
+__all__ = ["loess_with_se", "loess_predictor"]
 
 
 # ---------------------------------------------------------------------------
@@ -103,3 +104,41 @@ def _one_delta(trl: float, n: int, degree: int) -> float:
         d1b, _ = _ehg141(trl, n, 2, tau, 0)
     alpha = float(tau - 2)
     return (1 - alpha) * d1a + alpha * d1b
+
+
+def loess_predictor(x: np.ndarray, y: np.ndarray):
+    """``predict(loess(y ~ x), newdata)`` as a function of ``newdata`` (span
+    0.75, degree 2, interpolate): the k-d tree and its vertex values, as
+    ``loess_fitted`` builds them (the hat matrix's trace, which only R's
+    summary statistics use, is not computed); NaN outside the data's range,
+    where R gives NA.
+
+    R equivalent: ``predict(loess(y ~ x), newdata)``."""
+    n = x.size
+    span, degree, cell = 0.75, 2, 0.2
+    nvmax = max(200, n)
+    nf = min(n, int(math.floor(n * span + 1e-5)))
+    if nf <= 0:
+        raise ProbcalError("span is too small")
+    if degree + 1 > nf - 1:
+        r_warning(_LOESSWARN[104])
+    state = _State()
+    psi = list(range(n + 1))
+    rw = np.ones(n)
+    fc = _ifloor(n * (span * cell))
+    tree = _kd_tree(x, fc, nvmax)
+    vert, nv = tree[0], tree[7]
+    vval = np.zeros((2, nv + 1))
+    for lv in range(1, nv + 1):
+        vval[0, lv], vval[1, lv], _ = _ehg127(float(vert[lv]), x, None, y, rw, nf, span,
+                                                degree, psi, state)
+    lo, hi = float(x.min()), float(x.max())
+
+    def predict(z: np.ndarray) -> np.ndarray:
+        out = np.full(z.size, np.nan)
+        inside = (z >= lo) & (z <= hi)
+        if inside.any():
+            out[inside] = _ehg128(np.ascontiguousarray(z[inside]), tree, vval)
+        return out
+
+    return predict

@@ -11,23 +11,12 @@ from sklearn.utils.validation import column_or_1d
 
 from ..calibrators._base import renormalize_rows
 from ..rbase._rnames import python_names
-from ..calibrators import (
-    cal_beta,
-    cal_cv,
-    cal_dirichlet,
-    cal_histogram,
-    cal_isotonic,
-    cal_ovr,
-    cal_platt,
-    cal_scaling_binning,
-    cal_temperature,
-    cal_vector_scaling,
-)
+from ..calibrators import cal_cv, cal_ovr
+from ..calibrators._methods import aliases, method as _entry, resolve
 from ._methods import (
-    _ALIASES,
-    _ARGS,
-    _MATRIX_METHODS,
-    _VECTOR_METHODS,
+    _args,
+    _matrix_methods,
+    _vector_methods,
     _inner_method,
     _looks_like_proba,
     _method_name,
@@ -125,17 +114,17 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
     def _resolved(self):
         method = _method_name(self.method)
         args = dict(self._method_args)
-        allowed = _ARGS[method]
+        allowed = _args(method)
         unknown = sorted(set(args) - set(allowed))
         if unknown:
             hint = ", ".join(allowed) if allowed else "none"
             raise ValueError(f"Unknown argument(s) {', '.join(unknown)} for method {method!r}; "
                              f"it takes: {hint}.")
         if "base_method" in args:
-            args["base_method"] = _ALIASES.get(args["base_method"], args["base_method"])
+            args["base_method"] = aliases().get(args["base_method"], args["base_method"])
         if "calibration_method" in args:
-            args["calibration_method"] = _ALIASES.get(args["calibration_method"],
-                                                      args["calibration_method"])
+            args["calibration_method"] = aliases().get(args["calibration_method"],
+                                                       args["calibration_method"])
         _inner_method(method, args)
         return method, args
 
@@ -169,17 +158,19 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
                 "[0, 1] summing to 1 (predict_proba output). Pass decision_function output, "
                 "or pycalib_r.sklearn.logits_from_proba(X).")
         if k == 2:
-            if inner in _VECTOR_METHODS + ("scaling_binning",):
+            if _entry(inner).binary == "vector":
                 if X.ndim == 2:
                     if X.shape[1] != 2:
                         raise ValueError(f"Method {method!r} on a binary problem takes a vector or "
                                          f"the n x 2 predict_proba output; X has {X.shape[1]} columns.")
                     X = X[:, 1]
                 return X
-            if inner in _MATRIX_METHODS and (X.ndim != 2 or X.shape[1] != 2):
+            if inner in _matrix_methods() and (X.ndim != 2 or X.shape[1] != 2):
                 raise ValueError(f"Method {method!r} needs one column per class (2 for a binary "
                                  f"problem); X has {1 if X.ndim == 1 else X.shape[1]}.")
             return X
+        if _entry(inner).multiclass == "":
+            raise ValueError(f"Method {method!r} is binary only; y has {k} classes.")
         if X.ndim != 2 or X.shape[1] != k:
             raise ValueError(f"X must have one column per class ({k}) for {k} classes; "
                              f"it has {1 if X.ndim == 1 else X.shape[1]}.")
@@ -231,19 +222,19 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
     @staticmethod
     def _call(method, args, x, y, k, **wt):
         args = dict(args, **wt)
-        if method in _VECTOR_METHODS and x.ndim == 2:
+        if method in _vector_methods() and x.ndim == 2:
             return cal_ovr(x, y, method=method, **args)
         if method == "cv":
             args = dict(args)
             inner = args.pop("calibration_method", "platt")
-            if inner in _VECTOR_METHODS and x.ndim == 2:
+            if inner in _vector_methods() and x.ndim == 2:
                 args["base_method"] = inner
                 inner = "ovr"
-            return cal_cv(x, y, method=_CV_NAMES.get(inner, inner), **args)
+            return cal_cv(x, y, method=_entry(inner).r_choice, **args)
         if method == "ovr":
             args = dict(args)
             return cal_ovr(x, y, method=args.pop("base_method", "platt"), **args)
-        return _FUNCTIONS[method](x, y, **args)
+        return resolve(_entry(method).function)(x, y, **args)
 
     def _proba(self, X):
         _check_fitted(self)
@@ -284,15 +275,3 @@ class ProbcalCalibrator(ClassifierMixin, BaseEstimator):
         proba = self._proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
 
-
-_FUNCTIONS = {
-    "platt": cal_platt,
-    "temperature": cal_temperature,
-    "beta": cal_beta,
-    "isotonic": cal_isotonic,
-    "histogram": cal_histogram,
-    "vector_scaling": cal_vector_scaling,
-    "dirichlet": cal_dirichlet,
-    "scaling_binning": cal_scaling_binning,
-}
-_CV_NAMES = {"vector_scaling": "vector"}

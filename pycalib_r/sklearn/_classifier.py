@@ -25,11 +25,11 @@ from sklearn.utils.validation import (
 
 from ._calibrator import ProbcalCalibrator
 from ._methods import (
-    _MATRIX_METHODS,
-    _VECTOR_METHODS,
     _inner_method,
+    _matrix_methods,
     _needs_logits,
     _needs_probabilities,
+    _vector_methods,
     logits_from_proba,
 )
 from ._validation import _check_fitted, _check_label_types, _one_class
@@ -60,13 +60,13 @@ def _response(estimator, X, method: str, args: dict, k: int, eps: float):
             if k == 2 and _inner_method(method, args) == "temperature":
                 return L[:, 1] - L[:, 0]
             return L
-        if k == 2 and _inner_method(method, args) in _VECTOR_METHODS:
+        if k == 2 and _inner_method(method, args) in _vector_methods():
             return P[:, 1]
         return P
     D = np.asarray(estimator.decision_function(X), dtype=np.float64)
     if D.ndim == 2 and D.shape[1] == 1:
         D = D[:, 0]
-    if k == 2 and D.ndim == 1 and _inner_method(method, args) in _MATRIX_METHODS:
+    if k == 2 and D.ndim == 1 and _inner_method(method, args) in _matrix_methods():
         # softmax([-z/2, z/2]) is inv_logit(z): the classifier's own probabilities.
         D = np.column_stack([-D / 2, D / 2])
     return D

@@ -1,4 +1,4 @@
-"""The nine probcal methods as scikit-learn sees them: names, arguments, input forms, logits.
+"""The calibration methods as scikit-learn sees them: names, arguments, input forms, logits.
 
 R equivalent: none (the table of which input each ``cal_*`` function takes).
 """
@@ -10,52 +10,58 @@ import numbers
 import numpy as np
 from sklearn.utils.validation import check_array
 
+from ..calibrators._methods import aliases, methods
+
 __all__ = ["METHODS", "logits_from_proba"]
 
-# The nine probcal calibrators, by the names R's cal_cv()/cal_ovr() use for
-# them ("vector" is accepted for "vector_scaling", as cal_cv() spells it),
-# and the Python-only scaling-binning calibrator (Kumar et al. 2019).
-METHODS = ("platt", "temperature", "beta", "isotonic", "histogram",
-           "vector_scaling", "dirichlet", "ovr", "cv", "scaling_binning")
-_ALIASES = {"vector": "vector_scaling"}
-_VECTOR_METHODS = ("platt", "beta", "isotonic", "histogram")
-_PROBABILITY_METHODS = ("beta", "isotonic", "histogram", "dirichlet", "scaling_binning")
-_LOGIT_METHODS = ("temperature", "vector_scaling")
-_MATRIX_METHODS = ("vector_scaling", "dirichlet", "ovr")
+# The probcal calibrators and the Python-only ones, by the names R's
+# cal_cv()/cal_ovr() use for them ("vector" is accepted for "vector_scaling",
+# as cal_cv() spells it): the calibrator registry's entries, read when used
+# (METHODS is the list at import, for the caller).
+METHODS = tuple(e.name for e in methods())
 
-# Keyword arguments each method passes on to its cal_* function (R's names;
-# ``base_method`` is cal_ovr's ``method``, ``calibration_method`` cal_cv's).
-_ARGS = {
-    "platt": (),
-    "temperature": (),
-    "beta": ("eps",),
-    "isotonic": (),
-    "histogram": ("bins", "strategy"),
-    "vector_scaling": (),
-    "dirichlet": ("lambda_", "eps"),
-    "ovr": ("base_method", "eps", "bins", "strategy"),
-    "scaling_binning": ("bins", "scaling", "split", "renormalize", "seed"),
-}
-_ARGS["cv"] = ("calibration_method", "folds", "seed", "lambda_", "eps", "bins", "strategy",
-               "base_method")
+
+def _names(**match) -> tuple:
+    """The registry's names whose entries have every ``field=value`` in ``match``."""
+    return tuple(e.name for e in methods() if all(getattr(e, k) == v for k, v in match.items()))
+
+
+def _args(method: str) -> tuple:
+    """Keyword arguments ``method`` passes on to its cal_* function (R's names;
+    ``base_method`` is cal_ovr's ``method``, ``calibration_method`` cal_cv's)."""
+    return next(e.args for e in methods() if e.name == method)
+
+
+def _vector_methods() -> tuple:
+    """The binary-only methods: a vector for two classes, cal_ovr for more."""
+    return _names(multiclass="ovr")
+
+
+def _matrix_methods() -> tuple:
+    """The methods that take one column per class even for two classes."""
+    return _names(binary="matrix")
 
 
 def _method_name(method) -> str:
+    names = _names()
     if not isinstance(method, str):
-        raise ValueError(f"`method` must be one of {', '.join(map(repr, METHODS))}; got {method!r}.")
-    name = _ALIASES.get(method, method)
-    if name not in METHODS:
-        raise ValueError(f"`method` must be one of {', '.join(map(repr, METHODS))}; got {method!r}.")
+        raise ValueError(f"`method` must be one of {', '.join(map(repr, names))}; got {method!r}.")
+    name = aliases().get(method, method)
+    if name not in names:
+        raise ValueError(f"`method` must be one of {', '.join(map(repr, names))}; got {method!r}.")
     return name
 
 
 def _inner_method(method: str, args: dict) -> str:
     """The calibrator whose input form decides what X must be (cv's and ovr's inner one)."""
     if method == "cv":
-        inner = _ALIASES.get(args.get("calibration_method", "platt"), args.get("calibration_method", "platt"))
-        if inner == "cv" or inner not in METHODS:
-            raise ValueError("`calibration_method` must be one of 'platt', 'temperature', 'beta', "
-                             f"'isotonic', 'histogram', 'vector_scaling', 'dirichlet', 'ovr'; got {inner!r}.")
+        given = args.get("calibration_method", "platt")
+        inner = aliases().get(given, given)
+        if inner == "cv" or inner not in _names():
+            # R's cal_cv() choices, in R's order, by the faces' names.
+            listed = sorted((e for e in methods() if e.cv and not e.python_only), key=lambda e: e.cv)
+            raise ValueError("`calibration_method` must be one of "
+                             f"{', '.join(repr(e.name) for e in listed)}; got {inner!r}.")
         return inner
     return method
 
@@ -64,14 +70,14 @@ def _needs_logits(method: str, args: dict) -> bool:
     inner = _inner_method(method, args)
     if inner == "ovr":
         return args.get("base_method", "platt") == "temperature"
-    return inner in _LOGIT_METHODS
+    return inner in _names(input="logits")
 
 
 def _needs_probabilities(method: str, args: dict) -> bool:
     inner = _inner_method(method, args)
     if inner == "ovr":
-        return args.get("base_method", "platt") in _PROBABILITY_METHODS
-    return inner in _PROBABILITY_METHODS
+        return args.get("base_method", "platt") in _names(input="probabilities")
+    return inner in _names(input="probabilities")
 
 
 def _looks_like_proba(X: np.ndarray) -> bool:

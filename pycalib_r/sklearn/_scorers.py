@@ -5,7 +5,8 @@
 A statistic is a score when a model is better the larger (or the smaller) it
 is: Brier, the c index, Somers' Dxy, R2, the discrimination D, the
 unreliability U, the quality Q = D - U, and the lowess errors Emax, E90 and
-Eavg. The calibration intercept and slope have targets (0 and 1), and
+Eavg, and the calibration curve's indices ICI (Eavg) and ECI of
+:func:`pycalib_r.pmcalibration` (``ici``, ``eci``). The calibration intercept and slope have targets (0 and 1), and
 Spiegelhalter's z and the Hosmer-Lemeshow statistic are tests: they are not
 scores, and :func:`make_validation_scorer` refuses them saying so.
 
@@ -31,6 +32,13 @@ VALIDATION_SCORES = {
     "emax": ("Emax", False),
     "e90": ("E90", False),
     "eavg": ("Eavg", False),
+}
+
+# name -> (pmcalibration's metric, greater is better): the indices of the
+# calibration curve (pmcalibration(y, p, smooth = "loess", ci = "none")).
+CURVE_SCORES = {
+    "ici": ("Eavg", False),
+    "eci": ("ECI", False),
 }
 
 _NOT_SCORES = {
@@ -96,8 +104,33 @@ for _name, (_r_name, _greater) in VALIDATION_SCORES.items():
 del _name, _r_name, _greater
 
 
+def _curve_statistic(name: str, r_name: str):
+    def score(y_true, y_prob, *, pos_label=None, labels=None, smooth="loess"):
+        from .. import pmcalibration
+
+        p, y = _binary_inputs(y_true, y_prob, pos_label, labels)
+        return float(pmcalibration(y, p, smooth=smooth, ci="none", eval=0).metrics[r_name])
+
+    score.__name__ = score.__qualname__ = f"{name}_score"
+    score.__doc__ = f"""pmcalibration's ``{r_name}`` in scikit-learn's argument order (smaller is better).
+
+    R equivalent: ``pmcalibration::pmcalibration(y, p, smooth = "loess", ci =
+    "none")$metrics["{r_name}"]`` with ``p``/``y`` recoded from scikit-learn's
+    labels (:func:`pycalib_r.pmcalibration`'s value exactly; ``smooth=``
+    takes its other R-exact smooths).
+    """
+    return score
+
+
+for _name, (_r_name, _greater) in CURVE_SCORES.items():
+    globals()[f"{_name}_score"] = _curve_statistic(_name, _r_name)
+    __all__.append(f"{_name}_score")
+del _name, _r_name, _greater
+
+
 def make_validation_scorer(name: str):
-    """A scikit-learn scorer for one ``val.prob`` statistic that is a score.
+    """A scikit-learn scorer for one ``val.prob`` statistic that is a score,
+    or for the calibration curve's ``ici``/``eci`` (:func:`pycalib_r.pmcalibration`).
 
     Python-only (scikit-learn face): ``make_scorer(<name>_score,
     greater_is_better=..., response_method="predict_proba")``; the direction
@@ -116,10 +149,11 @@ def make_validation_scorer(name: str):
     """
     if name in _NOT_SCORES:
         raise ValueError(f"{name!r} is not a score: {_NOT_SCORES[name]}")
-    if name not in VALIDATION_SCORES:
-        raise ValueError(f"unknown statistic {name!r}; the scores are {sorted(VALIDATION_SCORES)}")
+    if name not in VALIDATION_SCORES and name not in CURVE_SCORES:
+        raise ValueError(f"unknown statistic {name!r}; the scores are "
+                         f"{sorted(VALIDATION_SCORES) + sorted(CURVE_SCORES)}")
     from sklearn.metrics import make_scorer
 
-    _, greater = VALIDATION_SCORES[name]
+    _, greater = VALIDATION_SCORES.get(name) or CURVE_SCORES[name]
     return make_scorer(globals()[f"{name}_score"], greater_is_better=greater,
                        response_method="predict_proba")
