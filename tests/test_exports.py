@@ -37,6 +37,7 @@ FACE_ONLY = ("ace", "ece", "mce", "mmce", "logit", "inv_logit", "ece_ci", "calib
              "reliability_diagram", "reliability_table", "reliabilitydiag", "smece",
              "smooth_reliability_diagram", "cal_ovr", "cal_cv", "predict",
              "cal_scaling_binning", "cal_venn_abers", "val_prob_ci",
+             "pmcalibration", "cal_metrics",
              # it takes `...` (**kwargs): r_arguments leaves it as it is
              "cal_dirichlet")
 EXPECTED_LAYERS = {
