@@ -301,11 +301,11 @@ def test_importing_pycalib_r_does_not_import_pandas():
 
 
 def test_dnrm2_zero_fast_path_equals_blues_loop():
-    """calibrators/_linpack._dnrm2_scaled skips Blue's Python loop when the only
+    """rstats/_linpack._dnrm2_scaled skips Blue's Python loop when the only
     "small" elements are exact zeros (spline columns): same bits as the loop."""
     import math
 
-    from pycalib_r.calibrators import _linpack as lp
+    from pycalib_r.rstats import _linpack as lp
 
     g = pc.RRandom(3)
     for n in (1, 5, 40, 1000):

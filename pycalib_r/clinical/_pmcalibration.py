@@ -13,7 +13,7 @@ data and at ``eval`` points, computes ``cal_metrics(p, p_c)``, and, for
 of the coefficients; the object prints as R's ``print.pmcalibration``.
 
 * ``smooth = "none"``, ``"ns"``, ``"bs"``, ``"rcs"``: R's ``glm`` (here
-  :func:`pycalib_r.calibrators._glm.glm_binomial`, R's ``glm.fit``) on
+  :func:`pycalib_r.rstats.glm_binomial`, R's ``glm.fit``) on
   ``x`` or on R's spline bases (:mod:`._splines`; ``rcs``: Hmisc's
   ``rcspline.eval``), R's bits.
 * ``"lowess"``: R's ``lowess(x, y, iter = 0)`` then ``approx(rule = 2)``;
@@ -219,7 +219,7 @@ def _glm_cal(y, p, x, xp, smooth, args, pw=False, first=False, keep=False):
             # predict.lm: XRinv <- X[, piv] %*% qr.solve(qr.R(qr)[p1, p1]) (qr.solve: LINPACK
             # qr of R, tol 1e-7, then qr.coef on each column of the identity), ip <-
             # XRinv^2 %*% rep(1, p); predict.glm: se * abs(mu.eta(eta)).
-            from ..calibrators._linpack import _cdqrls  # noqa: PLC0415
+            from ..rstats import cdqrls as _cdqrls  # noqa: PLC0415
 
             rmat = np.triu(fit.qr["qr"][:rank, :rank])
             rinv = np.empty((rank, rank))
