@@ -85,7 +85,8 @@ def test_entries_are_consistent():
         fn = registry.resolve(e.function)
         assert callable(fn) and fn is getattr(pycalib_r, e.function.rpartition(".")[2])
         assert e.python_only == (e.r_name not in FORMALS), e
-    assert registry.PY_CV_METHODS == ("scaling_binning",)
+    assert registry.PY_CV_METHODS == ("scaling_binning", "venn_abers")
+    assert registry.PY_OVR_METHODS == ("venn_abers",)
 
 
 def test_the_registry_module_imports_nothing_heavy():
@@ -174,7 +175,7 @@ def test_a_new_entry_reaches_the_sklearn_face(toy, binary_data):
                                   0.25 + 0.5 * p)
     with pytest.raises(ValueError, match=r"for method 'toy'; it takes: none\."):
         ProbcalCalibrator(method="toy", bins=3).fit(p, y)
-    with pytest.raises(ValueError, match=r"'scaling_binning', 'toy'; got 'nope'"):
+    with pytest.raises(ValueError, match=r"'venn_abers', 'toy'; got 'nope'"):
         ProbcalCalibrator(method="nope").fit(p, y)
     from pycalib_r.sklearn._methods import _needs_probabilities
     assert _needs_probabilities("toy", {})

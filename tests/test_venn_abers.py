@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import pickle
 import sys
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -364,3 +365,73 @@ def test_given_folds_must_hold_rows_of_every_problem():
     folds = np.where(d["codes"] <= 2, 1, np.arange(d["codes"].size) % 2 + 1)
     with pytest.raises(ProbcalError, match="fold 2 holds no rows of classes 1 and 2"):
         pc.cal_venn_abers(d["P"], d["codes"], type="cross", folds=folds)
+
+
+# ---------------------------------------------------------------------------
+# The faces reach it through the calibrator registry
+# ---------------------------------------------------------------------------
+
+def test_the_sklearn_face_fits_the_core_calibrator():
+    pytest.importorskip("sklearn")
+    from pycalib_r.sklearn import ProbcalCalibrator
+
+    g = np.random.default_rng(71)
+    p = g.random(300)
+    y = (g.random(300) < p).astype(np.int64)
+    new = g.random(40)
+    est = ProbcalCalibrator(method="venn_abers").fit(p, y)
+    core = pc.predict(pc.cal_venn_abers(p, y), new)
+    assert np.array_equal(est.predict_proba(new)[:, 1], core)
+    P = g.dirichlet(np.ones(3), size=200)
+    y3 = g.integers(0, 3, 200)
+    est3 = ProbcalCalibrator(method="venn_abers", multiclass="one_vs_rest").fit(P, y3)
+    core3 = pc.predict(pc.cal_venn_abers(P, y3 + 1, multiclass="one_vs_rest"), P[:5])
+    got = est3.predict_proba(P[:5])
+    assert np.allclose(got, core3 / core3.sum(axis=1, keepdims=True), rtol=0, atol=1e-15)
+
+
+def test_the_command_line_fits_the_core_calibrator(tmp_path):
+    import subprocess
+    import sys
+
+    import pandas as pd
+
+    from tests.conftest import ORIGINAL_ENV
+
+    g = np.random.default_rng(72)
+    p = g.random(150)
+    y = (g.random(150) < p).astype(np.int64)
+    fit_csv, new_csv, out_csv = tmp_path / "fit.csv", tmp_path / "new.csv", tmp_path / "out.csv"
+    pd.DataFrame({"score": p, "label": y}).to_csv(fit_csv, index=False, float_format="%.17g")
+    new = np.linspace(0, 1, 41)
+    pd.DataFrame({"score": new}).to_csv(new_csv, index=False, float_format="%.17g")
+    out = subprocess.run([sys.executable, "-m", "pycalib_r", "calibrate", "--method", "venn_abers",
+                          "--fit", str(fit_csv), "--apply", str(new_csv), "-o", str(out_csv),
+                          "--p", "score", "--y", "label"],
+                         capture_output=True, text=True, check=False, env=ORIGINAL_ENV)
+    assert out.returncode == 0, out.stderr
+    fit = pc.cal_venn_abers(p, y)
+    assert out.stdout == str(fit) + "\n"
+    assert np.array_equal(pd.read_csv(out_csv)["cal_score"].to_numpy(), pc.predict(fit, new))
+
+
+@pytest.mark.parametrize("seed", [11, 22, 33, 44])
+def test_equals_mapie_where_they_coincide(seed):
+    """MAPIE 1.x's binary ``VennAbers`` (the inductive predictor on given
+    scores: where MAPIE and this package compute the same thing; its
+    multiclass class refits an estimator). Measured: bit-equal merged
+    probabilities and (p0, p1) pairs on these seeds."""
+    calibration = pytest.importorskip("mapie.calibration")
+    g = np.random.default_rng(seed)
+    n = int(g.integers(20, 3000))
+    p = np.round(g.random(n), int(g.integers(2, 6)))  # ties
+    y = (g.random(n) < p ** 1.5).astype(np.int64)
+    t = np.round(g.random(500), 3)
+    va = calibration.VennAbers()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # MAPIE's own 0/0 slopes
+        va.fit(np.c_[1 - p, p], y)
+        merged, pairs = va.predict_proba(np.c_[1 - t, t])
+    fit = pc.cal_venn_abers(p, y)
+    assert np.max(np.abs(merged[:, 1] - pc.predict(fit, t))) <= 1e-12
+    assert np.max(np.abs(pairs - pc.predict(fit, t, interval=True))) <= 1e-12

@@ -36,6 +36,12 @@ Which input each method takes
   ``calibrator_`` keeps the core's unnormalised per-class outputs
   (``pycalib_r.predict(est.calibrator_, X)``), whose calibration error
   can be estimated, unlike the normalised rows'.
+- ``"venn_abers"`` (Python-only, Vovk & Petej 2014): probabilities, a vector
+  for a binary problem, else the n x K matrix (one-vs-one by default, or
+  ``multiclass="one_vs_rest"``); ``type="cross"`` with ``folds`` for the
+  cross form. ``predict_proba`` gives the merged probabilities;
+  ``pycalib_r.predict(est.calibrator_, X, interval=True)`` the (p0, p1)
+  pairs.
 
 The binary methods of R (platt, beta, isotonic, histogram) have no
 multiclass form in R; given K > 2 classes they are fitted one-vs-rest with
