@@ -70,35 +70,6 @@ from .calibrators import (
     summary,
 )
 
-from .inputs._hints import python_face as _python_face
-
-# The Python face (hints in exception notes, refused misaligned columns,
-# warnings at the caller's line) wraps every exported function taking data
-# once, here; the modules keep the plain functions for internal calls.
-ace, ece, mce, mmce, skce, logit, inv_logit = map(
-    _python_face, (ace, ece, mce, mmce, skce, logit, inv_logit))
-from .inputs._seed_note import seed_note as _seed_note
-
-cal_test, cal_ci = (_python_face(_seed_note(f)) for f in (cal_test, cal_ci))
-ece_ci = _python_face(ece_ci)
-calibration_error, brier_score = map(_python_face, (calibration_error, brier_score))
-
-from .kernel._quadratic import quadratic_warning as _quadratic_warning
-
-# skce, cal_test and cal_ci warn before a long O(n^2) canonical computation
-# (and cal_test before a block test with large blocks, counted by the block
-# test's own rule): outside the Python face, which collects a call's warnings
-# until it returns.
-from .inference._block_test import block_pair_terms as _block_pair_terms
-
-skce, cal_ci = map(_quadratic_warning, (skce, cal_ci))
-cal_test = _quadratic_warning(cal_test, block_terms=_block_pair_terms)
-reliability_diagram, reliability_table = map(_python_face, (reliability_diagram, reliability_table))
-reliabilitydiag, smece, smooth_reliability_diagram = map(
-    _python_face, (reliabilitydiag, smece, smooth_reliability_diagram))
-val_prob, hoslem_test, cal_intercept_slope = map(_python_face, (val_prob, hoslem_test, cal_intercept_slope))
-val_prob_ci = _python_face(val_prob_ci)
-
 __version__ = "0.2.0"
 
 __all__ = [

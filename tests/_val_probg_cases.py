@@ -27,7 +27,10 @@ import random
 import numpy as np
 
 from pycalib_r.rstats._loess import loess_fitted
-from pycalib_r.diagnostics._validation import val_prob
+from pycalib_r.diagnostics._validation import val_prob as _exported
+
+# The function beneath the Python face: R's warnings one by one, as R gives them.
+val_prob = _exported._plain
 
 from ._validation_cases import _num, _try as _caught
 

@@ -15,6 +15,7 @@ import numpy as np
 from ._calibration_error import check_ce_bins, input_problems, problem_bins
 from ._weighted import positive_rows, weighted_problem_bins
 from ..inputs._checks import match_arg
+from ..inputs._hints import python_face
 
 __all__ = ["brier_score", "BrierScore", "BRIER_TYPES"]
 
@@ -54,6 +55,7 @@ class BrierScore(NamedTuple):
                 f"(resolution {self.resolution:.7g}, uncertainty {self.uncertainty:.7g})")
 
 
+@python_face
 def brier_score(p, y, type="marginal", bins="auto", strategy="equal_mass",
                 weights=None) -> BrierScore:
     r"""Brier score (mean-squared error) with the decomposition Kumar et al. use.

@@ -26,6 +26,7 @@ from ._metrics import binned_error
 from ._rbins import bin_means
 from ._weighted import weighted_auto_bins, weighted_problem_bins
 from ..inputs._weights import check_weights
+from ..inputs._hints import python_face
 
 __all__ = ["calibration_error", "CE_TYPES", "problem_bins", "lp_terms", "check_ce_bins",
            "input_problems", "auto_bins", "AUTO_BINS"]
@@ -282,6 +283,7 @@ def _class_weights_transition(weights, class_weights, p, y, type):
     return weights, class_weights
 
 
+@python_face
 def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=True,
                       type="marginal", weights=None, squared=False, resamples=1000, rng=None,
                       class_weights=None):

@@ -39,6 +39,7 @@ from ..inputs._checks import (
 )
 from ..rbase._errors import ProbcalError
 from ..inputs._forms import MULTICLASS_TYPES, Form, binary_inputs, confidence_pair, input_form
+from ..inputs._hints import python_face
 from ..kernel._skce import scalar_kernel_sum
 from ..rbase._rarith import quiet_fp, r_exp, r_log, seq_sum
 from ..rbase._rarith import special as _special
@@ -55,6 +56,7 @@ __all__ = ["logit", "inv_logit", "ece", "mce", "ace", "mmce", "bin_table", "pyth
 from ..inputs._checks import LENGTH_OUT_NA  # noqa: E402,F401 - kept under its old name
 
 
+@python_face
 def logit(p, eps: float = DOUBLE_EPS):
     """Logit transformation with clipping at ``eps``.
 
@@ -94,6 +96,7 @@ def logit(p, eps: float = DOUBLE_EPS):
     return r_log(arr / (1 - arr))  # the C library's log, as R (numpy's SIMD log can differ by 1 ulp)
 
 
+@python_face
 def inv_logit(x):
     """Inverse logit (logistic function) of finite values.
 
@@ -382,6 +385,7 @@ def python_bins(bins):
     return bins if isinstance(bins, str) else check_edges(bins, np.empty(0))
 
 
+@python_face
 def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width", weights=None):
     r"""Expected calibration error.
 
@@ -542,6 +546,7 @@ def ece(p, y, bins=10, type="classwise", debiased=False, strategy="equal_width",
     return bind_metric("ece", p, y, bins, type, debiased, strategy, defer=True).value()
 
 
+@python_face
 def mce(p, y, bins=10, type="classwise", weights=None):
     """Maximum calibration error over non-empty equal-width bins.
 
@@ -615,6 +620,7 @@ def mce(p, y, bins=10, type="classwise", weights=None):
     return bind_metric("mce", p, y, bins, type, defer=True).value()
 
 
+@python_face
 def ace(p, y, bins=10, type="classwise", weights=None):
     """Average (unweighted) calibration error over non-empty equal-width bins.
 
@@ -748,6 +754,7 @@ def _table(bin_no, lower, upper, counts, conf, acc, float_n=False):
     })
 
 
+@python_face
 @quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def mmce(p, y, bandwidth=0.2):
     """Maximum mean calibration error (Laplacian kernel, V-statistic).

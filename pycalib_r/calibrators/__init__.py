@@ -19,22 +19,6 @@ from ._temperature import CalTemperature, cal_temperature
 from ._vector_scaling import cal_vector_scaling
 from ._venn_abers import CalVennAbers, cal_venn_abers
 
-from ..inputs._hints import python_face as _python_face
-from ..rbase._rcalls import r_arguments as _r_arguments
-
-# A keyword a calibrator does not take is R's "unused argument (foo = 1)"
-# (cal_ovr and cal_cv pass theirs on, as R's `...`).
-(cal_platt, cal_temperature, cal_beta, cal_isotonic, cal_histogram, cal_vector_scaling,
- cal_dirichlet) = map(_r_arguments, (
-    cal_platt, cal_temperature, cal_beta, cal_isotonic, cal_histogram, cal_vector_scaling,
-    cal_dirichlet))
-
-# R's errors get hints, and warnings point at the caller (see pycalib_r.inputs._hints).
-(cal_platt, cal_temperature, cal_beta, cal_isotonic, cal_histogram, cal_vector_scaling,
- cal_dirichlet, cal_ovr, cal_cv, predict, cal_scaling_binning, cal_venn_abers) = map(_python_face, (
-    cal_platt, cal_temperature, cal_beta, cal_isotonic, cal_histogram, cal_vector_scaling,
-    cal_dirichlet, cal_ovr, cal_cv, predict, cal_scaling_binning, cal_venn_abers))
-
 __all__ = [
     "Calibrator",
     "CalibratorSummary",

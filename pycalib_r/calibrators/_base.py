@@ -288,6 +288,7 @@ class CalibratorSummary:
     __repr__ = __str__
 
 
+@python_face
 def predict(fit: Calibrator, newdata, **kwargs):
     """Calibrated probabilities from a fitted calibrator.
 

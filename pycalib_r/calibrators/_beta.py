@@ -20,6 +20,8 @@ from ._base import (
 )
 from ..inputs._weights import check_weights
 from ._platt import design_matrix, glm_binomial
+from ..inputs._hints import python_face
+from ..rbase._rcalls import r_arguments
 
 __all__ = ["cal_beta", "CalBeta"]
 
@@ -51,6 +53,8 @@ class CalBeta(Calibrator):
         }
 
 
+@python_face
+@r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
 def cal_beta(p, y, eps=1e-15, weights=None) -> CalBeta:
     """Beta calibration: ``inv_logit(a * log(p) - b * log(1 - p) + c)``.
 

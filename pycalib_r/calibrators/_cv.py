@@ -37,6 +37,7 @@ __all__ = ["cal_cv", "CalCv", "stratified_folds"]
 from ._methods import CV_METHODS, PY_CV_METHODS
 # Its own module: cal_venn_abers deals the same folds without importing cal_cv.
 from ._folds import stratified_folds
+from ..inputs._hints import python_face
 _MATRIX_ONLY = ("vector", "dirichlet", "ovr")
 _VECTOR_ONLY = ("platt", "beta", "isotonic", "histogram")
 
@@ -96,14 +97,14 @@ def _fit_calibrator_mc(method: str, x, y, weights=None, **kwargs) -> Calibrator:
     """
     if method == "temperature":
         from ._temperature import cal_temperature
-        return cal_temperature(x, y, weights=weights)
+        return cal_temperature._plain(x, y, weights=weights)
     if method == "vector":
         from ._vector_scaling import cal_vector_scaling
-        return cal_vector_scaling(x, y, weights=weights)
+        return cal_vector_scaling._plain(x, y, weights=weights)
     if method == "dirichlet":
         from ._dirichlet import cal_dirichlet
         check_unused_arguments(kwargs, ("lambda", "lambda_", "eps"))
-        return cal_dirichlet(x, y, weights=weights, **kwargs)
+        return cal_dirichlet._plain(x, y, weights=weights, **kwargs)
     if method == "scaling_binning":  # Python-only: the marginal form (an n x K output)
         from ._methods import SCALING_BINNING_ARGS
         from ._scaling_binning import cal_scaling_binning
@@ -111,7 +112,7 @@ def _fit_calibrator_mc(method: str, x, y, weights=None, **kwargs) -> Calibrator:
         if kwargs.get("type", "marginal") != "marginal":
             raise ProbcalError('cal_cv() takes cal_scaling_binning(type = "marginal") only: '
                                "its out-of-fold predictions are an n x K matrix.")
-        return cal_scaling_binning(x, y, weights=weights, **kwargs)
+        return cal_scaling_binning._plain(x, y, weights=weights, **kwargs)
     if method == "venn_abers":  # Python-only: one-vs-one or one-vs-rest (an n x K output)
         from ._methods import VENN_ABERS_ARGS
         from ._venn_abers import cal_venn_abers
@@ -119,7 +120,7 @@ def _fit_calibrator_mc(method: str, x, y, weights=None, **kwargs) -> Calibrator:
         if weights is not None:
             raise ProbcalError("Venn-ABERS takes no `weights`: its validity guarantee is for "
                                "exchangeable, unweighted observations.")
-        return cal_venn_abers(x, y, **kwargs)
+        return cal_venn_abers._plain(x, y, **kwargs)
     from ._ovr import _cal_ovr
     dots = dict(kwargs)
     base_method = dots.pop("base_method", None)
@@ -128,6 +129,7 @@ def _fit_calibrator_mc(method: str, x, y, weights=None, **kwargs) -> Calibrator:
                     check_dots=False, weights=weights)
 
 
+@python_face
 @once_per_call
 def cal_cv(x, y, method=CV_METHODS, folds=5, seed=None, rng=None, weights=None, **kwargs) -> CalCv:
     """Cross-validated calibration with stratified folds.

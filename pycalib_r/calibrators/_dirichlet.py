@@ -41,6 +41,8 @@ from ._base import (
 )
 from ..rstats import seq_colsums, vmmin
 from ._base import SoftmaxCache
+from ..inputs._hints import python_face
+from ..rbase._rcalls import r_arguments
 
 __all__ = ["cal_dirichlet", "CalDirichlet", "fit_multinomial"]
 
@@ -251,6 +253,8 @@ class CalDirichlet(Calibrator):
         return {"Lambda": as_character(self.lambda_)}
 
 
+@python_face
+@r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
 def cal_dirichlet(p, y, lambda_=None, eps=1e-12, weights=None, **kwargs) -> CalDirichlet:
     """Dirichlet calibration: a linear map of log-probabilities followed by the softmax.
 

@@ -11,6 +11,8 @@ from ..inputs._checks import (check_bin_edges, check_binary_y, check_bins, check
                        check_same_length, match_arg)
 from ..inputs._weights import check_weights
 from ._base import Calibrator, as_character, format_call, new_calibrator, r_int_mean
+from ..inputs._hints import python_face
+from ..rbase._rcalls import r_arguments
 
 __all__ = ["cal_histogram", "CalHistogram", "fill_empty_bins"]
 
@@ -94,6 +96,8 @@ def _fit_bins(p: np.ndarray, breaks: np.ndarray) -> np.ndarray:
     return np.clip(count, 1, breaks.size - 1).astype(np.int64) - 1
 
 
+@python_face
+@r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
 def cal_histogram(p, y, bins=10, strategy=("equal_width", "equal_freq"), weights=None) -> CalHistogram:
     """Histogram binning: each probability is replaced by its bin's event rate.
 

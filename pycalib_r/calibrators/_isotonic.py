@@ -17,6 +17,8 @@ from ..rstats import sorted_pairs as _sorted_pairs
 from ..rbase._rlist import RList
 from ..inputs._weights import check_weights
 from ._base import Calibrator, as_character, format_call, new_calibrator, r_mean
+from ..inputs._hints import python_face
+from ..rbase._rcalls import r_arguments
 
 __all__ = ["cal_isotonic", "CalIsotonic", "IsoregFit", "isoreg"]
 
@@ -79,6 +81,8 @@ class CalIsotonic(Calibrator):
         return {"Thresholds": as_character(int(self.x_thresholds.size))}
 
 
+@python_face
+@r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
 def cal_isotonic(p, y, weights=None) -> CalIsotonic:
     """Isotonic-regression calibration with linear interpolation between thresholds.
 

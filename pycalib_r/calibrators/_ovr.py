@@ -32,6 +32,7 @@ from ._base import (  # noqa: F401 - renormalize_rows re-exported
 __all__ = ["cal_ovr", "CalOvr", "fit_calibrator", "renormalize_rows"]
 
 from ._methods import OVR_METHODS, PY_OVR_METHODS
+from ..inputs._hints import python_face
 
 _INPUT = {
     "platt": "scores or probabilities (matrix)",
@@ -49,35 +50,36 @@ def fit_calibrator(method: str, x, y, weights=None, **kwargs) -> Calibrator:
     """
     # Imported here: the binary calibrators live in sibling modules that do
     # not depend on this one, and importing lazily keeps start-up cheap.
+    # `._plain`: each without its export layers (the caller has them).
     if method == "platt":
         from ._platt import cal_platt
-        return cal_platt(x=x, y=y, weights=weights)
+        return cal_platt._plain(x=x, y=y, weights=weights)
     if method == "temperature":
         from ._temperature import cal_temperature
-        return cal_temperature(logits=x, y=y, weights=weights)
+        return cal_temperature._plain(logits=x, y=y, weights=weights)
     if method == "beta":
         from ._beta import cal_beta
         check_unused_arguments(kwargs, ("eps",))
-        return cal_beta(p=x, y=y, weights=weights, **kwargs)
+        return cal_beta._plain(p=x, y=y, weights=weights, **kwargs)
     if method == "isotonic":
         from ._isotonic import cal_isotonic
-        return cal_isotonic(p=x, y=y, weights=weights)
+        return cal_isotonic._plain(p=x, y=y, weights=weights)
     if method == "histogram":
         from ._histogram import cal_histogram
         check_unused_arguments(kwargs, ("bins", "strategy"))
-        return cal_histogram(p=x, y=y, weights=weights, **kwargs)
+        return cal_histogram._plain(p=x, y=y, weights=weights, **kwargs)
     if method == "scaling_binning":  # Python-only (cal_cv)
         from ._methods import SCALING_BINNING_ARGS
         from ._scaling_binning import cal_scaling_binning
         check_unused_arguments(kwargs, SCALING_BINNING_ARGS)
-        return cal_scaling_binning(p=x, y=y, weights=weights, **kwargs)
+        return cal_scaling_binning._plain(p=x, y=y, weights=weights, **kwargs)
     if method == "venn_abers":  # Python-only (cal_cv, cal_ovr)
         from ._venn_abers import cal_venn_abers
         check_unused_arguments(kwargs, ("type",))
         if weights is not None:
             raise ProbcalError("Venn-ABERS takes no `weights`: its validity guarantee is for "
                                "exchangeable, unweighted observations.")
-        return cal_venn_abers(p=x, y=y, **kwargs)
+        return cal_venn_abers._plain(p=x, y=y, **kwargs)
     raise ValueError(f"unknown binary calibration method {method!r}")  # pragma: no cover
 
 
@@ -106,6 +108,7 @@ class CalOvr(Calibrator):
         return {"BaseMethod": self.base_method}
 
 
+@python_face
 @once_per_call
 def cal_ovr(x, y, method=OVR_METHODS, *, renormalize=True, weights=None, **kwargs) -> CalOvr:
     """One-vs-rest calibration: a binary calibrator per class, rows renormalised to sum to one.

@@ -22,6 +22,8 @@ from ._base import Calibrator, format_call, new_calibrator, plogis, r_sum, round
 from ..rstats import GlmFit, design_matrix, glm_binomial  # noqa: F401 - re-exported
 from ..rstats import glm_finish as _glm_finish
 from ..rstats import glm_irls_columns as _glm_irls_columns
+from ..inputs._hints import python_face
+from ..rbase._rcalls import r_arguments
 
 __all__ = ["cal_platt", "CalPlatt", "GlmFit", "glm_binomial", "design_matrix"]
 
@@ -54,6 +56,8 @@ class CalPlatt(Calibrator):
         return {name: rounded(value, 4) for name, value in self.coefficients.items()}
 
 
+@python_face
+@r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
 def cal_platt(x, y, weights=None) -> CalPlatt:
     """Platt scaling: a logistic regression of Platt-corrected labels on a score.
 

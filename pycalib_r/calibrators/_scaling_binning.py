@@ -30,6 +30,7 @@ from ..binned._rbins import bin_means
 from ._base import MULTICLASS, Calibrator, as_character, format_call, new_calibrator, renormalize_rows
 from ._seeding import seeded_stream
 from ..inputs._weights import check_weights
+from ..inputs._hints import python_face
 
 __all__ = ["cal_scaling_binning", "CalScalingBinning", "SCALING_METHODS", "SB_TYPES"]
 
@@ -57,17 +58,17 @@ def _fit_scaler(method, p, y, w=None):
         if w is not None:
             from ._weighted import require_weighted_classes
             require_weighted_classes(y, w, (0, 1))
-        fit = glm_binomial(design_matrix([logit(p, eps=_AUTHORS_EPS)]), y.astype(np.float64),
+        fit = glm_binomial(design_matrix([logit._plain(p, eps=_AUTHORS_EPS)]), y.astype(np.float64),
                            ["(Intercept)", "x"], warn=False, weights=w)
         return _platt_calibrator(fit, y.size, 1.0, 0.0)
     if method == "platt":
         from ._platt import cal_platt
-        return cal_platt(logit(p), y, weights=w)
+        return cal_platt._plain(logit._plain(p), y, weights=w)
     if method == "temperature":
         from ._temperature import cal_temperature
-        return cal_temperature(logit(p), y, weights=w)
+        return cal_temperature._plain(logit._plain(p), y, weights=w)
     from ._beta import cal_beta
-    return cal_beta(p, y, weights=w)
+    return cal_beta._plain(p, y, weights=w)
 
 
 def _check_spread(method, r, column):
@@ -81,7 +82,7 @@ def _check_spread(method, r, column):
     from ..binned._metrics import logit
 
     eps = _AUTHORS_EPS if method == "logistic" else np.finfo(np.float64).eps
-    x = r if method == "beta" else logit(r, eps=eps)
+    x = r if method == "beta" else logit._plain(r, eps=eps)
     if np.any(x != x[0]):
         return
     where = "" if column is None else f" (column {column})"
@@ -101,7 +102,7 @@ def _scale(scaler, method, p):
         from ..binned._metrics import logit
 
         eps = _AUTHORS_EPS if method == "logistic" else np.finfo(np.float64).eps
-        return np.asarray(scaler._predict(logit(p, eps=eps)), dtype=np.float64)
+        return np.asarray(scaler._predict(logit._plain(p, eps=eps)), dtype=np.float64)
     return np.asarray(scaler._predict(p), dtype=np.float64)
 
 
@@ -226,6 +227,7 @@ def _problems(p, y, type):
     return kind, problems, labels
 
 
+@python_face
 def cal_scaling_binning(p, y, bins=10, type=SB_TYPES, scaling=SCALING_METHODS, split="none",
                         renormalize=False, seed=None, rng=None, weights=None) -> CalScalingBinning:
     r"""Scaling-binning calibration (Kumar, Liang & Ma 2019), binary or multiclass.

@@ -39,6 +39,8 @@ from ._base import (
 )
 from ..inputs._weights import check_weights
 from ..rstats import optim_brent
+from ..inputs._hints import python_face
+from ..rbase._rcalls import r_arguments
 
 __all__ = ["cal_temperature", "CalTemperature"]
 
@@ -113,6 +115,8 @@ def _fit_temperature(objective):
 fit_temperature = _fit_temperature  # the name other rooms import (public inside the package)
 
 
+@python_face
+@r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
 def cal_temperature(logits, y, weights=None) -> CalTemperature:
     """Temperature scaling: one positive temperature fitted by maximum likelihood.
 

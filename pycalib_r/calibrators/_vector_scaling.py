@@ -28,6 +28,8 @@ from ._base import (
 from ..inputs._weights import check_weights
 from ..rstats import vmmin
 from ._base import SoftmaxCache
+from ..inputs._hints import python_face
+from ..rbase._rcalls import r_arguments
 
 __all__ = ["cal_vector_scaling", "CalVectorScaling"]
 
@@ -90,6 +92,8 @@ class CalVectorScaling(Calibrator):
         }
 
 
+@python_face
+@r_arguments  # a keyword it does not take: R's "unused argument (foo = 1)"
 def cal_vector_scaling(logits, y, weights=None) -> CalVectorScaling:
     """Vector scaling: a scale and a bias per class on the logits, then the softmax.
 

@@ -331,6 +331,7 @@ def _calibrate(p, y, fold_id, folds, problem=None):
     return tables
 
 
+@python_face
 def cal_venn_abers(p, y, type=VA_TYPES, folds=5, multiclass=VA_MULTICLASS, seed=None,
                    rng=None) -> CalVennAbers:
     r"""Venn-ABERS calibration: inductive (IVAP) or cross (CVAP), binary or multiclass.

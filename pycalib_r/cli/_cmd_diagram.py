@@ -139,10 +139,10 @@ def run(args) -> int:
     from ..diagnostics._diagnostics import reliability_diagram
 
     _check_image_size(args, fmt, matplotlib)
-    fig = reliability_diagram(p, y, bins=args.bins, show_ece=not args.no_ece,
-                              show_counts=not args.no_counts, type=args.type,
-                              strategy=args.strategy, intervals=args.intervals,
-                              conf_level=args.conf_level, figsize=args.figsize)
+    fig = reliability_diagram._plain(p, y, bins=args.bins, show_ece=not args.no_ece,
+                                     show_counts=not args.no_counts, type=args.type,
+                                     strategy=args.strategy, intervals=args.intervals,
+                                     conf_level=args.conf_level, figsize=args.figsize)
     shown = "<stdout>" if args.output == "-" else args.output
     try:
         with writing(shown), AtomicOutput(args.output) as out:

@@ -57,6 +57,7 @@ from ..rstats import loess_with_se as _loess_with_se
 from ..rstats import seq_len_out as _seq_len_out
 from ._auc_ci import ci_auc
 from ._rcspline import rcspline_eval
+from ..inputs._hints import python_face
 
 __all__ = ["val_prob_ci", "CalibrationCurve", "STATS_NAMES"]
 
@@ -455,6 +456,7 @@ def _rcs_curve(p: np.ndarray, y: np.ndarray, nk: int):
             "xbeta": inv(xbeta), "lower": inv(lower), "upper": inv(upper)}
 
 
+@python_face
 def val_prob_ci(p=None, y=None, logit=None, group=None, weights=None, normwt: bool = False,
                 smooth: str = "loess", cl_smooth="fill", cl_bt: bool = False, nr_knots: int = 5,
                 logistic_cal: bool = False, dostats=True, cl_level: float = 0.95,

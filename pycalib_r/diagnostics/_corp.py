@@ -38,6 +38,7 @@ from ..inputs._forms import input_form
 from ..rbase._rarith import r_mean
 from ..rstats import approx_linear as _approx_linear, order_keys as _order_keys, pava_binary as _pava_binary
 from ..rstats import sorted_pairs as _sorted_pairs
+from ..inputs._hints import python_face
 
 __all__ = ["reliabilitydiag", "ReliabilityDiag", "CorpSummary", "corp_decomposition", "ForecastKeyError"]
 
@@ -585,6 +586,7 @@ def _problems(p, y, type):
     return [(str(level), r, c) for level, (r, c) in zip(form.labels.levels, form.problems())]
 
 
+@python_face
 def reliabilitydiag(p, y, region_level=0.9, region_method=None, region_position="diagonal",
                     n_boot=100, *, xtype=None, xvalues=None, type="classwise", rng=None):
     """CORP reliability diagram: the PAV (isotonic) reliability curve with bands.

@@ -30,6 +30,7 @@ from ..inputs._forms import input_form
 from ..binned._metrics import bin_table, ece
 from ..inputs._weights import check_weights
 from ._ticks import _extended_breaks, _r_seq_by  # noqa: F401 - their old home
+from ..inputs._hints import python_face
 
 __all__ = ["reliability_table", "reliability_diagram"]
 
@@ -138,6 +139,7 @@ def wilson_interval(successes, n, conf_level=0.95):
     return np.clip((centre - half) / denom, 0, 1), np.clip((centre + half) / denom, 0, 1)
 
 
+@python_face
 def reliability_table(p, y, bins=10, type="classwise", strategy="equal_width", conf_level=None,
                       weights=None):
     """The binned table a reliability diagram plots.
@@ -684,6 +686,7 @@ def _layout_engine(layout):
     return GGLayoutEngine()
 
 
+@python_face
 def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
                         type="classwise", *, strategy="equal_width", intervals=False,
                         conf_level=0.95, ax=None, figsize=None, weights=None):
@@ -813,7 +816,7 @@ def reliability_diagram(p, y, bins=10, show_ece=True, show_counts=True,
     subtitle = None
     if _is_true(show_ece):
         metric_type = "classwise" if kind == "classwise" else "confidence"
-        values = [ece(pm, y, bins=bins, type=metric_type, strategy=strategy, weights=weights)
+        values = [ece._plain(pm, y, bins=bins, type=metric_type, strategy=strategy, weights=weights)
                   for _, pm in models]
         prefix = "Classwise ECE" if kind == "classwise" else "ECE"
         if overlay:

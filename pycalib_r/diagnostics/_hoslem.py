@@ -50,6 +50,7 @@ from ..rbase._format import format_pval, format_r, strwrap
 from ..rbase._rarith import r_sum
 from ..rbase._rlist import NamedNumber, RList
 from ..rbase._warn import r_warning
+from ..inputs._hints import python_face
 
 __all__ = ["hoslem_test", "HoslemTest", "one_minus_pchisq", "print_htest", "hoslem_breaks",
            "hoslem_ranks", "group_codes", "hoslem_result", "check_groups", "MAX_GROUPS"]
@@ -350,6 +351,7 @@ def _data_name(x, y) -> str:
 # The test
 # ---------------------------------------------------------------------------
 
+@python_face
 def hoslem_test(x, y, g=10, *, data_name=None, weights=None) -> HoslemTest:
     """Hosmer-Lemeshow goodness-of-fit test of a binary outcome's fitted probabilities.
 

@@ -25,6 +25,7 @@ import numpy as np
 from ..rbase._errors import ProbcalError
 from ..inputs._forms import input_form
 from ..inputs._weights import check_weights
+from ..inputs._hints import python_face
 
 __all__ = ["smece", "smooth_reliability_diagram", "SmoothReliability"]
 
@@ -263,6 +264,7 @@ def _check_n_boot(n_boot, n_points):
     return n_boot
 
 
+@python_face
 def smece(p, y, type="classwise", *, sigma=None, return_sigma=False, weights=None):
     """Smooth ECE: the kernel-smoothed calibration error with its fixed-point bandwidth.
 
@@ -403,6 +405,7 @@ class SmoothReliability:
         return fig
 
 
+@python_face
 def smooth_reliability_diagram(p, y, type="classwise", *, n_boot=200, level=0.95, sigma=None,
                                rng=None):
     """Smoothed reliability diagram with a bootstrap band (relplot's diagram).

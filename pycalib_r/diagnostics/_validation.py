@@ -43,6 +43,7 @@ from ..rstats import R_NA, approx1 as _approx1, qlogis as _qlogis, regularize as
 from ..rbase._rarith import pnorm_upper, r_exp, r_log, r_mean, r_sum, seq_sum
 from ..rbase._warn import warn
 from ..rstats import cdqrls as _cdqrls, design_matrix, glm_binomial
+from ..inputs._hints import python_face
 
 __all__ = ["val_prob", "ValProb", "cal_intercept_slope", "CalInterceptSlope", "VAL_PROB_NAMES",
            "validate_report"]
@@ -321,6 +322,7 @@ def _same_length(p: np.ndarray, y: np.ndarray, arg: str, given) -> None:
     raise err
 
 
+@python_face
 def val_prob(p=None, y=None, logit=None, group=None, weights=None, smooth: bool = True,
              logistic_cal: bool = True, normwt: bool = False, g_group: int = 4,
              evaluate: int = 100, nmin: float = 0):
@@ -560,6 +562,7 @@ def _unscaled_se(fit) -> np.ndarray:
     return np.array([math.sqrt(i11 * i11 + i12 * i12), math.sqrt(i22 * i22)])
 
 
+@python_face
 def cal_intercept_slope(p, y, conf_level=0.95, profile: bool = True) -> CalInterceptSlope:
     """Calibration intercept (calibration-in-the-large) and calibration slope, from R's ``glm``.
 
@@ -807,15 +810,15 @@ def validate_report(p, y, g: int = 10, conf_level: float = 0.95, profile: bool =
     >>> json.loads(json.dumps(report)) == report
     True
     """
-    from .. import cal_intercept_slope as _cis, hoslem_test as _hl, val_prob as _vp
+    from ._hoslem import hoslem_test as _hl  # each the exported function, as a user calls it
     from ..rbase._rlist import jsonable
 
     hl = _hl(y, p, g=g, data_name="y, p")
     hoslem = jsonable(hl.to_dict())
     hoslem["groups"] = list(hl.groups)
-    return {"val_prob": _vp(p, y).to_dict(), "hoslem_test": hoslem,
-            "cal_intercept_slope": jsonable(_cis(p, y, conf_level=conf_level,
-                                                 profile=profile).to_dict())}
+    return {"val_prob": val_prob(p, y).to_dict(), "hoslem_test": hoslem,
+            "cal_intercept_slope": jsonable(cal_intercept_slope(p, y, conf_level=conf_level,
+                                                                profile=profile).to_dict())}
 
 
 # The names other rooms import (public inside the package): val_prob_ci

@@ -2,7 +2,8 @@
 
 ``_inference`` (``cal_test``, ``cal_ci`` and their result classes),
 ``_ece_interval`` (``ece_ci``, Sun et al. 2024's interval; Python-only) and
-``_block_test``. A new test or interval goes here.
+``_block_test``, and ``_resample`` (``cal_ci``'s stream after a failing
+resample). A new test or interval goes here.
 
 It may import ``rbase``, ``inputs``, ``rstats``, ``binned``, ``kernel`` and ``_rng``.
 See docs/architecture.md ("Who imports whom").

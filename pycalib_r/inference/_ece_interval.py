@@ -35,6 +35,7 @@ from ..rbase._rarith import pnorm_upper
 from ..rbase._rlist import RList
 from ..rbase._warn import warn
 from ..rstats import qnorm_open1
+from ..inputs._hints import python_face
 
 __all__ = ["ece_ci", "EceCI", "TYPES"]
 
@@ -418,6 +419,7 @@ def _check_top_k(top_k, k: int) -> int:
 check_top_k = _check_top_k  # the name other rooms import (public inside the package)
 
 
+@python_face
 def ece_ci(p, y, bins=15, conf_level=0.9, type="confidence", top_k=2, edges="paper"):
     r"""Confidence interval for the squared l2 ECE (Sun, Chaudhari, Barnett & Dobriban 2024).
 

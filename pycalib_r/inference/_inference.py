@@ -58,6 +58,11 @@ from ..binned._rbins import bin_means_rows
 from ..rbase._rarith import pnorm_upper as _upper_tail, quiet_fp, r_row_means as _row_means
 from .._rng import resolve_rng
 from .._rng.stream._locking import holding
+from ..inputs._hints import python_face
+from ..inputs._seed_note import seed_note
+from ..kernel._quadratic import quadratic_warning
+from ._block_test import block_pair_terms
+from ._resample import rewind_to_failure, stream_state
 
 __all__ = ["cal_test", "cal_ci", "CalTest", "CalCI"]
 
@@ -338,6 +343,9 @@ def cal_test_arguments(method, type, bandwidth):
 
 
 
+@quadratic_warning(block_terms=block_pair_terms)  # outside the Python face (see _quadratic)
+@python_face
+@seed_note
 @quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def cal_test(p, y, method="bootstrap", bandwidth=0.2, n_boot=999, type="canonical", *,
              data_name=None, rng=None, progress=True, blocksize="auto", shuffle=False,
@@ -759,6 +767,9 @@ class _KernelEngine:
         return vals
 
 
+@quadratic_warning  # outside the Python face, which collects warnings until the call returns
+@python_face
+@seed_note
 @quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def cal_ci(p, y, metric="ece", conf_level=0.95, n_boot=999, bins=10, *, rng=None,
            progress=True, **kwargs):
@@ -951,32 +962,6 @@ def _bind(metric, p, y, bins, kwargs, progress=False) -> _Bound:
     return _Bound(estimate, n, engine.values, engine.batch_rows, metric == "skce")
 
 
-def _stream_state(stream):
-    if hasattr(stream, "get_state"):
-        return stream.get_state()
-    return stream.generator.bit_generator.state
-
-
-def _set_stream_state(stream, state) -> None:
-    if hasattr(stream, "set_state"):
-        stream.set_state(state)
-    else:
-        stream.generator.bit_generator.state = state
-
-
-def _rewind_to_failure(fn, idx, state, stream, n) -> None:
-    """After ``fn`` failed on a block, leave the stream where R's stands: just
-    after the first resample that fails (R stops there; the rest of the
-    block was drawn ahead)."""
-    for b in range(idx.shape[0]):
-        try:
-            fn(idx[b:b + 1])
-        except ProbcalError:
-            _set_stream_state(stream, state)
-            stream.sample_int_replace(n, n, b + 1)
-            return
-
-
 def _run(fn, n, n_boot, rows, stream, progress) -> np.ndarray:
     """Draw the resamples block by block (R's order) and evaluate ``fn`` on each
     block; blocks are bounded, so memory is too and Ctrl-C is seen between them."""
@@ -986,13 +971,13 @@ def _run(fn, n, n_boot, rows, stream, progress) -> np.ndarray:
     with holding(stream), Progress(n_boot, "cal_ci", enabled=progress) as bar:
         while done < n_boot:
             b = min(rows, n_boot - done)
-            state = _stream_state(stream) if b > 1 else None
+            state = stream_state(stream) if b > 1 else None
             idx = stream.sample_int_replace(n, n, b)
             try:
                 out[done:done + b] = fn(idx)
             except ProbcalError:
                 if state is not None:
-                    _rewind_to_failure(fn, idx, state, stream, n)
+                    rewind_to_failure(fn, idx, state, stream, n)
                 raise
             done += b
             bar.advance(b)

@@ -244,7 +244,15 @@ def hints_for(err: ProbcalError, bound: Dict[str, Any], fn: Callable) -> List[st
 # ---------------------------------------------------------------------------
 
 def python_face(fn: Callable) -> Callable:
-    """Wrap an exported function (see the module docstring). Idempotent."""
+    """Wrap an exported function (see the module docstring). Idempotent.
+
+    Used as a decorator on the exported function's definition, so the
+    package's ``pycalib_r.X`` is its module's ``X``. Internal callers that
+    want the function without its export layers (this one, ``seed_note``,
+    ``quadratic_warning``, ``r_arguments``: no hints, no second collection of
+    warnings, the same stack depth) call ``X._plain``, which every export
+    layer sets to the function beneath them all.
+    """
     if getattr(fn, "_python_face", False):
         return fn
     sig = inspect.signature(fn)
@@ -293,6 +301,7 @@ def python_face(fn: Callable) -> Callable:
         return result
 
     wrapper._python_face = True
+    wrapper._plain = getattr(fn, "_plain", fn)
     return wrapper
 
 

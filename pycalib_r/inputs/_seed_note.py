@@ -48,4 +48,5 @@ def seed_note(fn):
                 add_note(err, _note(fn.__name__, name, kwargs[name]))
             raise
 
+    wrapper._plain = getattr(fn, "_plain", fn)  # see pycalib_r.inputs._hints.python_face
     return wrapper

@@ -180,12 +180,15 @@ def _is_canonical(function: str, args: dict) -> bool:
     return isinstance(kind, str) and "canonical".startswith(kind) and kind != ""
 
 
-def quadratic_warning(fn, block_terms=None):
+def quadratic_warning(fn=None, block_terms=None):
     """Wrap ``skce``/``cal_test``/``cal_ci``: warn when the canonical kernel will take long.
 
     ``block_terms(n, blocksize)`` (for ``cal_test``; the inference room's
     count, ``(B, pair terms)`` or None) makes ``method="block"`` warn by its
-    real work, in every form."""
+    real work, in every form. A decorator: ``@quadratic_warning``, or
+    ``@quadratic_warning(block_terms=...)``."""
+    if fn is None:
+        return functools.partial(quadratic_warning, block_terms=block_terms)
     sig = inspect.signature(fn)
     name = fn.__name__
 
@@ -216,4 +219,5 @@ def quadratic_warning(fn, block_terms=None):
                     + "; ".join(_routes(name, k, given)) + ".", UserWarning)
         return fn(*args, **kwargs)
 
+    wrapper._plain = getattr(fn, "_plain", fn)  # see pycalib_r.inputs._hints.python_face
     return wrapper

@@ -41,6 +41,8 @@ from ._scalar import (  # noqa: F401 - re-exported
     stable_argsort,
 )
 from ..rbase._rarith import quiet_fp, r_mean, r_sd
+from ..inputs._hints import python_face
+from ._quadratic import quadratic_warning
 
 __all__ = [
     "skce",
@@ -166,6 +168,8 @@ def skce_from_data(data: KernelData, h, estimator: str, progress: bool = False) 
     return per[0] if len(per) == 1 else r_mean(per)
 
 
+@quadratic_warning  # outside the Python face, which collects warnings until the call returns
+@python_face
 @quiet_fp  # R: Inf/0/NaN without a word (a tiny bandwidth)
 def skce(p, y, estimator="uq", bandwidth=0.2, type="canonical", *, progress=True):
     r"""Squared kernel calibration error (Widmann, Lindsten & Zachariah 2019).

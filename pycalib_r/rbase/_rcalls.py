@@ -116,6 +116,7 @@ def r_arguments(fn: Callable) -> Callable:
             raise err
         return fn(*args, **kwargs)
 
+    wrapper._plain = getattr(fn, "_plain", fn)  # see pycalib_r.inputs._hints.python_face
     return wrapper
 
 

@@ -195,9 +195,9 @@ def expected_calibration_error(y_true, y_prob, *, n_bins=10, type="classwise", d
     ...                      response_method="predict_proba")
     """
     p, y = _metric_inputs(y_true, y_prob, pos_label, labels)
-    return _metrics.ece(p, y, bins=n_bins, type=type, debiased=debiased,
-                        strategy=_STRATEGY.get(strategy, strategy),
-                        weights=_sample_weight(sample_weight, p))
+    return _metrics.ece._plain(p, y, bins=n_bins, type=type, debiased=debiased,
+                               strategy=_STRATEGY.get(strategy, strategy),
+                               weights=_sample_weight(sample_weight, p))
 
 
 def maximum_calibration_error(y_true, y_prob, *, n_bins=10, type="classwise", pos_label=None,
@@ -213,7 +213,7 @@ def maximum_calibration_error(y_true, y_prob, *, n_bins=10, type="classwise", po
     R equivalent: ``probcal::mce(p, y, bins = n_bins, type)``; equal to it exactly.
     """
     p, y = _metric_inputs(y_true, y_prob, pos_label, labels)
-    return _metrics.mce(p, y, bins=n_bins, type=type, weights=_sample_weight(sample_weight, p))
+    return _metrics.mce._plain(p, y, bins=n_bins, type=type, weights=_sample_weight(sample_weight, p))
 
 
 def average_calibration_error(y_true, y_prob, *, n_bins=10, type="classwise", pos_label=None,
@@ -229,7 +229,7 @@ def average_calibration_error(y_true, y_prob, *, n_bins=10, type="classwise", po
     R equivalent: ``probcal::ace(p, y, bins = n_bins, type)``; equal to it exactly.
     """
     p, y = _metric_inputs(y_true, y_prob, pos_label, labels)
-    return _metrics.ace(p, y, bins=n_bins, type=type, weights=_sample_weight(sample_weight, p))
+    return _metrics.ace._plain(p, y, bins=n_bins, type=type, weights=_sample_weight(sample_weight, p))
 
 
 def maximum_mean_calibration_error(y_true, y_prob, *, bandwidth=0.2, pos_label=None, labels=None,
@@ -253,7 +253,7 @@ def maximum_mean_calibration_error(y_true, y_prob, *, bandwidth=0.2, pos_label=N
     """
     _refuse_sample_weight("maximum_mean_calibration_error", sample_weight)
     p, y = _metric_inputs(y_true, y_prob, pos_label, labels)
-    return _metrics.mmce(p, y, bandwidth=bandwidth)
+    return _metrics.mmce._plain(p, y, bandwidth=bandwidth)
 
 
 def squared_kernel_calibration_error(y_true, y_prob, *, estimator="uq", bandwidth=0.2,
@@ -280,5 +280,5 @@ def squared_kernel_calibration_error(y_true, y_prob, *, estimator="uq", bandwidt
     """
     _refuse_sample_weight("squared_kernel_calibration_error", sample_weight)
     p, y = _metric_inputs(y_true, y_prob, pos_label, labels)
-    return _kernel.skce(p, y, estimator=estimator, bandwidth=bandwidth, type=type)
+    return _kernel.skce._plain(p, y, estimator=estimator, bandwidth=bandwidth, type=type)
 
