@@ -106,19 +106,9 @@ def _n_distinct(ans) -> int:
 # IRLS by map-reduce.
 # ---------------------------------------------------------------------------
 
-def _design(kind, x, eps, cols):
-    if kind == "platt":
-        full = [np.ones(x.size), x]
-    else:
-        pc = clip_eps(x, eps)
-        full = [np.ones(x.size), r_log(pc), r_log1p(-pc)]
-    return np.column_stack([full[c] for c in cols]) if x.size else np.zeros((0, len(cols)))
-
-
-def _response(kind, y, targets):
-    if kind == "platt":
-        return np.where(y == 1, targets[0], targets[1])
-    return y.astype(np.float64)
+# The model matrix and response of each fit: one definition, in _weighted,
+# for the weighted and unweighted passes.
+from ._weighted import _design, _response  # noqa: E402
 
 
 def _irls_chunk(pc, yc, spec, job):

@@ -92,7 +92,7 @@ REFUSED: Dict[str, Tuple[str, str]] = {
                     "every event against every non-event",
                     "C" + _SAMPLE[1:].format(name="val_prob_ci")
                     + " (the curve and indices of a random sample estimate the population's)."),
-    "cal_metrics": ("its E50 and E90 are exact quantiles of |p - p_c| over all rows",
+    "cal_metrics": ("its E50 and E90 are exact quantiles of the absolute differences between p and p_c over all rows",
                     "C" + _SAMPLE[1:].format(name="cal_metrics")),
     "reliability_diagram": ("it draws every row's bin from in-memory data",
                             "Draw pycalib_r.reliability_diagram on a sample, or plot the "

@@ -102,7 +102,7 @@ def _check_chunk(pc, yc):
 
 
 def _design(kind, x, eps, cols):
-    # The model matrix of _calibrators._design (not imported: that module imports this one).
+    # The model matrix of a Platt or beta fit (both Dask fits, weighted or not, use it).
     if kind == "platt":
         full = [np.ones(x.size), x]
     else:

@@ -22,7 +22,7 @@ from typing import Dict, List
 import numpy as np
 
 from ._collect import map_reduce
-from ._select import _COLLECT, _ONE, _SLOTS, _cuts, _value_of
+from ._select import _ONE, _SLOTS, _plan, _value_of
 
 __all__ = ["weighted_select_chunk", "weighted_order_statistics"]
 
@@ -44,24 +44,6 @@ def weighted_select_chunk(keys, w, edges, gather_slots):
     weight = np.bincount(slot[inside], weights=w[inside], minlength=edges.size)
     keep = np.isin(slot, gather_slots) if gather_slots.size else np.zeros(keys.size, dtype=bool)
     return counts, weight, keys[keep], w[keep]
-
-
-def _plan(intervals):
-    split = [iv for iv in intervals if iv.count > _COLLECT and iv.hi > iv.lo]
-    gather = [iv for iv in intervals if iv.count <= _COLLECT and iv.hi > iv.lo]
-    slots = max(16, _SLOTS // max(1, len(split)))
-    edges = set()
-    for iv in split:
-        iv.cuts = _cuts(iv, slots)
-        edges.update(iv.cuts)
-        edges.add(iv.hi + 1)
-    for iv in gather:
-        edges.add(iv.lo)
-        edges.add(iv.hi + 1)
-    edges = np.array(sorted(edges), dtype=np.uint64)
-    gather_slots = np.array(sorted(int(np.searchsorted(edges, np.uint64(iv.lo))) for iv in gather),
-                            dtype=np.int64)
-    return split, gather, edges, gather_slots
 
 
 def weighted_order_statistics(pairs, chunk_fn, spec, blocks, n_problems: int, rows: List[int],
@@ -87,7 +69,7 @@ def weighted_order_statistics(pairs, chunk_fn, spec, blocks, n_problems: int, ro
                 else:
                     todo.append(iv)
             state[j] = todo
-            split, gather, edges, gather_slots = _plan(todo)
+            split, gather, edges, gather_slots = _plan(todo, _SLOTS)
             plans.append((edges, gather_slots))
             meta.append((split, gather, edges))
         if not any(state):
