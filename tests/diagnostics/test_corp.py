@@ -411,7 +411,7 @@ def test_modules_state_what_they_derive_from():
     assert "Chen, S. X." in beta and "(1999)" in beta
     # the estimate reliabilitydiag's bands use is this module's, not a copy in _corp
     corp_text = "\n".join(corp)
-    assert "from tests._beta_kernel import chen_beta_density" in corp_text
+    assert "from ._beta_kernel import chen_beta_density" in corp_text
     assert "def _chen_beta_density" not in corp_text
 
 

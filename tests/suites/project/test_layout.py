@@ -442,7 +442,7 @@ def test_a_new_underscore_import_across_rooms_fails():
     # R's numerics' private names; the same room's private names stay allowed.
     source = ("from ..calibrators._platt import _platt_calibrator, cal_platt\n"
               "from ..rstats._glm import _linkinv\n"
-              "from tests._collect import _private_helper\n"
+              "from ._collect import _private_helper\n"
               "from .. import __version__\n"
               "from ..rbase import _warn\n"
               "def f():\n"
