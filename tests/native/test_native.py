@@ -2,7 +2,7 @@
 switched off by ``PYCALIB_R_NATIVE=0``, never compiling while a user waits.
 
 The kernels' bits against their numpy twins are tested room by room
-(tests/test_native_*.py); here: every kernel is in the manifest with a twin
+(tests/native/test_native_*.py); here: every kernel is in the manifest with a twin
 that exists, both ways of the switch give the same public results, no
 process imports numba, and an installed wheel (and an install without a C
 compiler, which runs the twins) works from a fresh virtual environment.
