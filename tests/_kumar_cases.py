@@ -1,6 +1,6 @@
 """Cases comparing pycalib_r with Kumar, Liang & Ma's package (``uncertainty-calibration``).
 
-Shared by tests/test_kumar_crosscheck.py (live when ``calibration`` is
+Shared by tests/binned/test_kumar_crosscheck.py (live when ``calibration`` is
 importable, else the values stored by ``python tools/make_kumar_fixture.py``
 in reference/kumar_crosscheck.json) and tools/kumar_holdout.py (fresh data
 sets). The data come from pycalib_r's R-compatible stream, so a seed

@@ -1,6 +1,6 @@
 """Cases where pycalib_r's verified-calibration functions once left the authors' package.
 
-Shared by tests/test_kumar_traps.py (live when ``calibration`` from
+Shared by tests/suites/hostile/test_kumar_traps.py (live when ``calibration`` from
 ``uncertainty-calibration`` is importable, else the values stored by
 ``python tools/make_kumar_traps_fixture.py`` in reference/kumar_traps.json).
 The data come from pycalib_r's R-compatible stream, so a seed rebuilds them

@@ -3,7 +3,7 @@
 Each recipe builds one object through the public API only, from a fixed
 R-compatible stream, so it runs the same before and after the move.
 ``tools/make_layout_pickles.py`` pickled them at release 0.2.0, before the
-move (``reference/fixtures/layout_pickles/``); ``tests/test_layout.py`` loads
+move (``reference/fixtures/layout_pickles/``); ``tests/suites/project/test_layout.py`` loads
 those files and compares each with the object the recipe builds now.
 """
 

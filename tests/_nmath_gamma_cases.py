@@ -1,7 +1,7 @@
 """The grid on which R's ``pchisq``/``qchisq`` are compared with the nmath port.
 
 Shared by ``tools/make_nmath_gamma_fixture.py`` (R's values, stored in
-``reference/nmath/gamma_dist.json``) and ``tests/test_nmath_gamma.py``.
+``reference/nmath/gamma_dist.json``) and ``tests/rstats/test_nmath_gamma.py``.
 Deterministic (a fixed numpy seed): for each degree of freedom and each of
 ``lower.tail`` x ``log.p`` (4 combinations), quantiles spanning the body and
 both tails of the distribution (multiples of ``df``, ``df +- k sqrt(2 df)``,

@@ -1,7 +1,7 @@
 """The cases on which R's ``qbinom``/``rbinom`` for sizes >= 2^31 - 1 are compared.
 
 Shared by ``tools/make_qbinom_large_fixture.py`` (R's values, stored in
-``reference/nmath/qbinom_large.json``) and ``tests/test_rng_qbinom_large.py``.
+``reference/nmath/qbinom_large.json``) and ``tests/rng/test_rng_qbinom_large.py``.
 Deterministic (a fixed numpy seed). For each size in :data:`SIZES`:
 
 - ``qbinom(p, size, prob, lower.tail = FALSE)`` on :data:`N_Q` pairs: ``prob``

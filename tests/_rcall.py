@@ -32,7 +32,7 @@ are missing/non-finite values; ``{"matrix": rows}`` is a 2-D array;
 ``{"factor": labels, "levels": levels}`` is a pandas Categorical;
 ``{"data_frame": columns}`` is a DataFrame; ``null`` is ``None``.
 
-This file is shared by tests/test_fixtures.py, tests/test_fixtures_live.py
+This file is shared by tests/suites/project/test_fixtures.py, tests/suites/project/test_fixtures_live.py
 and tools/parity_report.py; besides numpy and pandas it uses only the
 comparison functions of pycalib_r.rcheck (the package itself is passed in).
 """

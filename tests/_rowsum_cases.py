@@ -1,7 +1,7 @@
 """Probability rows within a few ulps of R's row-sum tolerance (issue 32, item 6).
 
 Shared by ``tools/make_rowsum_fixture.py`` (R's verdicts, stored in
-``reference/fixtures/rowsum.json``) and ``tests/test_issue32_library.py``.
+``reference/fixtures/rowsum.json``) and ``tests/suites/hostile/test_library_edges.py``.
 Each case is one row (a 1 x k matrix): k - 1 Dirichlet values and a last
 value that puts the row's sum at 1 +- 1e-6, moved by up to 3 ulps. The
 cases kept are those where a plain double sum (numpy's) and R's rule

@@ -24,7 +24,7 @@ from pycalib_r.rstats._lowess import lowess
 #  - exact: bit for bit (every val.prob statistic but the p-values, hoslem's
 #    statistic and counts, lowess, glm estimates when IRLS takes R's steps);
 #  - pchisq: 1 - pchisq(q, df), R's nmath pgamma ported bit for bit
-#    (pycalib_r/rstats/_gamma_dist.py, tests/test_nmath_gamma.py): exact;
+#    (pycalib_r/rstats/_gamma_dist.py, tests/rstats/test_nmath_gamma.py): exact;
 #  - wald/profile: standard errors from chol2inv (LAPACK on R) and the
 #    profile's spline: relative 1e-12 (measured: see the tests' printout).
 TOLERANCE = {"exact": (0.0, 0.0), "pchisq": (0.0, 0.0),

@@ -1,6 +1,6 @@
 """Cases comparing ``cal_venn_abers`` with the ``venn-abers`` package (1.5.4).
 
-Shared by tests/test_venn_abers.py (live when ``venn_abers`` is importable,
+Shared by tests/calibrators/test_venn_abers.py (live when ``venn_abers`` is importable,
 else the values stored by ``python tools/make_venn_abers_fixture.py`` in
 reference/venn_abers_crosscheck.json). The data come from pycalib_r's
 R-compatible stream, so a seed rebuilds them without the package; the cross

@@ -4,7 +4,7 @@
 R runs in this process through rpy2: ``reference/r/bench.R`` for ``skce``,
 ``cal_test`` and ``cal_ci`` (the 0.2.0 definitions of ``pycalib_r/r/contract.R``
 written the fastest reasonable way in base R: one matrix-vector product per
-bootstrap replicate, compiled distances, per-bin sums; tests/test_bench_r.py
+bootstrap replicate, compiled distances, per-bin sums; tests/suites/project/test_bench_r.py
 checks it gives contract.R's values), and the probcal R package for the
 calibrators and ``mmce``. Each R figure names the code it times. Both sides get the same
 data, the same n and the same number of replicates. Where R at full size
@@ -810,7 +810,7 @@ def write_readme(rows, repeat, machine):
         f"Machine at the start: {machine[0]}. At the end: {machine[-1]}.",
         "",
         "R code timed: `skce`, `cal_test` and `cal_ci` against `reference/r/bench.R` (contract.R's"
-        " definitions written for speed in base R; `tests/test_bench_r.py` checks they agree);"
+        " definitions written for speed in base R; `tests/suites/project/test_bench_r.py` checks they agree);"
         " the calibrators and `cal_cv` against the probcal R package; the streams against base R.",
         "",
         "The first-call column runs the same work as the first call of a new Python process"

@@ -291,7 +291,7 @@ def markdown(r):
         "",
         "## Agreement with the authors' package",
         "",
-        "tests/test_kumar_crosscheck.py compares every quantity `uncertainty-calibration` 0.1.4 "
+        "tests/binned/test_kumar_crosscheck.py compares every quantity `uncertainty-calibration` 0.1.4 "
         "also computes (plug-in l1, l2, l3 and debiased l2 over uniform-mass bins, "
         "`get_binning_ce`, `get_ece`, binary, marginal and top-label; the marginal and "
         "top-label MSE; `PlattBinnerCalibrator` and its marginal and top-label forms): where the "

@@ -4,7 +4,7 @@
 
 Runs ``Rscript reference/r/diff_streams.R`` on the programs of
 tests/_stream_programs.py and writes, per program, its R calls and R's result
-lines, with the R and probcal versions. tests/test_differential_streams.py
+lines, with the R and probcal versions. tests/suites/differential/test_differential_streams.py
 checks pycalib_r against the stored answers when R is not needed.
 """
 

@@ -1,4 +1,4 @@
-"""Store Kumar, Liang & Ma's package's values for tests/test_kumar_crosscheck.py.
+"""Store Kumar, Liang & Ma's package's values for tests/binned/test_kumar_crosscheck.py.
 
     python tools/make_kumar_fixture.py        # writes reference/kumar_crosscheck.json
 

@@ -1,4 +1,4 @@
-"""Store Kumar, Liang & Ma's package's values for tests/test_kumar_traps.py.
+"""Store Kumar, Liang & Ma's package's values for tests/suites/hostile/test_kumar_traps.py.
 
     python tools/make_kumar_traps_fixture.py   # writes reference/kumar_traps.json
 

@@ -3,7 +3,7 @@
 These pickles were made at release 0.2.0 (commit cb2ed28), BEFORE the package
 moved into subpackages by concern (issue 33), so that they name the old flat
 module paths (``pycalib_r._inference.CalTest``, ``pycalib_r._rlist.NamedNumber``,
-...). tests/test_layout.py loads them through the alias map
+...). tests/suites/project/test_layout.py loads them through the alias map
 (``pycalib_r._rng._pickle_compat.MOVED``). Running this script again after the
 move would write pickles naming the NEW paths: keep the stored ones.
 

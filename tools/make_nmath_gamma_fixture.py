@@ -7,7 +7,7 @@ R answers each group (a function, ``df``, ``lower.tail``, ``log.p`` and a
 vector of arguments) in one vectorised call, warnings suppressed (a negative
 ``df`` gives NaN with R's "NaNs produced"). Values are stored as
 ``float.hex`` strings, exact; each group records a SHA-256 of its arguments'
-bytes so that a changed grid is caught. ``tests/test_nmath_gamma.py``
+bytes so that a changed grid is caught. ``tests/rstats/test_nmath_gamma.py``
 compares the port with these values where R is absent, and with R live where
 it is present. Needs R with rpy2 (base R only: pchisq/qchisq are in stats).
 """

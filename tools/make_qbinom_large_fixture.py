@@ -11,7 +11,7 @@ file stores R's integers (exact in a double: every size is at most 2^52), a
 SHA-256 of the qbinom arguments so that a changed grid is caught, and, for
 the record, how many of pycalib_r's values differed from R's when the file
 was written (with the SciPy version that computed them).
-``tests/test_rng_qbinom_large.py`` compares with these values where R is
+``tests/rng/test_rng_qbinom_large.py`` compares with these values where R is
 absent and with R live where it is present. Needs R with rpy2.
 """
 

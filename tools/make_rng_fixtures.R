@@ -2,7 +2,7 @@
 # Not derived: written for pycalib_r; runs R and its packages through their APIs to store reference values
 # Writes reference/fixtures/rng.json: R 4.2.2's stats distributions under
 # RNGkind("Mersenne-Twister", "Inversion", "Rejection"), for the stored
-# fixture harness (tests/test_fixtures.py). Each case seeds, draws, and
+# fixture harness (tests/suites/project/test_fixtures.py). Each case seeds, draws, and
 # appends two runif() values, so the stored numbers pin the values *and* the
 # stream position after the call. Bad input cases store R's value (NaN/NA)
 # or R's error message.

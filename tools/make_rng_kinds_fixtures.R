@@ -7,9 +7,9 @@
 #
 # Needs only base R and the parallel package (R 4.2.2 is the reference).
 # Doubles are stored as sprintf("%a") strings (exact; read them with
-# float.fromhex), integers as JSON integers. tests/test_rng_kinds.py replays
+# float.fromhex), integers as JSON integers. tests/rng/test_rng_kinds.py replays
 # every record with pycalib_r._rng.bitgen, so the kinds are checked without R.
-# The file's header has the fields tests/test_fixtures.py requires of every
+# The file's header has the fields tests/suites/project/test_fixtures.py requires of every
 # fixture file; its "cases" list is empty (these records are not r_call cases)
 # and "rng_kind" is RNGkind() as the script leaves it.
 

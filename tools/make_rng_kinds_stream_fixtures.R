@@ -13,9 +13,9 @@
 # of calls is run after set.seed; each call's values are stored (doubles as
 # sprintf("%a") strings, exact; read them with float.fromhex) with the
 # .Random.seed after it (for Mersenne-Twister, whose state has 626 words, only
-# after the last call). tests/test_rng_kinds_stream.py replays every record
+# after the last call). tests/rng/test_rng_kinds_stream.py replays every record
 # through pycalib_r.set_seed / rng_kind and the stream's methods.
-# The header has the fields tests/test_fixtures.py requires of every fixture
+# The header has the fields tests/suites/project/test_fixtures.py requires of every fixture
 # file; "cases" is empty (these records are not r_call cases).
 
 kinds <- c("Wichmann-Hill", "Marsaglia-Multicarry", "Super-Duper", "Mersenne-Twister",

@@ -4,7 +4,7 @@
 # rchisq, rbeta, rt and rf (an `ncp` given, 0 included), and rbinom / rhyper
 # with parameters >= 2^31 - 1 (nmath's qbinom / qhyper branches), under
 # RNGkind("Mersenne-Twister", "Inversion", "Rejection"), for the stored
-# fixture harness (tests/test_fixtures.py). Each case seeds, draws, and
+# fixture harness (tests/suites/project/test_fixtures.py). Each case seeds, draws, and
 # appends two runif() values, so the stored numbers pin the values *and* the
 # stream position after the call. Bad input cases store R's value (NaN/NA)
 # or R's error message.

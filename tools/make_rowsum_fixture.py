@@ -43,7 +43,7 @@ def main() -> None:
             raise SystemExit(f"probcal and its expression disagree on {row}")
         out.append({"row": [v.hex() for v in row], "refused": bool(refused)})
     # The manifest's header; the rows are records outside "cases" (as
-    # diff_streams.json's programs), checked by tests/test_issue32_library.py.
+    # diff_streams.json's programs), checked by tests/suites/hostile/test_library_edges.py.
     doc = {"r_version": ".".join(ro.r("c(R.version$major, R.version$minor)")),
            "probcal_version": str(ro.r('as.character(packageVersion("probcal"))')[0]),
            "date": str(datetime.date.today()),

@@ -4,7 +4,7 @@ The inputs are drawn from the package's R-compatible stream (simulated
 miscalibrated forecasts) and from a logistic regression's held-out
 predictions (scikit-learn, fitted on the first half of a simulated data set,
 predicting the second); they are stored as hex floats with relplot's
-answers, so tests/test_smece.py compares without relplot. Needs relplot
+answers, so tests/diagnostics/test_smece.py compares without relplot. Needs relplot
 (and scikit-learn). Run from the repository root:
 
     python tools/make_smece_fixtures.py

@@ -2,7 +2,7 @@
 smece accepts (sigma = 1e-4, issue 46).
 
 relplot convolves over its whole grid (O(grid^2)): this takes about 10-20
-minutes, which is why the values are stored (tests/test_corp_hostile.py).
+minutes, which is why the values are stored (tests/suites/hostile/test_corp_hostile.py).
 Needs relplot. Run from the repository root:
 
     python tools/make_smece_small_sigma_fixture.py

@@ -10,7 +10,7 @@ Run from the repository root:
 Cases 0..COUNT-1 of tests/_val_prob_ci_cases.py are evaluated by
 ``val.prob.ci.2`` (the plot on a null device: 2.0.0 fails with ``pl =
 FALSE``); the answers are stored with each case's input digest and the
-versions. tests/test_val_prob_ci.py checks pycalib_r against them without R.
+versions. tests/clinical/test_val_prob_ci.py checks pycalib_r against them without R.
 """
 
 from __future__ import annotations

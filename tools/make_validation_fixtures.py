@@ -10,14 +10,14 @@ Each case of tests/_validation_cases.py (ids 0..COUNT-1) is evaluated in R by
 reference/r/validation.R (rms::val.prob, ResourceSelection::hoslem.test,
 glm + confint.default + MASS's confint, stats::lowess); the answers are
 stored with the digest of the case's inputs and the versions of R and the
-packages. tests/test_validation.py checks pycalib_r against them without
+packages. tests/diagnostics/test_validation.py checks pycalib_r against them without
 those packages (the inputs are regenerated from the case ids).
 
 With ``--grouped`` it stores instead R's answers for val.prob's grouped
 statistics and for loess (reference/validation/val_probg_fixtures.json):
 cases 0..GROUPED_COUNT-1 of tests/_val_probg_cases.py through
 ``rms::val.prob(p, y, group, weights, ...)`` (rms 6.5-0 with Hmisc 4.8.0)
-and ``fitted(loess(...))`` (R 4.2.2), for tests/test_val_probg.py:
+and ``fitted(loess(...))`` (R 4.2.2), for tests/diagnostics/test_val_probg.py:
 
     R_HOME=$(R RHOME) PYTHONPATH=. python tools/make_validation_fixtures.py --grouped
 """

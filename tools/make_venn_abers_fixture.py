@@ -1,4 +1,4 @@
-"""Store the ``venn-abers`` package's values for tests/test_venn_abers.py.
+"""Store the ``venn-abers`` package's values for tests/calibrators/test_venn_abers.py.
 
     python tools/make_venn_abers_fixture.py     # writes reference/venn_abers_crosscheck.json
 

@@ -11,7 +11,7 @@ Usage:
     python tools/parity_report.py --failures # list each failing case and why
 
 Exit status is 0 even when cases fail (it is a report; the tests are
-tests/test_fixtures.py).
+tests/suites/project/test_fixtures.py).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO))
 def main(n_calls: int = 40, seed: int = 2026) -> int:
     from tests import _pmcal_r
     from tests.conftest import _load_r
-    from tests.test_pmcalibration import _py, _rel, _samples
+    from tests.clinical.test_pmcalibration import _py, _rel, _samples
 
     r = _load_r()
     r.r('RNGkind("Mersenne-Twister", "Inversion", "Rejection")')

@@ -6,7 +6,7 @@ what it needs of the platform.
 One row per kernel: ``(room module, function, C source, twin, public calls,
 platform needs)``. The tests walk this table (each kernel against its twin,
 bit for bit, both ways of ``PYCALIB_R_NATIVE``), and the architecture page
-shows it. A kernel missing here fails tests/test_native.py.
+shows it. A kernel missing here fails tests/native/test_native.py.
 
 Platform needs: ``x87`` (C's ``long double`` must be x86's 80-bit type, R's
 ``LDOUBLE`` on x86-64; elsewhere the callers use the twins, whose numpy

@@ -7,9 +7,9 @@ finder answers those names, and only those, with the module that holds the
 class now, so ``pickle.load`` of an old stream gives the same stream. The
 flat modules of release 0.2.0 (``pycalib_r._inference``, ``pycalib_r._rlist``,
 ...) moved into subpackages by concern (``LAYOUT``, issue 33): calibrators,
-results and streams pickled by 0.2.0 load too (tests/test_layout.py); R's
+results and streams pickled by 0.2.0 load too (tests/suites/project/test_layout.py); R's
 numerics then moved into ``pycalib_r.rstats`` (``RSTATS``, issue 49). The
-package's own code names the new paths only (tests/test_layout.py checks it).
+package's own code names the new paths only (tests/suites/project/test_layout.py checks it).
 
 R equivalent: none (R's ``.Random.seed`` is a plain integer vector).
 """

@@ -320,7 +320,7 @@ def calibration_error(p, y, norm=2, bins=15, strategy="equal_mass", debiased=Tru
     bin), as the authors' ``normal_debiased_ce`` (called by
     ``lower_bound_scaling_ce(..., debias=True)`` and
     ``get_calibration_error(..., p != 2, debias=True)``) returns it; with
-    the same draws the two agree to rounding (tests/test_kumar_traps.py).
+    the same draws the two agree to rounding (tests/suites/hostile/test_kumar_traps.py).
     The multiclass forms take its p-th power and root with its sign.
     Releases up to 0.2.x clipped each problem's estimate at 0 first; for
     that value, take ``max(value, 0)`` of each class's binary error.

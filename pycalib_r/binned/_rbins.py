@@ -18,7 +18,7 @@ The compiled path (``pycalib_r._native.binned``, C's ``long double``,
 run in the order of the observations; the twin below (numpy
 ``longdouble``, the same type) sorts the observations by bin, keeping
 their order within a bin, and sums each bin sequentially. Both give the
-same bits (tests/test_rbins.py, tests/test_native_binned.py).
+same bits (tests/binned/test_rbins.py, tests/native/test_native_binned.py).
 
 R equivalent: ``vapply(seq_len(B), function(b) mean(p[bin == b]), 0)``.
 """

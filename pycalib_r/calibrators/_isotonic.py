@@ -103,7 +103,7 @@ def cal_isotonic(p, y, weights=None) -> CalIsotonic:
         integer weight ``k`` counts as ``k`` copies of it (the same fitted
         values, bit for bit); ``None`` (the default) is R's fit, bit for bit.
         It equals scikit-learn's ``IsotonicRegression(sample_weight=)``
-        (tests/test_weights_calibrators.py). Base R has no weighted PAV
+        (tests/calibrators/test_weights_calibrators.py). Base R has no weighted PAV
         (``isoreg`` takes none); ``fit`` is then an ``IsoregFit`` of the
         pooled data (``x`` the thresholds, ``y`` their weighted label means,
         ``yf`` the fitted values, ``yc`` the cumulative weighted label sums,

@@ -4,7 +4,7 @@ The scikit-learn face (``ProbcalCalibrator(method=...)``), the command line
 (``pycalib-r calibrate --method``), the Dask face, ``rcheck`` and the hints
 on R's ``...`` (:mod:`pycalib_r.inputs._hints`) take their method names,
 arguments and input forms from :data:`REGISTRY`; none of them keeps a list
-of its own (``tests/test_registry.py`` fails when one does). A new
+of its own (``tests/suites/project/test_registry.py`` fails when one does). A new
 calibrator is a new module in this package plus one :class:`Method` entry
 (``docs/architecture.md``, "Adding a calibrator").
 

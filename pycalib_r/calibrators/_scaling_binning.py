@@ -353,7 +353,7 @@ def cal_scaling_binning(p, y, bins=10, type=SB_TYPES, scaling=SCALING_METHODS, s
 
     The authors' ``PlattBinnerCalibrator(300, 5)`` trained on ``p, y``
     gives the same map up to its Platt fit's L-BFGS tolerance (here within
-    2e-4; tests/test_kumar_crosscheck.py).
+    2e-4; tests/binned/test_kumar_crosscheck.py).
     """
     kind, problems, labels = _problems(p, y, type)
     bins_given, scaling_given, split_given = bins, scaling, split

@@ -413,7 +413,7 @@ def cal_venn_abers(p, y, type=VA_TYPES, folds=5, multiclass=VA_MULTICLASS, seed=
     ``VennAbersCalibrator`` with ``p_cal``/``y_cal``/``p_test``, and
     ``VennAbersCV`` on the same folds), bit for bit (largest difference 0;
     the test's tolerance is 1e-12) on the stored and held-out random cases
-    of tests/test_venn_abers.py: binary inductive and cross, multiclass
+    of tests/calibrators/test_venn_abers.py: binary inductive and cross, multiclass
     one-vs-one and one-vs-rest (inductive). The multiclass cross form is
     not compared: the package's deals folds per class pair, this one once
     over all rows. A one-vs-one pair whose two probabilities are both 0

@@ -21,7 +21,7 @@ def run(_args) -> int:
     import pycalib_r as pc
 
     # The calls are printed as a Python session (``>>>``), so the output is a
-    # doctest that runs as shown (tests/test_first_hour.py runs it).
+    # doctest that runs as shown (tests/suites/hostile/test_first_hour.py runs it).
     env = {"np": np, "pc": pc}
 
     def show(code: str) -> None:

@@ -7,7 +7,7 @@ quantile groups are cut at exact order statistics found by counting passes
 (:mod:`._select`, as ``ece(strategy = "equal_freq")`` does), then summed per
 group in one more pass. The sums are merged in a tree, so the last bits can
 differ from R's sequential long-double ``sum`` (relative 1e-15 measured in
-tests/test_dask_validation.py); the groups, counts and degrees of freedom are R's.
+tests/dask/test_dask_validation.py); the groups, counts and degrees of freedom are R's.
 
 ``val_prob`` as a whole and ``cal_intercept_slope`` are refused: see
 :func:`val_prob`.

@@ -19,7 +19,7 @@ translated. That this is the estimate reliabilitydiag uses (bde's
 ``"betakernel"`` estimator with its default bandwidth) is a black-box
 finding: the stored fixtures of reliabilitydiag's continuous asymptotic
 bands (``reference/bin_free/corp.json``) and, where bde is installed, a live
-comparison of the density values (``tests/test_corp.py``).
+comparison of the density values (``tests/diagnostics/test_corp.py``).
 
 R equivalent: ``bde::density(bde::bde(x, estimator = "betakernel",
 lower.limit = 0, upper.limit = 1), at)``, as called by reliabilitydiag's

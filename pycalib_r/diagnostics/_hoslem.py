@@ -12,7 +12,7 @@ Wiley, section 5.2.2 ("deciles of risk"), not from ResourceSelection's code
 ``htest`` value and its messages) and its published values were used: the
 results are checked against ``ResourceSelection::hoslem.test`` 0.3-6 through
 stored R answers (reference/validation/validation_fixtures.json) and live
-where it is installed (tests/test_validation.py).
+where it is installed (tests/diagnostics/test_validation.py).
 
 The method, as the book states it:
 
@@ -72,7 +72,7 @@ def one_minus_pchisq(q: float, df: float) -> float:
     """R ``1 - pchisq(q, df)`` (the subtraction R's callers write, not the upper tail).
 
     ``pchisq`` is R 4.2.2's nmath ``pgamma`` ported bit for bit
-    (:mod:`pycalib_r.rstats._gamma_dist`; ``tests/test_nmath_gamma.py``),
+    (:mod:`pycalib_r.rstats._gamma_dist`; ``tests/rstats/test_nmath_gamma.py``),
     including ``pchisq(q, 0)``: 0 for ``q <= 0`` and 1 above.
     """
     return 1.0 - pchisq(float(q), float(df))

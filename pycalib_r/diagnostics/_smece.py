@@ -295,7 +295,7 @@ def smece(p, y, type="classwise", *, sigma=None, return_sigma=False, weights=Non
         so a row of weight 0 changes nothing and a row of whole weight k
         counts as k copies of it (the fixed point included). relplot 1.0.3
         has no weights: this is its definition applied to the copies
-        (``tests/test_weights_metrics.py`` compares with relplot on
+        (``tests/binned/test_weights_metrics.py`` compares with relplot on
         ``np.repeat``-ed data). None (the default) is the unweighted code,
         bit for bit.
 
@@ -323,7 +323,7 @@ def smece(p, y, type="classwise", *, sigma=None, return_sigma=False, weights=Non
     by them), so its cost is O(grid) rather than O(grid^2); with ``s >=
     1e-4`` the grid has at most 100,001 points.
 
-    Agreement with relplot 1.0.3 (``tests/test_smece.py``): relative 1e-9
+    Agreement with relplot 1.0.3 (``tests/diagnostics/test_smece.py``): relative 1e-9
     where the bisection takes the same steps (it compares two floating-point
     numbers, so inputs lying on a decision boundary could differ by one
     step). Differences: relplot bins with ``np.add.at`` in one pass; this

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Not derived: written for pycalib_r; calls probcal and R through their APIs
 # Fixture harness shared by tools/make_fixtures.R (which writes the fixtures)
-# and tests/test_fixtures_live.py (which re-evaluates stored cases in R through
+# and tests/suites/project/test_fixtures_live.py (which re-evaluates stored cases in R through
 # rpy2). Base R only.
 #
 # It provides
@@ -144,7 +144,7 @@ harness_eval <- function(r_call, inputs, kind, parent) {
 # The md5 the fixtures record of pycalib_r/r/contract.R: of its code, without
 # the provenance lines at its top (SPDX, "Derived from", ...), so that a
 # licence header does not mark the stored values stale. Python's twin is in
-# tests/test_fixtures.py (contract_md5).
+# tests/suites/project/test_fixtures.py (contract_md5).
 harness_contract_md5 <- function(path) {
   lines <- readLines(path, warn = FALSE)
   k <- 0L

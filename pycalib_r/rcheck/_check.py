@@ -149,7 +149,7 @@ def _specs():
                             "2015): probcal has no such function to compare with"),
         pc.BrierScore: "BrierScore is the result of brier_score(), a Python-only addition",
         pc.reliabilitydiag: ("reliabilitydiag() is the R package reliabilitydiag's function, not "
-                             "probcal's: same_as_r compares with probcal (tests/test_corp.py "
+                             "probcal's: same_as_r compares with probcal (tests/diagnostics/test_corp.py "
                              "compares it with reliabilitydiag)"),
         pc.ReliabilityDiag: "ReliabilityDiag is the result of reliabilitydiag(), not a probcal object",
         pc.CorpSummary: "CorpSummary is the summary() of reliabilitydiag(), not a probcal object",
@@ -162,9 +162,9 @@ def _specs():
         pc.show_config: ("show_config() is a Python-only addition (which compiled path runs) "
                          "with no R counterpart"),
         # R counterparts outside probcal (rms, ResourceSelection, MASS): not yet
-        # in same_as_r's R session; tests/test_validation.py compares them.
+        # in same_as_r's R session; tests/diagnostics/test_validation.py compares them.
         **{fn: (f"{fn.__name__}() compares with {ref}, outside the probcal session same_as_r "
-                "runs; its parity is checked by tests/test_validation.py against that package")
+                "runs; its parity is checked by tests/diagnostics/test_validation.py against that package")
            for fn, ref in ((pc.val_prob, "rms::val.prob"),
                            (pc.hoslem_test, "ResourceSelection::hoslem.test"),
                            (pc.cal_intercept_slope, "glm() with confint.default and MASS's confint"),

@@ -10,7 +10,7 @@ with ``lower_tail`` and ``log_p``, as scalar functions (``pnorm`` on
 Each is R 4.2.2's C code operation for operation (C's operand order, the
 ``dpq.h`` macros written out), on glibc's ``exp``/``log``/``log1p``/``expm1``/
 ``pow`` (Python's :mod:`math` calls them), so values are R's bit for bit:
-``tests/test_nmath_gamma.py`` measures it. The :mod:`math` functions that
+``tests/rstats/test_nmath_gamma.py`` measures it. The :mod:`math` functions that
 raise where C returns ``Inf``, ``-Inf`` or ``NaN`` go through the wrappers
 below, which return what C returns. No ``long double`` is involved (R uses it
 in ``pgamma.c`` only in ``logspace_sum``, which nothing here calls).

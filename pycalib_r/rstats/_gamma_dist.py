@@ -9,7 +9,7 @@ Taylor iteration) followed by R's final Newton steps on the log scale. Every
 operation is in C's order, with the ``dpq.h`` macros written out and glibc's
 ``exp``/``log``/``log1p``/``expm1``/``pow`` (through
 :mod:`._gamma_base`'s C-faithful wrappers). R uses no ``long double`` on these
-paths. ``tests/test_nmath_gamma.py`` compares every value with R's.
+paths. ``tests/rstats/test_nmath_gamma.py`` compares every value with R's.
 
 These are private: the validation statistics (``val_prob``'s ``U:p``,
 ``hoslem_test``'s p-value, ``cal_intercept_slope``'s profile ``zmax``) call

@@ -125,7 +125,7 @@ def isoreg(x, y) -> IsoregFit:
     ends, sums, counts = _pava_binary(y_int)
     kern = _fill_kernels(n)
     if kern is not None:
-        # The same numbers as the lines below, in one pass (tests/test_native_calibrators.py).
+        # The same numbers as the lines below, in one pass (tests/native/test_native_calibrators.py).
         yf, yc, knots = np.empty(n), np.empty(n + 1), np.empty(n, dtype=np.int64)
         m = kern.isoreg_fill(y_int, sums, counts, yf, yc, knots)
         iknots = knots[:m].copy() if m < n // 2 else knots[:m]

@@ -57,7 +57,7 @@ def _kernels(n: int):
 
     Below ``_NATIVE_MIN`` rows, or where the twins run (``PYCALIB_R_NATIVE=0``,
     library not built), the numpy expressions run; both give the same bits
-    (tests/test_native_calibrators.py).
+    (tests/native/test_native_calibrators.py).
     """
     if n < _NATIVE_MIN:
         return None

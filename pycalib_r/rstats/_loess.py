@@ -24,7 +24,7 @@ weights times the prior weights, columns equilibrated, LINPACK's ``dqrdc``
 (no pivoting) and ``dqrsl``, then ``dsvdc`` of the triangle and its
 pseudo-inverse with R's tolerance. The BLAS calls (``ddot``, ``dnrm2``,
 ``drotg``) are reference BLAS 3.11's, the library Debian's R links: the
-fitted values are R's bit for bit (tests/test_val_probg.py compares them with R's, live and
+fitted values are R's bit for bit (tests/diagnostics/test_val_probg.py compares them with R's, live and
 stored: ``test_live_loess_cases``, ``test_stored_loess_fixtures_match``).
 
 R's warnings from the Fortran (``loesswarn``, ``ehg183``, ``ehg184``) are

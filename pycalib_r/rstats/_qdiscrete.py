@@ -23,7 +23,7 @@ which is not ported. :func:`pbinom_upper` computes them with SciPy's
 smaller of the two tails computed and the other one its complement, as
 ``bratio`` returns them (SciPy >= 1.11). The quantile is R's unless the
 search compares ``p`` with a probability whose last bits decide otherwise
-than R's: measured against R 4.2.2 (tests/test_rng_qbinom_large.py), 0 of
+than R's: measured against R 4.2.2 (tests/rng/test_rng_qbinom_large.py), 0 of
 9,604 values differ for sizes 2^31 - 1 to 2^40, 7 of 2,400 at 1e15 and 25
 of 2,400 at 2^52. There one ulp of ``prob`` moves pbinom by 4e-8 to 3e-7
 relative, no less than ``ibeta`` and R's ``bratio`` differ, and a unit of

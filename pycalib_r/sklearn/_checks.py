@@ -2,7 +2,7 @@
 
 ``pycalib_r.sklearn.expected_failed_checks(est)`` gives them, with the
 reason, for ``check_estimator(est, expected_failed_checks=...)``;
-``tests/test_sklearn.py`` runs both estimators with it and fails when a
+``tests/sklearn/test_sklearn.py`` runs both estimators with it and fails when a
 listed check starts passing or another one fails.
 
 R equivalent: none.

@@ -4,7 +4,7 @@
 # the same definitions as pycalib_r/r/contract.R, written the way a careful R
 # user would write them for speed. contract.R is written to be read against
 # docs/probcal-0.2.0.md (full n x n temporaries, loops over bins); timing it
-# would overstate pycalib_r's lead over R (issue 26). tests/test_bench_r.py
+# would overstate pycalib_r's lead over R (issue 26). tests/suites/project/test_bench_r.py
 # checks that every function here gives contract.R's values.
 #
 # What changes against contract.R, and why each is still the same definition:

@@ -2,7 +2,7 @@
 # Not derived: written for pycalib_r; calls reliabilitydiag through its API
 # CORP reference cases: reliabilitydiag() on seeded data, encoded as JSON.
 #
-# Used live by tests/test_corp.py (through rpy2) and by
+# Used live by tests/diagnostics/test_corp.py (through rpy2) and by
 # tools/make_corp_fixtures.R, which stores the cases in
 # reference/bin_free/corp.json for runs without reliabilitydiag. Doubles are
 # written as C99 hex floats ("%a"), so the stored values are R's bits.

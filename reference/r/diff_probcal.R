@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Not derived: written for pycalib_r; calls probcal through its API
-# R side of the probcal differential generator (tests/test_differential_probcal.py).
+# R side of the probcal differential generator (tests/suites/differential/test_differential_probcal.py).
 #
 #   Rscript reference/r/diff_probcal.R ROOT PROGRAMS.R OUT.jsonl
 #

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Not derived: written for pycalib_r; calls R's random streams through their API
-# The R side of the random-stream differential test (tests/test_differential_streams.py).
+# The R side of the random-stream differential test (tests/suites/differential/test_differential_streams.py).
 # Base R only.
 #
 #   diff_streams_run(calls, starts)

@@ -18,7 +18,7 @@
 # test, which R could not survive.
 #
 # Used by tools/make_fuzz_fixtures.R (the stored reference/fixtures/fuzz.json)
-# and tests/test_fuzz.py (fresh cases through rpy2).
+# and tests/suites/fuzz/test_fuzz.py (fresh cases through rpy2).
 
 fuzz_tolerance <- list(
   exact = c(0, 0), closed = c(1e-12, 1e-15), kernel = c(1e-12, 1e-14),

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Not derived: written for pycalib_r; calls rms, ResourceSelection and MASS through their APIs
-# R's side of the validation parity checks (tests/test_validation.py,
-# tests/test_differential_validation.py, tools/make_validation_fixtures.py):
+# R's side of the validation parity checks (tests/diagnostics/test_validation.py,
+# tests/suites/differential/test_differential_validation.py, tools/make_validation_fixtures.py):
 # rms::val.prob, ResourceSelection::hoslem.test, glm's calibration intercept
 # and slope with confint.default and MASS's profile confint, stats::lowess,
 # for one data set. Every call's value, printed text, warnings and error
@@ -72,7 +72,7 @@ validation_case_json <- function(p, y, g, conf_level, f, iter) {
   harness_json(validation_case(p, y, g, conf_level, f, iter))
 }
 
-# The differential programs' extra calls (tests/test_differential_validation.py).
+# The differential programs' extra calls (tests/suites/differential/test_differential_validation.py).
 validation_logit_json <- function(lg, y) {
   harness_json(validation_try({
     v <- rms::val.prob(logit = lg, y = y, pl = FALSE)
@@ -86,7 +86,7 @@ validation_error <- function(code, p, y) {
            error = function(e) conditionMessage(e))
 }
 
-# --- val.prob's grouped statistics (tests/_val_probg_cases.py, tests/test_val_probg.py) ---
+# --- val.prob's grouped statistics (tests/_val_probg_cases.py, tests/diagnostics/test_val_probg.py) ---
 
 validation_versions_grouped <- function() {
   v <- function(pkg) if (requireNamespace(pkg, quietly = TRUE)) format(packageVersion(pkg)) else NA_character_

@@ -17,7 +17,7 @@
  * operations of the numpy expression it stands for (the twins in
  * calibrators/_glm.py, _linpack.py, _isotonic.py, _optim.py); exp, log and
  * sqrt are the C library's, as R's. No sum here is R's long-double sum():
- * those stay with their callers. tests/test_native_calibrators.py compares
+ * those stay with their callers. tests/native/test_native_calibrators.py compares
  * every kernel with its twin.
  */
 #include "pcr.h"
@@ -27,7 +27,7 @@
  * AVX2 and picked at load time (glibc's ifunc): IEEE division and sqrt are
  * correctly rounded at every vector width, and -ffp-contract=off keeps
  * every product and sum apart, so each clone gives the same bits
- * (tests/test_native_calibrators.py runs whichever this CPU picks). */
+ * (tests/native/test_native_calibrators.py runs whichever this CPU picks). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 #define PCR_VEC_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else

@@ -25,7 +25,7 @@
  * fast-math, no contraction), so each draw reads exactly R's words and
  * returns R's double. The numpy/Python twins (_rng/do_sample/_sample.py,
  * _rng/nmath/_dists.py, _rng/stream/_stream_dists.py) give the same bits;
- * tests/test_native_rng.py compares them.
+ * tests/native/test_native_rng.py compares them.
  *
  * nmath's statics (rgamma's aa/aaa, rbeta's olda/oldb, rpois' muprev and
  * its table) are caches of values that depend on the parameters alone; here

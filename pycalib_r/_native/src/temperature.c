@@ -5,7 +5,7 @@
  *
  * Temperature scaling's log loss, evaluated at each of Brent's steps as
  * probcal's R code evaluates it, operation for operation as the numpy twins
- * in calibrators/_temperature.py do (same bits; tests/test_native_temperature.py):
+ * in calibrators/_temperature.py do (same bits; tests/native/test_native_temperature.py):
  *
  *   binary:     log(clip(plogis(z / T))) for label 1, log1p(-clip(plogis(z / T)))
  *               for label 0, plogis(x) = 1 / (1 + exp(-x));

@@ -4,7 +4,7 @@
  * The inductive Venn-ABERS predictor's F1 at every distinct calibration
  * score, in integer arithmetic, as the numpy/Python twin in
  * calibrators/_venn_abers.py (_bridge_twin) computes it (same integers;
- * tests/test_venn_abers.py).
+ * tests/calibrators/test_venn_abers.py).
  *
  * P_j = (X[j], Y[j]), j = 0..k, is the cumulative sum diagram of the k
  * distinct sorted scores (X: rows, Y: ones). With a test point labelled 1

@@ -6,7 +6,7 @@
  * calibrators/_weighted.py's weighted_pav (a Python loop), in the same order:
  * a block is merged into its predecessor while prev_sum * w >= s * prev_w,
  * the merged sums and weights each one double addition. So the blocks and
- * their sums are the same bits (tests/test_weights_calibrators.py).
+ * their sums are the same bits (tests/calibrators/test_weights_calibrators.py).
  */
 #include "pcr.h"
 

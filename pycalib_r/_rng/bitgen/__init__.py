@@ -60,7 +60,7 @@ GENERATORS = {cls.kind: cls for cls in (WichmannHill, MarsagliaMulticarry, Super
                                         LEcuyerCMRG)}
 _BY_CODE = {cls.code: cls for cls in GENERATORS.values()}
 
-# What R 4.2.2 says (conditionMessage()), checked live by tests/test_rng_kinds.py.
+# What R 4.2.2 says (conditionMessage()), checked live by tests/rng/test_rng_kinds.py.
 MESSAGES = {
     # warnings
     "rounding": "non-uniform 'Rounding' sampler used",
