@@ -482,7 +482,7 @@ def test_wrapped_functions_keep_signature_and_doc():
 
     from pycalib_r.binned import _metrics
 
-    # pc.ece is _metrics.ece (tests/test_exports.py); the plain function beneath its face
+    # pc.ece is _metrics.ece (tests/suites/project/test_exports.py); the plain function beneath its face
     assert inspect.signature(pc.ece) == inspect.signature(_metrics.ece._plain)
     assert pc.ece.__doc__ == _metrics.ece._plain.__doc__ and pc.ece.__name__ == "ece"
 
