@@ -43,9 +43,9 @@ from ._binning import (
     occupied_bins,
     seq01,
     type8_combine,
-    _TYPE8_FUZZ,
-    _type8_nppm,
 )
+from ..rstats import TYPE8_FUZZ as _TYPE8_FUZZ
+from ..rstats import type8_nppm as _type8_nppm
 
 __all__ = ["weighted_type8_ranks", "weighted_type8_combine", "positive_rows",
            "weighted_order_stat", "weighted_type8_breaks", "weighted_equal_mass_edges",

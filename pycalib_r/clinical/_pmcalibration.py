@@ -35,7 +35,7 @@ from typing import Optional
 
 import numpy as np
 
-from ..binned._binning import quantile_r
+from ..rstats import quantile_r
 from ..rstats import design_matrix, glm_binomial, loess_predictor
 from ..rstats import linkinv as _linkinv
 from ..rstats import mu_eta as _mu_eta

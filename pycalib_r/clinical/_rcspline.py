@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from ..binned._binning import quantile_r
+from ..rstats import quantile_r
 from ..rstats import seq_len_out as _seq_len_out
 from ..inputs._checks import ProbcalError, add_note
 from ..rbase._warn import r_warning

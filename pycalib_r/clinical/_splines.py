@@ -24,7 +24,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from ..binned._binning import quantile_r
+from ..rstats import quantile_r
 from ..rstats import dqrdc2 as _dqrdc2
 from ..rbase._errors import ProbcalError
 from ..rbase._warn import r_warning

@@ -868,7 +868,7 @@ class ReliabilityDiag(Mapping):
 
 def _breaks_fd(x):
     """reliabilitydiag's ``breaks_fd()`` (Freedman-Diaconis) for the histogram."""
-    from ..binned._binning import quantile_r
+    from ..rstats import quantile_r
 
     q = quantile_r(x, [0.25, 0.75])
     iqr = q[1] - q[0]

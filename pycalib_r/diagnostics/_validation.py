@@ -32,7 +32,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from ..binned._binning import quantile_r
+from ..rstats import quantile_r
 from ..inputs._checks import ProbcalError, add_note, check_binary_y, check_conf_level, check_probability
 from ..rbase._format import format_r_vec
 from ..rstats import qchisq

@@ -74,6 +74,7 @@ from ._linpack import _dnrm2 as dnrm2
 from ._linpack import _dqrdc2 as dqrdc2
 from ._loess import loess_fitted
 from ._loess_se import loess_predictor, loess_with_se
+from ._quantile import TYPE8_FUZZ, quantile_r, type8_combine, type8_nppm, type8_positions
 from ._lowess import Lowess, lowess
 from ._optim import brent_fmin, optim_brent, seq_colsums, vmmin
 from ._qdiscrete import pbinom_upper, qbinom_upper, qhyper_upper
@@ -94,7 +95,9 @@ __all__ = [
     "IsoregFit", "R_NA", "approx1", "approx_linear", "bracket", "isoreg", "isoreg_kernels", "order_keys",
     "pava_binary", "qlogis", "regularize", "seq_len_out", "sorted_pairs",
     # lowess, loess
-    "Lowess", "loess_fitted", "loess_predictor", "loess_with_se", "lowess",
+    "Lowess", "loess_fitted", "loess_predictor", "loess_with_se",
+    # quantile (types 7 and 8)
+    "quantile_r", "type8_positions", "type8_combine", "type8_nppm", "TYPE8_FUZZ", "lowess",
     # distributions
     "dgamma", "dnorm", "pbinom_upper", "pchisq", "pgamma", "pnorm", "qbinom_upper", "qchisq", "qgamma",
     "qhyper_upper", "qnorm", "qnorm_open", "qnorm_open1", "qnorm_std",
