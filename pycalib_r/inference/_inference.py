@@ -608,7 +608,7 @@ def _quantile8_sorted_counts(rs: np.ndarray, cum: np.ndarray, n: int, probs: np.
     ``rs`` are the sorted original values and ``cum`` (rows) the cumulative
     counts in that order; the k-th order statistic of a resample is
     ``rs[first position with cum >= k]``. The positions and the
-    interpolation are :func:`pycalib_r.binned._binning.quantile_r`'s, which are R's.
+    interpolation are :func:`pycalib_r.rstats.quantile_r`'s, which are R's.
     """
     k2, k3, h = type8_positions(probs, n)
     n_rep = cum.shape[0]
