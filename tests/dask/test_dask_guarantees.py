@@ -260,3 +260,22 @@ def test_the_guides_dask_example_runs_as_a_script(tmp_path):
     assert 'if __name__ == "__main__":' in code
     run = _run(code, tmp_path, "dask_example.py")
     assert run.returncode == 0, run.stderr[-3000:]
+
+
+def test_predict_maps_a_venn_abers_fit_over_a_dask_collection(client):  # noqa: F811
+    """The fit needs every calibration row (pycalib_r.dask refuses it), but a
+    fitted cal_venn_abers predicts a Dask array lazily, chunk by chunk, with
+    the in-memory bits (merged probabilities and the (p0, p1) pairs)."""
+    g = np.random.default_rng(81)
+    p = g.random(500)
+    y = (g.random(500) < p).astype(np.int64)
+    fit = pc.cal_venn_abers(p, y)
+    new = g.random(1000)
+    lazy = pc.predict(fit, da.from_array(new, chunks=300))
+    assert isinstance(lazy, da.Array)
+    assert np.array_equal(lazy.compute(), pc.predict(fit, new))
+    pairs = pc.predict(fit, da.from_array(new, chunks=300), interval=True)
+    assert np.array_equal(np.asarray(pairs.compute() if hasattr(pairs, "compute") else pairs),
+                          pc.predict(fit, new, interval=True))
+    with pytest.raises(pcd.DaskRefusal):
+        pcd.cal_venn_abers(da.from_array(p, chunks=100), da.from_array(y, chunks=100))
