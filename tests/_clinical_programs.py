@@ -129,7 +129,8 @@ def _pmc(g: random.Random, n: int) -> Call:
         if k in kw:
             v = kw[k]
             parts.append(f'{k} = "{v}"' if isinstance(v, str) else f"{k} = {v}")
-    refused = "predict.loess" if (smooth == "loess" and ci == "pw") else None
+    # pycalib_r has no predict.loess standard errors: refused where the plot curve needs them
+    refused = "predict.loess" if (smooth == "loess" and ci == "pw" and kw.get("eval", 100) != 0) else None
     return Call("pmcalibration", f"pmcalibration(y, p, {', '.join(parts)}, plot = FALSE)", kw,
                 refused=refused)
 

@@ -229,6 +229,27 @@ def test_clinical_programs_agree_with_r(clinical_r):
     assert not rep.problems, "\n".join(rep.problems[:30])
 
 
+# Programs that found a difference (now fixed); replayed on every live run.
+REGRESSIONS = {
+    900002: "val_prob_ci's Brier divided by all rows; R's n is stats['Obs'] (p of 0 or 1 dropped)",
+    900027: "ns() with knots piled on the boundary: R's qr() refuses the NaN constraint",
+    900038: "one outcome only: val.prob.ci.2's lrm.fit (no initial) fails in its Fortran call",
+    7: "the same, under separation",
+}
+
+
+@pytest.mark.r_parity
+@pytest.mark.parametrize("pid", sorted(REGRESSIONS))
+def test_programs_that_found_differences(clinical_r, pid):
+    rep = Report()
+    try:
+        problems = run_program(clinical_r, pid, rep)
+    finally:
+        import pycalib_r as pc
+        pc.set_seed(1, *KINDS)
+    assert not problems, REGRESSIONS[pid] + "\n" + "\n".join(problems)
+
+
 def test_generator_is_reproducible_and_covers_the_calls():
     texts = set()
     for pid in range(300):
