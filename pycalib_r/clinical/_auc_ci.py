@@ -93,8 +93,9 @@ def _delong(x, y, alpha):
     below, eq2 = _counts(-y, -x)  # y values below each x_i
     d01 = (2 * below + eq2) / (2 * ny)
     with np.errstate(all="ignore"):
-        var = (1 / (ny * (ny - 1)) * r_sum((d10 - point) ** 2)
-               + 1 / (nx * (nx - 1)) * r_sum((d01 - point) ** 2))
+        # doubles, as R: one event or non-event gives 1/0 = Inf (and 0 * Inf = NaN)
+        var = (np.float64(1) / np.float64(ny * (ny - 1)) * r_sum((d10 - point) ** 2)
+               + np.float64(1) / np.float64(nx * (nx - 1)) * r_sum((d01 - point) ** 2))
         se = math.sqrt(var) if var >= 0 else math.nan
     return [point, point - z * se, point + z * se]
 
