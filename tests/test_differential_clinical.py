@@ -235,6 +235,7 @@ REGRESSIONS = {
     900027: "ns() with knots piled on the boundary: R's qr() refuses the NaN constraint",
     900038: "one outcome only: val.prob.ci.2's lrm.fit (no initial) fails in its Fortran call",
     7: "the same, under separation",
+    910076: "Pepe interval with one non-event: getS2mw's 1/0 is Inf in R (was ZeroDivisionError)",
     900192: "DeLong interval with one non-event: R's 1/0 is Inf (was Python's ZeroDivisionError)",
 }
 
