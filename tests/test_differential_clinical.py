@@ -22,6 +22,13 @@ ci none/pw/boot/sim with 2-40 draws, transf, eval, df, nk) and
 - cal_metrics: names, and values 1e-12 relative;
 - ``runif(3)`` at the end bit-equal: the stream stands where R's does.
 
+Known difference, reported and not fixed (a choice for the lead): when ``p``
+holds exact 0s or exact 1s but not both, R's ``val.prob.ci.2`` (its plot
+branch, ``pl = TRUE``, the only one that runs in 2.0.0) calls
+``lrm(y[i.2] ~ qlogis(p[i.2]))``, which fails in rms 6.5-0 with "row names
+supplied are of the wrong length" whenever ``i.2`` drops rows; pycalib_r
+returns the values. Held-out programs with such data fail for that reason.
+
 Calls pycalib_r refuses by design (``smooth = "gam"``; ``ci = "pw"`` with
 loess) must raise ``ProbcalError`` and are not sent to R.
 
