@@ -63,9 +63,10 @@ def _s2(x: np.ndarray, y: np.ndarray, m: int, n: int) -> float:
     xi, yj = np.sort(x), np.sort(y)
     r = _rank_avg(np.concatenate([xi, yj]))
     ri, sj = r[:m], r[m:]
-    s102 = 1 / ((m - 1) * n ** 2) * (r_sum((ri - np.arange(1, m + 1)) ** 2)
+    # doubles, as R: one event or non-event gives 1/0 = Inf
+    s102 = np.float64(1) / np.float64((m - 1) * n ** 2) * (r_sum((ri - np.arange(1, m + 1)) ** 2)
                                       - m * (r_mean(ri) - (m + 1) / 2) ** 2)
-    s012 = 1 / ((n - 1) * m ** 2) * (r_sum((sj - np.arange(1, n + 1)) ** 2)
+    s012 = np.float64(1) / np.float64((n - 1) * m ** 2) * (r_sum((sj - np.arange(1, n + 1)) ** 2)
                                       - n * (r_mean(sj) - (n + 1) / 2) ** 2)
     return (m * s012 + n * s102) / (m + n)
 
@@ -93,8 +94,9 @@ def _delong(x, y, alpha):
     below, eq2 = _counts(-y, -x)  # y values below each x_i
     d01 = (2 * below + eq2) / (2 * ny)
     with np.errstate(all="ignore"):
-        var = (1 / (ny * (ny - 1)) * r_sum((d10 - point) ** 2)
-               + 1 / (nx * (nx - 1)) * r_sum((d01 - point) ** 2))
+        # doubles, as R: one event or non-event gives 1/0 = Inf (and 0 * Inf = NaN)
+        var = (np.float64(1) / np.float64(ny * (ny - 1)) * r_sum((d10 - point) ** 2)
+               + np.float64(1) / np.float64(nx * (nx - 1)) * r_sum((d01 - point) ** 2))
         se = math.sqrt(var) if var >= 0 else math.nan
     return [point, point - z * se, point + z * se]
 

@@ -256,6 +256,8 @@ def _project(const: np.ndarray, basis: np.ndarray) -> np.ndarray:
     # t(qr.qty(qr(t(const)), t(basis)))[, -(1:2)]: dqrdc2 of the m x 2
     # matrix t(const), then dqrsl's Q'y (job 1000) on each row of the basis,
     # the reference ddot/daxpy sums in their loop order.
+    if not np.isfinite(const).all():  # knots piled on a boundary: R's qr() refuses the NaN
+        raise ProbcalError("NA/NaN/Inf in foreign function call (arg 1)")
     qr, k, qraux, _ = _dqrdc2(const.T, 1e-7)
     n = qr.shape[0]
     qty = np.array(basis, dtype=np.float64, copy=True)

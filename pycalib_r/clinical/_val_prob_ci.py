@@ -667,7 +667,7 @@ def val_prob_ci(p=None, y=None, logit=None, group=None, weights=None, normwt: bo
     u_chisq = l01 - f.deviance[1]
     p_u = one_minus_pchisq(u_chisq, 2)
     u = (u_chisq - 2) / nobs
-    brier = r_sum((p - yv) ** 2) / n
+    brier = r_sum((p - yv) ** 2) / nobs  # R's n is stats["Obs"] by now: the finite rows
     my = r_mean(yv)
     bmax = my * (1 - my) ** 2 + (1 - my) * my ** 2
     values = [stats["Dxy"], stats["C"], stats["R2"], d, lr, p_lr, u, u_chisq, p_u, d - u, brier,

@@ -130,7 +130,9 @@ def _lrm_fit(x: np.ndarray, event: np.ndarray, initial=None, maxit: int = 12,
         raise ProbcalError("must have >=3 non-missing observations")
     n1 = float(np.count_nonzero(event))
     if n1 in (0, n):
-        err = ProbcalError("'names' attribute [3] must be the same length as the vector [2]")
+        # R's own initial is the log odds of 0 or 1: its Fortran call refuses the Inf first
+        err = ProbcalError("'names' attribute [3] must be the same length as the vector [2]"
+                           if initial is not None else "NA/NaN/Inf in foreign function call (arg 1)")
         add_note(err, "val.prob needs both outcomes among the finite logits: `y` holds only "
                       f"{int(n1 > 0)}s there (R fails with this message inside lrm.fit).")
         raise err
