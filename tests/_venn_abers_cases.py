@@ -92,7 +92,13 @@ def theirs(d):
     """The package's answers, by case name: merged probabilities and pairs."""
     import warnings
 
-    from venn_abers import VennAbers, VennAbersCalibrator, VennAbersCV
+    import numpy as np
+
+    before = np.geterr()
+    try:
+        from venn_abers import VennAbers, VennAbersCalibrator, VennAbersCV
+    finally:
+        np.seterr(**before)  # venn_abers sets numpy's error state when imported
 
     out = {}
     with warnings.catch_warnings():

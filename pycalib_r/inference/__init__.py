@@ -12,4 +12,11 @@ See docs/architecture.md ("Who imports whom").
 # Exported without the underscore their module calls them by, for the rooms
 # that use them (public inside the package; docs/architecture.md).
 from ._inference import _TARGETS as TARGETS
-from ._inference import _physical_memory as physical_memory
+from . import _inference
+
+
+def physical_memory() -> int:
+    """The machine's RAM in bytes (the memory checks before large allocations),
+    looked up through ``_inference`` at each call, so that one patch of
+    ``_inference._physical_memory`` reaches every room's check."""
+    return _inference._physical_memory()

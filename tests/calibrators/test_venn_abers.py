@@ -34,10 +34,15 @@ from tests.conftest import REPO
 
 STORED = json.loads((REPO / "reference" / "venn_abers_crosscheck.json").read_text(encoding="utf-8"))
 
+_NP_ERR = np.geterr()
 try:
     import venn_abers
 except ImportError:  # the package is a test extra: stored values then
     venn_abers = None
+finally:
+    # venn_abers calls np.seterr(divide="ignore", invalid="ignore") when
+    # imported: the process's numpy error state is put back for every other test.
+    np.seterr(**_NP_ERR)
 
 
 # --- the definition -----------------------------------------------------------

@@ -199,7 +199,7 @@ def test_format_r_vec_matches_r(r):
 
 
 # ---------------------------------------------------------------------------
-# format.pval()
+# base::format.pval()
 # ---------------------------------------------------------------------------
 
 def _pvalues(seed=99):
@@ -219,7 +219,7 @@ def _pvalues(seed=99):
 def test_format_pval_matches_r(r):
     p = _pvalues()
     r.globalenv[".fmt_p"] = _r_doubles(r, p)
-    res = r.r("lapply(1:8, function(d) vapply(.fmt_p, format.pval, '', digits = d))")
+    res = r.r("lapply(1:8, function(d) vapply(.fmt_p, base::format.pval, '', digits = d))")
     bad = []
     for d in range(1, 9):
         got = [format_pval(v, digits=d) for v in p]
@@ -243,7 +243,7 @@ def test_format_pval_vec_matches_r(r):
     r.globalenv[".fmt_len"] = r.IntVector([len(v) for v in vecs])
     r.globalenv[".fmt_d"] = r.IntVector(digits)
     res = r.r(".fmt_g <- rep(seq_along(.fmt_len), .fmt_len); "
-              "mapply(function(i, d) paste(format.pval(.fmt_x[.fmt_g == i], digits = d), "
+              "mapply(function(i, d) paste(base::format.pval(.fmt_x[.fmt_g == i], digits = d), "
               "collapse = '|'), seq_along(.fmt_len), .fmt_d)")
     got = ["|".join(format_pval_vec(v, d)) for v, d in zip(vecs, digits, strict=True)]
     bad = _mismatches(got, _strs(res), list(zip(vecs, digits, strict=True)))

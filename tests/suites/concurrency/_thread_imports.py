@@ -137,7 +137,7 @@ def _close(fig):
 # while pandas is half-imported they would wait for it there, and called
 # before, they would import it first.
 IMPORTING = {"reliability_table", "reliability_diagram", "reliabilitydiag",
-             "smooth_reliability_diagram"}
+             "smooth_reliability_diagram", "pmcalibration", "cal_metrics"}
 
 
 class _SlowFinder:
