@@ -113,8 +113,18 @@ def fit_multinomial(features: np.ndarray, codes: np.ndarray, k: int, lambda_: fl
 
     prob_of = SoftmaxCache(logits_of)
 
+    if weights is not None:
+        # The weighted mean negative log-likelihood: each row's residual
+        # scaled by w_i / sum(w) instead of 1 / n; the penalty as before.
+        from ._weighted import weighted_multiclass_log_loss  # noqa: PLC0415
+
+        share = (weights / r_sum(weights))[:, np.newaxis]
+
     def objective(par):
-        value = multiclass_log_loss(prob_of(par), codes)
+        if weights is None:
+            value = multiclass_log_loss(prob_of(par), codes)
+        else:
+            value = weighted_multiclass_log_loss(prob_of(par), codes, weights)
         if penalise:
             weight, bias = unpack(par)
             penalized = weight if mask is None else weight * mask
@@ -122,7 +132,8 @@ def fit_multinomial(features: np.ndarray, codes: np.ndarray, k: int, lambda_: fl
         return value
 
     def gradient(par):
-        resid = (prob_of(par) - targets) / n
+        # 1 / n as a division (R's bits when unweighted), w_i / sum(w) as a product.
+        resid = (prob_of(par) - targets) / n if weights is None else (prob_of(par) - targets) * share
         grad_weight = _crossprod_seq(resid, features)
         grad_bias = col_sums(resid)
         if penalise:
@@ -131,32 +142,6 @@ def fit_multinomial(features: np.ndarray, codes: np.ndarray, k: int, lambda_: fl
             grad_weight = grad_weight + two_lambda * penalized
             grad_bias = grad_bias + two_lambda * bias
         return np.concatenate([grad_weight.ravel(order="F"), grad_bias])
-
-    if weights is not None:
-        # The weighted mean negative log-likelihood: each row's residual
-        # scaled by w_i / sum(w) instead of 1 / n; the penalty as before.
-        from ._weighted import weighted_multiclass_log_loss  # noqa: PLC0415
-
-        share = (weights / r_sum(weights))[:, np.newaxis]
-
-        def objective(par):  # noqa: F811
-            value = weighted_multiclass_log_loss(prob_of(par), codes, weights)
-            if penalise:
-                weight, bias = unpack(par)
-                penalized = weight if mask is None else weight * mask
-                value = value + lambda_ * (r_sum(penalized.ravel(order="F") ** 2) + r_sum(bias ** 2))
-            return value
-
-        def gradient(par):  # noqa: F811
-            resid = (prob_of(par) - targets) * share
-            grad_weight = _crossprod_seq(resid, features)
-            grad_bias = col_sums(resid)
-            if penalise:
-                weight, bias = unpack(par)
-                penalized = weight if mask is None else weight * mask
-                grad_weight = grad_weight + two_lambda * penalized
-                grad_bias = grad_bias + two_lambda * bias
-            return np.concatenate([grad_weight.ravel(order="F"), grad_bias])
 
     start_weight = np.eye(k) if p == k else np.zeros((k, p))
     start = np.concatenate([start_weight.ravel(order="F"), np.zeros(k)])
