@@ -24,26 +24,37 @@ __all__ = ["loess_with_se", "loess_predictor"]
 # predict(loess(y ~ p, degree = 2), se = TRUE)
 # ---------------------------------------------------------------------------
 
+def _vertex_fits(x: np.ndarray, y: np.ndarray, span: float, degree: int, cell: float):
+    """The k-d tree of ``loess(y ~ x)`` and its vertex values and slopes, in
+    ``loess_fitted``'s order on one persisting permutation (R's sums follow
+    it), so that values interpolated from them are R's, bit for bit.
+    Returns ``(tree, vval, state, nf)``."""
+    n = x.size
+    nf = min(n, int(math.floor(n * span + 1e-5)))
+    if nf <= 0:
+        raise ProbcalError("span is too small")
+    if degree + 1 > nf - 1:
+        r_warning(_LOESSWARN[104])
+    tree = _kd_tree(x, _ifloor(n * (span * cell)), max(200, n))
+    vert, nv = tree[0], tree[7]
+    state = _State()
+    psi = list(range(n + 1))
+    rw = np.ones(n)
+    vval = np.zeros((2, nv + 1))
+    for lv in range(1, nv + 1):
+        vval[0, lv], vval[1, lv], _ = _ehg127(float(vert[lv]), x, None, y, rw, nf, span, degree, psi, state)
+    return tree, vval, state, nf
+
+
 def loess_with_se(x: np.ndarray, y: np.ndarray, span: float = 0.75, degree: int = 2,
                    cell: float = 0.2):
     """R's fitted values (bit for bit) and ``se.fit`` of ``predict.loess``."""
     n = x.size
-    nf = min(n, int(math.floor(n * span + 1e-5)))
-    if degree + 1 > nf - 1:
-        r_warning(_LOESSWARN[104])
     nvmax = max(200, n)
-    tree = _kd_tree(x, _ifloor(n * (span * cell)), nvmax)
-    vert, nv, nc = tree[0], tree[7], tree[9]
-    # The vertex fits in loess_fitted's order, on one persisting permutation
-    # (R's sums follow it): the fitted values are R's, bit for bit. L's
-    # diagonal, which R computes point by point for its statistics, comes
+    # L's diagonal, which R computes point by point for its statistics, comes
     # from the vertex operators below instead (to rounding).
-    state = _State()
-    psi = list(range(n + 1))
-    vval = np.zeros((2, nv + 1))
-    for lv in range(1, nv + 1):
-        vval[0, lv], vval[1, lv], _ = _ehg127(float(vert[lv]), x, None, y, np.ones(n), nf, span,
-                                              degree, psi, state)
+    tree, vval, state, nf = _vertex_fits(x, y, span, degree, cell)
+    vert, nv, nc = tree[0], tree[7], tree[9]
     if nvmax < nv + 1.0:
         r_warning(f"k-d tree limited by memory; nvmax= {nvmax}")
     elif nvmax < nc + 2:
@@ -114,24 +125,7 @@ def loess_predictor(x: np.ndarray, y: np.ndarray):
     where R gives NA.
 
     R equivalent: ``predict(loess(y ~ x), newdata)``."""
-    n = x.size
-    span, degree, cell = 0.75, 2, 0.2
-    nvmax = max(200, n)
-    nf = min(n, int(math.floor(n * span + 1e-5)))
-    if nf <= 0:
-        raise ProbcalError("span is too small")
-    if degree + 1 > nf - 1:
-        r_warning(_LOESSWARN[104])
-    state = _State()
-    psi = list(range(n + 1))
-    rw = np.ones(n)
-    fc = _ifloor(n * (span * cell))
-    tree = _kd_tree(x, fc, nvmax)
-    vert, nv = tree[0], tree[7]
-    vval = np.zeros((2, nv + 1))
-    for lv in range(1, nv + 1):
-        vval[0, lv], vval[1, lv], _ = _ehg127(float(vert[lv]), x, None, y, rw, nf, span,
-                                                degree, psi, state)
+    tree, vval, _, _ = _vertex_fits(x, y, 0.75, 2, 0.2)
     lo, hi = float(x.min()), float(x.max())
 
     def predict(z: np.ndarray) -> np.ndarray:
