@@ -99,6 +99,29 @@ def select_chunk(keys: np.ndarray, edges: np.ndarray, gather_slots: np.ndarray):
     return counts, gathered
 
 
+def plan_round(state, found):
+    """One round's plans: each problem's intervals that are settled (one key,
+    or empty) give their ranks' values to ``found``; the others stay in
+    ``state`` and are cut into slots (split) or gathered. Returns per problem
+    ``(edges, gather_slots)`` for the chunks and ``(split, gather, edges)``
+    for reading their answer (weighted or not: the intervals' ``count`` is
+    the rows either way)."""
+    plans, meta = [], []
+    for j, intervals in enumerate(state):
+        todo = []
+        for iv in intervals:
+            if iv.hi == iv.lo or iv.count == 0:
+                for r in iv.ranks:
+                    found[j][r] = _value_of(iv.lo)
+            else:
+                todo.append(iv)
+        state[j] = todo
+        split, gather, edges, gather_slots = _plan(todo, _SLOTS)
+        plans.append((edges, gather_slots))
+        meta.append((split, gather, edges))
+    return plans, meta
+
+
 def order_statistics(pairs, chunk_fn, spec, n_problems: int, n: List[int],
                      wanted: List[np.ndarray]) -> List[Dict[int, float]]:
     """Values of the 1-based ranks ``wanted[j]`` of problem ``j``'s values.
@@ -113,19 +136,7 @@ def order_statistics(pairs, chunk_fn, spec, n_problems: int, n: List[int],
         state.append([_Interval(0, _ONE, 0, n[j], ranks)] if ranks else [])
     found: List[Dict[int, float]] = [dict() for _ in range(n_problems)]
     while any(state):
-        plans, meta = [], []
-        for j in range(n_problems):
-            todo = []
-            for iv in state[j]:
-                if iv.hi == iv.lo or iv.count == 0:
-                    for r in iv.ranks:
-                        found[j][r] = _value_of(iv.lo)
-                else:
-                    todo.append(iv)
-            state[j] = todo
-            split, gather, edges, gather_slots = _plan(todo, _SLOTS)
-            plans.append((edges, gather_slots))
-            meta.append((split, gather, edges))
+        plans, meta = plan_round(state, found)
         if not any(state):
             break
         answer = map_reduce(chunk_fn, pairs, spec, plans)

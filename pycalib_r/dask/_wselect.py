@@ -22,7 +22,7 @@ from typing import Dict, List
 import numpy as np
 
 from ._collect import map_reduce
-from ._select import _ONE, _SLOTS, _plan, _value_of
+from ._select import _ONE, _value_of, plan_round
 
 __all__ = ["weighted_select_chunk", "weighted_order_statistics"]
 
@@ -59,19 +59,7 @@ def weighted_order_statistics(pairs, chunk_fn, spec, blocks, n_problems: int, ro
         ranks = sorted(set(float(r) for r in wanted[j]))
         state.append([_WInterval(0, _ONE, 0.0, rows[j], ranks)] if ranks else [])
     while any(state):
-        plans, meta = [], []
-        for j in range(n_problems):
-            todo = []
-            for iv in state[j]:
-                if iv.hi == iv.lo or iv.count == 0:
-                    for r in iv.ranks:
-                        found[j][r] = _value_of(iv.lo)
-                else:
-                    todo.append(iv)
-            state[j] = todo
-            split, gather, edges, gather_slots = _plan(todo, _SLOTS)
-            plans.append((edges, gather_slots))
-            meta.append((split, gather, edges))
+        plans, meta = plan_round(state, found)
         if not any(state):
             break
         answer = map_reduce(chunk_fn, pairs, spec, plans, per_chunk=blocks)
