@@ -14,11 +14,12 @@ from typing import List, Tuple
 
 import numpy as np
 
-from ..binned._binning import seq01, type8_combine, type8_positions
+from ..binned._binning import seq01
+from ..binned._weighted import weighted_type8_breaks
 from ..inputs import abort as _abort
 from ..rbase._rarith import r_sum
 
-__all__ = ["require_weighted_classes", "weighted_type8", "weighted_histogram_breaks",
+__all__ = ["require_weighted_classes", "weighted_histogram_breaks",
            "weighted_equal_mass_edges", "weighted_pav", "weighted_binary_isotonic"]
 
 
@@ -49,28 +50,13 @@ def _order_stat(xs: np.ndarray, cumw: np.ndarray, j) -> np.ndarray:
     return xs[np.minimum(i, xs.size - 1)]
 
 
-def weighted_type8(x: np.ndarray, w: np.ndarray, probs: np.ndarray) -> np.ndarray:
-    """R ``quantile(x, probs, type = 8)`` of the sample with ``w`` copies of each ``x``.
-
-    ``n`` becomes ``sum(w)`` and each order statistic is read from the
-    cumulative weights, so integer weights give the quantiles of the copies
-    bit for bit (the same positions, the same two values, the same
-    interpolation); real weights give the natural extension.
-    """
-    xs, cumw = _positive(x, w)
-    total = float(cumw[-1])
-    k_lo, k_hi, h = type8_positions(np.clip(np.asarray(probs, dtype=np.float64), 0.0, 1.0), total)
-    return type8_combine(_order_stat(xs, cumw, k_lo), _order_stat(xs, cumw, k_hi), h)
-
-
 def weighted_histogram_breaks(p: np.ndarray, w: np.ndarray, bins: int, strategy: str) -> np.ndarray:
     """:func:`pycalib_r.binned._binning.histogram_breaks` with observation weights."""
     if strategy == "equal_width":
         return seq01(bins + 1)
-    breaks = weighted_type8(p, w, seq01(bins + 1))
-    breaks[0] = 0.0
-    breaks[-1] = 1.0
-    return np.unique(breaks)
+    # The metrics' equal-frequency edges of the replicated sample (R's type-8
+    # quantiles), with their bound on the number of edges.
+    return weighted_type8_breaks(p, w, bins)
 
 
 def weighted_equal_mass_edges(p: np.ndarray, w: np.ndarray, bins: int) -> np.ndarray:
