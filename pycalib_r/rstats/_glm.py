@@ -302,6 +302,18 @@ def irls_loop(state, devold: float, step, evaluate, valid, messages: List[str]) 
     return {"state": state, "dev": dev, "coef": coef, "iter": iter_, "conv": conv, "boundary": boundary}
 
 
+def step_start(fit: dict, nvars: int, iter_: int, messages: List[str]) -> Optional[np.ndarray]:
+    """glm.fit's ``start`` after one IRLS solve (``Cdqrls``'s coefficients in
+    the columns' order, undoing its pivot), or None with R's message when a
+    coefficient is not finite; shared by the in-memory and the merged fits."""
+    if not np.isfinite(fit["coefficients"]).all():
+        messages.append(f"non-finite coefficients at iteration {iter_}")
+        return None
+    start = np.empty(nvars)
+    start[fit["pivot"] - 1] = fit["coefficients"]
+    return start
+
+
 def _glm_irls(x: np.ndarray, y: np.ndarray, offset: Optional[np.ndarray] = None,
               mustart: Optional[np.ndarray] = None, etastart: Optional[np.ndarray] = None,
               prior: Optional[np.ndarray] = None) -> dict:
@@ -352,12 +364,7 @@ def _glm_irls(x: np.ndarray, y: np.ndarray, offset: Optional[np.ndarray] = None,
         xw = np.empty((w.size, nvars), order="F")
         np.multiply(x[sel], w[:, None], out=xw)
         fit = last["fit"] = _cdqrls(xw, z * w, _QR_TOL, overwrite=True)
-        if not np.isfinite(fit["coefficients"]).all():
-            messages.append(f"non-finite coefficients at iteration {iter_}")
-            return None
-        start = np.empty(nvars)
-        start[fit["pivot"] - 1] = fit["coefficients"]
-        return start
+        return step_start(fit, nvars, iter_, messages)
 
     def evaluate(coef):
         eta, e, mu, dev = _eta_mu_dev(x, coef, deviance, offset)

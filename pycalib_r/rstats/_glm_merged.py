@@ -24,7 +24,8 @@ import numpy as np
 
 from ..rbase._rarith import ld_seq_sum, r_log
 from ..rbase._warn import r_warning as _warn
-from ._glm import GlmFit, _dev_resids, _exp_eta, _linkinv, _mu_eta, _validmu, _weighted_loglik, irls_loop
+from ._glm import (GlmFit, _dev_resids, _exp_eta, _linkinv, _mu_eta, _validmu, _weighted_loglik, irls_loop,
+                   step_start)
 from ._linpack import _DBL_EPS, _QR_TOL, _cdqrls
 
 _LD = np.longdouble
@@ -129,12 +130,7 @@ def glm_irls_merged(sums_at: Callable[[Optional[np.ndarray]], dict], names: Sequ
             return None
         xwx = np.asfortranarray(state["xwx"], dtype=np.float64)
         fit = last["fit"] = _cdqrls(xwx, np.asarray(state["xwz"], dtype=np.float64), _QR_TOL)
-        if not np.isfinite(fit["coefficients"]).all():
-            messages.append(f"non-finite coefficients at iteration {iter_}")
-            return None
-        start = np.empty(p)
-        start[fit["pivot"] - 1] = fit["coefficients"]
-        return start
+        return step_start(fit, p, iter_, messages)
 
     def evaluate(coef):
         state = sums_at(coef)
