@@ -31,6 +31,7 @@ import warnings
 
 MEMORY = 4 << 30  # threads and numpy's pools reserve address space; the work is small
 HOLD = 1.0  # seconds each import is held half-done, at each of its slow submodules
+WARM_TIMEOUT = 120.0  # at most this long for the workers' first round before pandas
 # Submodules asked for while their package is half-initialised: numpy.ma's
 # core, and pandas' api modules (before `pandas.DataFrame`/`Categorical` exist).
 SLOW = {"numpy.ma.core": "numpy.ma", "numpy.ma.extras": "numpy.ma",
@@ -187,15 +188,24 @@ def main() -> None:
         names = sorted(calls)
         names = names[i::WORKERS] + [n for j, n in enumerate(names) if j % WORKERS != i]
         opened.wait()
+        first = True
         while not imports_done.is_set():
             for name in names:
                 if name not in IMPORTING:
                     one(name)
+            if first:
+                first = False
+                with lock:
+                    warm[0] += 1
+                    if warm[0] == WORKERS:
+                        warmed.set()
         for _ in range(ROUNDS_AFTER):
             for name in names:
                 one(name)
 
     opened = threading.Event()
+    warmed = threading.Event()
+    warm = [0]
     finder = _SlowFinder(made, opened)
     before = {}
 
@@ -207,6 +217,12 @@ def main() -> None:
         try:
             before["numpy.ma"] = "numpy.ma" in sys.modules
             import numpy.ma  # noqa: F401
+            # The finder's sleep holds Python's global import lock, so a worker
+            # whose call makes its first lazy import (scipy.special, ...) waits
+            # out a whole hold: pandas is imported once every worker has made
+            # one round of calls (and with it those imports), so that the
+            # calls counted during pandas' holds are the calls that need none.
+            warmed.wait(WARM_TIMEOUT)
             before["pandas"] = "pandas" in sys.modules
             import pandas  # noqa: F401
         finally:
